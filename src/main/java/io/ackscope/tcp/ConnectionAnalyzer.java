@@ -774,7 +774,7 @@ public final class ConnectionAnalyzer {
         }
         ConnectionRecord.EndReason why = reason == ConnectionRecord.EndReason.IDLE_TIMEOUT && closed
                 ? ConnectionRecord.EndReason.CLOSED : reason;
-        ConnectionRecord rec = new ConnectionRecord(id, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
+        ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
                 vantage(), state, new String(h), why, dataRtt[oi].build(), dataRtt[ri].build(), tsRtt.build(),
                 stallCount, stallNanos, exchanges.count(), exchanges.ttfb(), rtoEvents, zeroWindowWaits);
