@@ -135,7 +135,8 @@ public final class Captures {
             if (source.failure == e) {
                 throw (IOException) e;
             }
-            throw new CaptureException(name, 0, compression.label() + " header damaged: " + e.getMessage(), e);
+            throw new CaptureException(name, 0, compression.label() + " data damaged near compressed byte "
+                    + source.count + ": " + e.getMessage(), e);
         }
         return new DecompressingStream(decompressor, source, compression);
     }
