@@ -121,6 +121,14 @@ public final class ConnectionAnalyzer {
         return closed;
     }
 
+    /** True when {@code s} starts exactly where its direction left off, or acknowledges exactly what the peer sent. */
+    boolean continues(Segment s) {
+        Flow fwd = fwd(s);
+        Flow rev = fwd == a ? b : a;
+        return (fwd.nextSeq != 0 && s.seq == fwd.nextSeq)
+                || ((s.flags & ACK) != 0 && rev.nextSeq != 0 && s.ack == rev.nextSeq);
+    }
+
     /** The flow of {@code s}'s sender. */
     Flow fwd(Segment s) {
         return isFromA(s) ? a : b;
