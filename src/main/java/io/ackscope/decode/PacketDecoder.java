@@ -379,8 +379,8 @@ public final class PacketDecoder {
                     value = nullHeaderValue(Integer.reverseBytes(value));
                 }
                 cursor = p + LOOPBACK_HEADER;
-                if (value > IEEE_802_3_MAX_LENGTH) {
-                    nextEtherType = value & 0xffff; // some captures put an ethertype here
+                if (type == LinkTypes.NULL && value > IEEE_802_3_MAX_LENGTH) {
+                    nextEtherType = value & 0xffff; // some NULL captures put an ethertype here (not LOOP ones)
                     return STEP_ETHERTYPE;
                 }
                 if (value == AF_INET) {
@@ -796,13 +796,13 @@ public final class PacketDecoder {
             return;
         }
         hasTcp = true;
+        payloadOffset = t + headerLength;
+        payloadLength = Math.max(0, transportLength - headerLength);
+        capturedPayloadLength = Math.max(0, avail - headerLength);
         if (!need(t, TCP_MIN_HEADER, Layer.TCP)) {
             return;
         }
         urgentPointer = u16(b, t + 18); // safe: 20 bytes checked above
-        payloadOffset = t + headerLength;
-        payloadLength = Math.max(0, transportLength - headerLength);
-        capturedPayloadLength = Math.max(0, available(t) - headerLength);
         // Options: only those lying wholly inside the header, the IP payload and the capture are read.
         boolean optionsValid = TcpOptions.parse(this, b, t + TCP_MIN_HEADER, t + Math.min(headerLength, avail),
                 t + headerLength);
