@@ -183,9 +183,12 @@ public final class ConnectionAnalyzer {
         afterSequenceAnalysis(s, fwd, rev);
         if (fa.hasAnalysis && tsFirstRtt != 0) {
             fa.initialRttNanos = tsFirstRtt;
+            fa.initialRttShown = true;
         }
         // Wireshark only shows ack_rtt when it is non-zero.
-        if (fa.ackedFrame >= 0 && fa.ackRttNanos == 0) {
+        if (fa.ackedFrame >= 0 && fa.ackRttNanos != 0) {
+            fa.ackRttShown = true;
+        } else {
             fa.ackRttNanos = -1;
         }
 

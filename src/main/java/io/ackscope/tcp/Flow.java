@@ -14,7 +14,7 @@ final class Flow {
     int winScale = -1;
     boolean isFirstAck;
     int lastSegmentFlags;
-    boolean validBif;
+    boolean validBif = true;     // Wireshark initialises valid_bif to 1; a lost segment clears it
     long nextSeq;
     long nextSeqFrame;
     long nextSeqTime;
