@@ -10,7 +10,7 @@
  * state of open connections.
  *
  * <p><b>Contract for distributed runs.</b> Everything about a connection depends only on its 4-tuple's segments in
- * (timestamp, file index, frame number) order. Grouping by 4-tuple, running one {@code TupleTracker} per group and
+ * (file index, frame number) order. Grouping by 4-tuple, running one {@code TupleTracker} per group and
  * renumbering connections by (first file index, first frame number) gives the whole-file engine's results.
  *
  * <p><b>Units.</b> Times are epoch nanoseconds and durations nanoseconds everywhere in this package (fields and
