@@ -70,6 +70,13 @@ public class EngineBench {
     /** Returns packets read; when sampleEvery > 0, prints retained heap against open connections. */
     static long run(Path file, boolean engineOn, long sampleEvery) throws Exception {
         Counting sink = new Counting();
+        Runtime rt0 = Runtime.getRuntime();
+        long baseline = 0;
+        if (sampleEvery > 0) {
+            System.gc();
+            baseline = rt0.totalMemory() - rt0.freeMemory();
+            System.out.printf("memory: baseline retained heap %.1f MB before the run%n", baseline / 1e6);
+        }
         TcpEngine engine = new TcpEngine(sink);
         PacketDecoder d = new PacketDecoder();
         Segment s = new Segment();
@@ -94,9 +101,10 @@ public class EngineBench {
         }
         engine.finish();
         if (sampleEvery > 0) {
-            System.out.printf("RESULT peak_retained_heap_mb=%.1f peak_open_tuples=%d engine_peak_open_tuples=%d "
-                            + "connections=%d frames=%d%n", peakHeap / 1e6, peakOpen, engine.peakOpenTuples(),
-                    sink.connections, sink.frames);
+            System.out.printf("RESULT peak_retained_heap_mb=%.1f baseline_mb=%.1f peak_open_tuples=%d "
+                            + "engine_peak_open_tuples=%d connections=%d frames=%d%n",
+                    peakHeap / 1e6, baseline / 1e6, peakOpen, engine.peakOpenTuples(), sink.connections,
+                    sink.frames);
         }
         return n;
     }

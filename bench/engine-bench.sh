@@ -3,6 +3,7 @@
 # in the same run as tshark and tcptrace. Not a test. Run as root (tcpdump, nginx):
 #   bench/engine-bench.sh [TARGET_MB]        (default 300; the capture is made in a temp dir and deleted)
 # KEEP=1 keeps the capture and prints its path. CAPTURE=/path/file.pcap skips making one.
+# SKIP_PEERS=1 runs only the engine (no tshark, no tcptrace).
 # Everything runs pinned to one CPU (taskset -c 0); Java with -XX:ActiveProcessorCount=1 and the serial GC.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -78,6 +79,7 @@ wall_of() { # command... -> elapsed seconds (pinned to one core with taskset)
     /usr/bin/time -f "%e" -o "$WORK/time.txt" "$@" > /dev/null 2> "$WORK/err.txt" || true
     cat "$WORK/time.txt"
 }
+if [ "${SKIP_PEERS:-0}" = 1 ]; then exit 0; fi
 echo "== tshark -n -r F -T fields -e tcp.stream -e tcp.analysis.ack_rtt (1 core)"
 TSHARK_S=$(wall_of taskset -c 0 tshark -n -r "$F" -T fields -e tcp.stream -e tcp.analysis.ack_rtt)
 echo "tshark ${TSHARK_S} s"
