@@ -79,6 +79,16 @@ class FieldsCommandTest {
     }
 
     @Test
+    void mainDispatchesToFields() {
+        PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8);
+        assertEquals(0, Main.run(new String[] {"fields", "--help"}, ps, ps));
+        String usage = out.toString(StandardCharsets.UTF_8);
+        assertTrue(usage.contains("fields") && usage.contains("--field"), usage);
+        out.reset();
+        assertEquals(2, Main.run(new String[] {"fields"}, ps, ps), "-r is required");
+    }
+
+    @Test
     void unknownFieldIsAUsageErrorListingTheKnownOnes() throws IOException {
         Path p = pcap(frame(io.ackscope.decode.Fixtures.ETHERNET_IPV4_TCP_SYN));
         assertEquals(2, run("-r", p.toString(), "-e", "frame.number", "-e", "tcp.bogus"));
