@@ -42,9 +42,9 @@ import java.io.IOException;
  * locator got wrong): read the file whole and discard its split results.</li>
  * <li><b>Frame numbers.</b> A split reader numbers its records from 1 ({@link CaptureReader#frameNumber()}).
  * {@link CaptureReader#recordOffset()} is absolute and increases through the file, so file-wide numbers are the
- * split-local numbers plus the count of records in all earlier splits (a prefix sum over splits ordered by start).
- * pcapng custom blocks also take a number, as in tshark, so count with the last {@code frameNumber()}, not with the
- * number of records returned.</li>
+ * split-local numbers plus the count of records in all earlier splits (a prefix sum over splits ordered by start),
+ * starting from {@link #framesBeforeDataStart()}. pcapng custom blocks also take a number, as in tshark, so count a
+ * split with its last {@code frameNumber()}, not with the number of records returned.</li>
  * <li><b>Damage.</b> A split that meets damage throws {@link CaptureException} at the same offset as a whole-file
  * read. Later splits may still return records beyond the damage, which a whole-file read never reaches: to match it,
  * drop records whose offset exceeds the smallest damage offset reported for the file.</li>
@@ -96,6 +96,7 @@ public final class SplitLocator {
     private int chainCount;
     /** Timestamp of the first record (classic pcap), the anchor for chain timestamps. */
     private long firstTimestamp;
+    private long framesBeforeDataStart;
 
     private SplitLocator(SeekableInput in, String name, long length, int maxRecordLength, CaptureFormat format,
                          PcapFileHeader pcapHeader, PcapngSection section, long dataStart, String notSplittable) {
@@ -159,8 +160,10 @@ public final class SplitLocator {
                 return new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null, null, length,
                         "no packet block before the end of the file");
             }
-            return new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null,
+            SplitLocator loc = new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null,
                     ng.currentSection(), ng.recordOffset(), null);
+            loc.framesBeforeDataStart = ng.frameNumber() - 1;
+            return loc;
         }
     }
 
@@ -172,6 +175,14 @@ public final class SplitLocator {
     /** Why the file must be read whole, or null. */
     public String whyNotSplittable() {
         return notSplittable;
+    }
+
+    /**
+     * Frame numbers taken before {@link #dataStart()} by blocks tshark numbers (pcapng custom blocks between the
+     * interface descriptions and the first packet): the first split's numbers start after them.
+     */
+    public long framesBeforeDataStart() {
+        return framesBeforeDataStart;
     }
 
     /** Offset of the first record (pcapng: the first packet block). */
