@@ -56,12 +56,12 @@ public final class SplitLocator {
     /** Largest distance of a chain's timestamps from the file's first record (classic pcap). */
     static final long MAX_DISTANCE_FROM_FIRST_NANOS = 10L * 366 * 86_400L * 1_000_000_000L;
     /**
-     * END_OF_FILE_RULE: a chain that runs into the end of the file is believed only if it ends exactly there, after
-     * at least {@link #MIN_CHAIN_RECORDS} records. A chain cut by the end of the file proves nothing (any fake chain
-     * near the end would pass), so the last records of a cut file belong to the split that reaches them by reading
-     * on, which then reports the tail problem as a whole-file read does.
+     * Fewest validated headers in a chain.
      *
-     * <p>Fewest validated headers in a chain.
+     * <p><b>End of file.</b> A chain that runs into the end of the file is believed only if it ends exactly there,
+     * after at least this many records. A chain cut by the end of the file proves nothing (any fake chain near the
+     * end would pass), so the last records of a cut file belong to the split that reaches them by reading on, which
+     * then reports the tail problem as a whole-file read does.
      */
     static final int MIN_CHAIN_RECORDS = 3;
     /** Largest original length believed in a chain (bigger than any link's frames, jumbo or TSO). */
@@ -320,7 +320,7 @@ public final class SplitLocator {
                 return records >= MIN_CHAIN_RECORDS || chainFailed();   // ends exactly at the end of the file
             }
             if (p + hl > length) {
-                return chainFailed();                          // see END_OF_FILE_RULE
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             byte[] b = window.at(p, hl);
             int o = window.offset(p);
@@ -345,7 +345,7 @@ public final class SplitLocator {
             }
             long next = p + hl + incl;
             if (next > length) {
-                return chainFailed();                          // see END_OF_FILE_RULE
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             if (++records >= MIN_CHAIN_RECORDS && p - start >= span) {
                 return true;                       // a validated header beyond the longest record
@@ -373,7 +373,7 @@ public final class SplitLocator {
                 return records >= MIN_CHAIN_RECORDS || chainFailed();
             }
             if (p + 12 > length) {
-                return chainFailed();                          // see END_OF_FILE_RULE
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             byte[] b = window.at(p, 12);
             int o = window.offset(p);
@@ -398,7 +398,7 @@ public final class SplitLocator {
                 return chainFailed();
             }
             if (p + len > length) {
-                return chainFailed();                          // see END_OF_FILE_RULE
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             long trailer = Endian.u32(window.at(p + len - 4, 4), window.offset(p + len - 4), be);
             if (trailer != len) {
