@@ -16,7 +16,7 @@ MODES=("$@")
 SOURCE=${ACKSCOPE_BENCH_SOURCE:-../shared/corpus/zeek__206_example_b.pcap}
 FILE=${ACKSCOPE_BENCH_FILE:-${TMPDIR:-/tmp}/ackscope-bench-${SIZE_MB}mb.pcap}
 
-mvn -B -o -q compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
+mvn -B -o -q -Dstyle.color=never compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null
 CP="target/classes:$(cat target/bench.cp)"
 JAVA=(java -Xmx1g -XX:+UseParallelGC -cp "$CP" bench/ReadBench.java)
 
