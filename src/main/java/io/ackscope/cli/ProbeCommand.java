@@ -85,6 +85,9 @@ public final class ProbeCommand implements Command {
                     prober = SynProber.open(route, port, count, interval.toNanos(), timeout.toNanos());
                 } catch (IOException | PcapNativeException e) {
                     whyNot = e.getMessage();
+                    if (whyNot != null && whyNot.toLowerCase(Locale.ROOT).contains("permi")) {
+                        whyNot += " (needs root or CAP_NET_RAW)";
+                    }
                 }
             }
             if (prober != null) {

@@ -87,7 +87,7 @@ public final class TraceCommand implements Command {
     /** {@code " 2  10.0.0.1  0.120 ms  0.101 ms  *"}, the address repeated where it changes, as traceroute does. */
     static String hopLine(int ttl, ProbeReply[] replies) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%2d ", ttl));
+        sb.append(String.format(Locale.ROOT, "%2d", ttl));
         String last = null;
         for (ProbeReply r : replies) {
             if (r == null) {
