@@ -8,12 +8,11 @@ import org.pcap4j.core.PcapNativeException;
 import org.pcap4j.core.PcapStat;
 import org.pcap4j.core.Pcaps;
 
-import java.io.BufferedInputStream;
+import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureReader;
+
 import java.io.Closeable;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,9 +39,6 @@ public final class LiveCapture implements Closeable {
     /** Time between a stop request and the end of the loop, so queued packets are written. */
     static final long STOP_GRACE_MS = 2L * READ_TIMEOUT_MS;
 
-    private static final int PCAP_HEADER = 24;
-    private static final int RECORD_HEADER = 16;
-
     /** What a finished capture did. */
     public record Result(long captured, long receivedByFilter, long droppedByKernel, long droppedByInterface,
                          Path file) {
@@ -54,6 +50,7 @@ public final class LiveCapture implements Closeable {
     private final ScheduledExecutorService timer;
     private volatile boolean stopRequested;
     private boolean finished;
+    private boolean closed;
 
     private LiveCapture(PcapHandle handle, PcapDumper dumper, Path file) {
         this.handle = handle;
@@ -152,6 +149,10 @@ public final class LiveCapture implements Closeable {
 
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         timer.shutdownNow();
         if (dumper.isOpen()) {
             dumper.close();
@@ -160,56 +161,18 @@ public final class LiveCapture implements Closeable {
     }
 
     /**
-     * Counts the records of the classic pcap file libpcap just wrote by walking the record headers: the exact
+     * Counts the records of the pcap file libpcap just wrote, read back with ackscope's own reader: the exact
      * number of packets captured, as tcpdump reports it.
      */
     static long countRecords(Path file) throws IOException {
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-            byte[] h = in.readNBytes(PCAP_HEADER);
-            if (h.length < PCAP_HEADER) {
-                throw new EOFException(file + ": pcap header cut at " + h.length + " bytes");
-            }
-            int magic = be32(h, 0);
-            boolean swapped;
-            if (magic == 0xa1b2c3d4 || magic == 0xa1b23c4d) {
-                swapped = false;
-            } else if (magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1) {
-                swapped = true;
-            } else {
-                throw new IOException(file + ": not a classic pcap file (magic " + Integer.toHexString(magic) + ")");
-            }
-            byte[] r = new byte[RECORD_HEADER];
+        try (CaptureReader r = CaptureReader.open(file)) {
             long n = 0;
-            while (true) {
-                int got = in.readNBytes(r, 0, RECORD_HEADER);
-                if (got < RECORD_HEADER) {
-                    return n; // a partial header at the end is not a record
-                }
-                long capLen = (swapped ? Integer.reverseBytes(be32(r, 8)) : be32(r, 8)) & 0xffffffffL;
-                if (skip(in, capLen) < capLen) {
-                    return n; // the last record's data is cut
-                }
+            while (r.next()) {
                 n++;
             }
+            return n;
+        } catch (CaptureException e) {
+            throw new IOException("the capture just written is unreadable: " + e.getMessage(), e);
         }
-    }
-
-    private static long skip(InputStream in, long n) throws IOException {
-        long done = 0;
-        while (done < n) {
-            long k = in.skip(n - done);
-            if (k <= 0) {
-                if (in.read() < 0) {
-                    break;
-                }
-                k = 1;
-            }
-            done += k;
-        }
-        return done;
-    }
-
-    private static int be32(byte[] b, int p) {
-        return ((b[p] & 0xff) << 24) | ((b[p + 1] & 0xff) << 16) | ((b[p + 2] & 0xff) << 8) | (b[p + 3] & 0xff);
     }
 }
