@@ -19,6 +19,8 @@ public final class Main {
         Map<String, Supplier<Command>> m = new LinkedHashMap<>();
         m.put("info", InfoCommand::new);
         m.put("fields", FieldsCommand::new);
+        m.put("conv", ConvCommand::new);
+        m.put("diagnose", DiagnoseCommand::new);
         m.put("probe", ProbeCommand::new);
         m.put("trace", TraceCommand::new);
         m.put("capture", CaptureCommand::new);
