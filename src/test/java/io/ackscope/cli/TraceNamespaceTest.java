@@ -97,6 +97,19 @@ class TraceNamespaceTest {
         assertHop(hops.get(2), 3, SERVER, "RA");
     }
 
+    /** The same raw SYN path as trace, through two routers: the SYN/ACK arrives with TTL 64 - 2. */
+    @Test
+    void synProbeAcrossTheRoutersSeesTheServersTtlLessTwoHops() throws Exception {
+        NetTestSupport.Result r = NetTestSupport.run(60, NetTestSupport.java(ns.exec("client"),
+                "io.ackscope.cli.Main", "probe", SERVER, "-p", "8080", "-c", "2", "-i", "50ms", "--syn"));
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        List<String> lines = r.stdout().lines().toList();
+        assertTrue(lines.get(0).contains("(c0 10.231.1.2 via 10.231.1.1 (next hop "), lines.get(0));
+        assertTrue(lines.get(1).matches("len=44 ip=10\\.231\\.3\\.2 ttl=62 DF id=0 sport=8080 flags=SA seq=0 "
+                + "win=\\d+ rtt=\\d+\\.\\d{3} ms"), lines.get(1));
+        assertTrue(lines.contains("2 packets transmitted, 2 packets received, 0% packet loss"), r.stdout());
+    }
+
     private static void assertHop(Matcher m, int ttl, String address, String flags) {
         assertEquals(String.valueOf(ttl), m.group(1), m.group());
         assertEquals(address, m.group(2), m.group());
