@@ -39,11 +39,11 @@ public final class ProbeCommand implements Command {
     int count = 4;
 
     @Parameter(names = {"-i", "--interval"}, description = "time between probes (1s, 200ms, 0.5)",
-            converter = DurationConverter.class)
+            converter = DurationConverter.class, defaultValueDescription = "1s")
     Duration interval = Duration.ofSeconds(1);
 
     @Parameter(names = "--timeout", description = "how long a probe waits for its answer",
-            converter = DurationConverter.class)
+            converter = DurationConverter.class, defaultValueDescription = "1s")
     Duration timeout = Duration.ofSeconds(1);
 
     @Parameter(names = "--syn", description = "craft SYNs and read answers through libpcap (needs root); "

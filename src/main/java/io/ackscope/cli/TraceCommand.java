@@ -40,7 +40,7 @@ public final class TraceCommand implements Command {
     int probes = 3;
 
     @Parameter(names = {"-w", "--wait"}, description = "how long a probe waits for its answer",
-            converter = DurationConverter.class)
+            converter = DurationConverter.class, defaultValueDescription = "1s")
     Duration wait = Duration.ofSeconds(1);
 
     @Parameter(names = {"-h", "--help"}, help = true, description = "show this help")

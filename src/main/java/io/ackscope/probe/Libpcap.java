@@ -28,6 +28,9 @@ public final class Libpcap {
     };
     private static final String[] VERSIONED = {"libpcap.so.1", "libpcap.so.0.8"};
 
+    /** Longest loader message quoted in {@link #unavailableReason()}, which is printed on one line. */
+    private static final int MAX_REASON = 200;
+
     private static boolean configured;
 
     private Libpcap() {
@@ -68,7 +71,11 @@ public final class Libpcap {
             return Pcaps.libVersion() == null ? "libpcap did not report a version" : null;
         } catch (LinkageError e) {
             // UnsatisfiedLinkError or the ExceptionInInitializerError / NoClassDefFoundError pcap4j raises after it
-            return "libpcap could not be loaded (" + e + "); install Debian package libpcap0.8";
+            String why = String.valueOf(e.getMessage()).replaceAll("\\s*\\R\\s*", "; ");
+            if (why.length() > MAX_REASON) {
+                why = why.substring(0, MAX_REASON) + "...";
+            }
+            return "libpcap could not be loaded (" + why + "); install Debian package libpcap0.8";
         }
     }
 

@@ -166,6 +166,33 @@ class SynProbeLoopbackTest {
         assertTrue(lines.contains("2 packets transmitted, 2 packets received, 0% packet loss"), r.stdout());
     }
 
+    /** What Debian's runtime package libpcap0.8 alone provides, without libpcap-dev's unversioned symlink. */
+    @Test
+    void worksWithTheVersionedLibraryOfTheRuntimePackage() throws Exception {
+        Path lib = Path.of("/usr/lib/x86_64-linux-gnu/libpcap.so.0.8");
+        if (!java.nio.file.Files.exists(lib)) {
+            lib = Path.of("/usr/lib/aarch64-linux-gnu/libpcap.so.0.8");
+        }
+        NetTestSupport.Result r = NetTestSupport.run(30, NetTestSupport.java(List.of(),
+                List.of("-D" + io.ackscope.probe.Libpcap.LIB_PROPERTY + "=" + lib), "io.ackscope.cli.Main",
+                "probe", "127.0.0.1", "-p", String.valueOf(closedPort), "-c", "1", "--syn"));
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        assertTrue(r.stdout().lines().findFirst().orElse("").contains("raw SYN"), r.stdout());
+        assertTrue(r.stdout().contains("flags=RA seq=0"), r.stdout());
+    }
+
+    @Test
+    void withoutLibpcapSynFallsBackToTimingConnect() throws Exception {
+        NetTestSupport.Result r = NetTestSupport.run(30, NetTestSupport.java(List.of(),
+                List.of("-D" + io.ackscope.probe.Libpcap.LIB_PROPERTY + "=/nonexistent/libpcap.so"),
+                "io.ackscope.cli.Main", "probe", "127.0.0.1", "-p", String.valueOf(openPort), "-c", "1", "--syn"));
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        String first = r.stdout().lines().findFirst().orElse("");
+        assertTrue(first.contains("timing connect(): raw SYN probes unavailable: libpcap could not be loaded"),
+                first);
+        assertTrue(r.stdout().contains("flags=SA seq=0"), r.stdout());
+    }
+
     @Test
     void connectModeReportsSynAckAndRst() throws Exception {
         List<String> open = probe("127.0.0.1", "-p", String.valueOf(openPort), "-c", "2", "-i", "10ms");

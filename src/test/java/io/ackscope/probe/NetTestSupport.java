@@ -51,8 +51,14 @@ public final class NetTestSupport {
 
     /** {@code java -cp <this test's class path> mainClass args...}, with the given prefix (ip netns exec ...). */
     public static List<String> java(List<String> prefix, String mainClass, String... args) {
+        return java(prefix, List.of(), mainClass, args);
+    }
+
+    /** As {@link #java(List, String, String...)} with extra JVM options such as {@code -Dname=value}. */
+    public static List<String> java(List<String> prefix, List<String> jvmOptions, String mainClass, String... args) {
         List<String> cmd = new ArrayList<>(prefix);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
         cmd.add("-Xmx256m");
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-cp");
