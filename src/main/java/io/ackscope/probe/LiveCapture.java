@@ -1,0 +1,178 @@
+package io.ackscope.probe;
+
+import org.pcap4j.core.BpfProgram;
+import org.pcap4j.core.NotOpenException;
+import org.pcap4j.core.PcapDumper;
+import org.pcap4j.core.PcapHandle;
+import org.pcap4j.core.PcapNativeException;
+import org.pcap4j.core.PcapStat;
+import org.pcap4j.core.Pcaps;
+
+import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureReader;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code tcpdump -w}: a live capture through libpcap with a BPF filter, written to a classic pcap file with
+ * nanosecond timestamps (magic {@code a1b23c4d}).
+ *
+ * <p>Packets never cross into Java: {@link #run} is libpcap's {@code pcap_loop} with {@code pcap_dump} as the
+ * callback, as in tcpdump. Capturing starts in {@link #open}; a caller may announce readiness once it returns.
+ * {@link #stop()} (any thread, also a signal handler) ends the loop after a grace period of two read timeouts, so
+ * packets already in the kernel's ring are written; {@link #finish()} then closes the file and reports counts.
+ *
+ * <p>Usage: {@code open}, {@code run} on one thread, {@code stop} from anywhere, {@code finish} after {@code run}
+ * returned.
+ */
+public final class LiveCapture implements Closeable {
+
+    /** tcpdump's default snap length. */
+    public static final int DEFAULT_SNAPLEN = 262_144;
+    /** Kernel ring timeout: how long a partly filled block waits before libpcap sees it. */
+    static final int READ_TIMEOUT_MS = 100;
+    /** Time between a stop request and the end of the loop, so queued packets are written. */
+    static final long STOP_GRACE_MS = 2L * READ_TIMEOUT_MS;
+
+    /** What a finished capture did. */
+    public record Result(long captured, long receivedByFilter, long droppedByKernel, long droppedByInterface,
+                         Path file) {
+    }
+
+    private final PcapHandle handle;
+    private final PcapDumper dumper;
+    private final Path file;
+    private final ScheduledExecutorService timer;
+    private volatile boolean stopRequested;
+    private boolean finished;
+    private boolean closed;
+
+    private LiveCapture(PcapHandle handle, PcapDumper dumper, Path file) {
+        this.handle = handle;
+        this.dumper = dumper;
+        this.file = file;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "capture-stop");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts capturing on {@code device} into {@code file} (overwritten).
+     *
+     * @param filter      BPF expression, or empty for everything
+     * @param bufferBytes kernel ring size, or 0 for libpcap's default
+     */
+    public static LiveCapture open(String device, String filter, int snaplen, int bufferBytes, Path file)
+            throws PcapNativeException, NotOpenException {
+        PcapHandle h = Libpcap.openLive(device, snaplen, READ_TIMEOUT_MS, false, bufferBytes);
+        try {
+            if (filter != null && !filter.isBlank()) {
+                h.setFilter(filter, BpfProgram.BpfCompileMode.OPTIMIZE);
+            }
+            PcapDumper d = h.dumpOpen(file.toString());
+            return new LiveCapture(h, d, file);
+        } catch (PcapNativeException | NotOpenException | RuntimeException e) {
+            h.close();
+            throw e;
+        }
+    }
+
+    /** Link type as libpcap names it, such as {@code EN10MB (Ethernet)}. */
+    public String linkType() {
+        try {
+            return Pcaps.dataLinkValToName(handle.getDlt().value()) + " ("
+                    + Pcaps.dataLinkValToDescription(handle.getDlt().value()) + ")";
+        } catch (PcapNativeException e) {
+            return handle.getDlt().toString();
+        }
+    }
+
+    public int snaplen() throws NotOpenException {
+        return handle.getSnapshot();
+    }
+
+    /** Ends the capture after {@code nanos} from now. */
+    public void stopAfter(long nanos) {
+        timer.schedule(this::stop, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Asks the capture to end; returns at once. Idempotent; safe from any thread. */
+    public void stop() {
+        if (stopRequested) {
+            return;
+        }
+        stopRequested = true;
+        timer.schedule(this::breakLoop, STOP_GRACE_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void breakLoop() {
+        try {
+            handle.breakLoop();
+        } catch (NotOpenException e) {
+            // already closed: the loop is over anyway
+        }
+    }
+
+    /**
+     * Captures on the calling thread until {@code count} packets were written (0: no limit) or {@link #stop()}.
+     */
+    public void run(int count) throws PcapNativeException, NotOpenException {
+        if (stopRequested) {
+            return;
+        }
+        try {
+            handle.loop(count <= 0 ? -1 : count, dumper);
+        } catch (InterruptedException e) {
+            // pcap4j reports pcap_breakloop as InterruptedException; it is how stop() ends the loop
+        }
+    }
+
+    /** Reads libpcap's counters, flushes and closes the file, and counts the records written. */
+    public Result finish() throws PcapNativeException, NotOpenException, IOException {
+        if (finished) {
+            throw new IllegalStateException("capture already finished");
+        }
+        finished = true;
+        PcapStat st = handle.getStats();
+        dumper.flush();
+        close();
+        return new Result(countRecords(file), st.getNumPacketsReceived(), st.getNumPacketsDropped(),
+                st.getNumPacketsDroppedByIf(), file);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        timer.shutdownNow();
+        if (dumper.isOpen()) {
+            dumper.close();
+        }
+        handle.close();
+    }
+
+    /**
+     * Counts the records of the pcap file libpcap just wrote, read back with ackscope's own reader: the exact
+     * number of packets captured, as tcpdump reports it.
+     */
+    static long countRecords(Path file) throws IOException {
+        try (CaptureReader r = CaptureReader.open(file)) {
+            long n = 0;
+            while (r.next()) {
+                n++;
+            }
+            return n;
+        } catch (CaptureException e) {
+            throw new IOException("the capture just written is unreadable: " + e.getMessage(), e);
+        }
+    }
+}
