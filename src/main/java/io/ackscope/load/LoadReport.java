@@ -21,10 +21,12 @@ public final class LoadReport {
     private LoadReport() {
     }
 
-    /** wrk's "Running 2s test @ url" header, printed before the run. */
+    /** wrk's "Running 2s test @ url" header, printed before the run (durations below a second as "600.00ms"). */
     public static String header(LoadConfig c) {
         StringBuilder sb = new StringBuilder();
-        sb.append("Running ").append(formatUnits(c.durationNanos() / 1e9, 60, TIME_S, 0)).append(" test @ ")
+        long d = c.durationNanos();
+        String duration = d % 1_000_000_000L == 0 ? formatUnits(d / 1e9, 60, TIME_S, 0) : formatTimeUs(d / 1e3);
+        sb.append("Running ").append(duration).append(" test @ ")
                 .append(c.target().url()).append('\n');
         sb.append("  ").append(c.threads()).append(" threads and ").append(c.connections()).append(" connections");
         if (c.openLoop()) {
