@@ -19,28 +19,49 @@ public final class LoadRun {
         this.config = config;
     }
 
-    /** Runs to the end of the duration, the request bound, or {@link #cancel()}; throws if a selector failed. */
+    /**
+     * Runs to the end of the duration, the request bound, or {@link #cancel()}; throws if a selector failed. The
+     * clock starts once every worker is allocated, its selector open (the first selector looks its provider up
+     * through the class path, which takes a noticeable time with a large one) and the socket classes loaded, as wrk
+     * starts it once its threads exist; connecting is on the clock, as in wrk.
+     */
     public LoadResult execute() throws IOException, InterruptedException {
         int threads = config.threads();
         int conns = config.connections();
         AtomicInteger connectionIds = new AtomicInteger();
+        LoadWorker.prime(config.quickAck());
+        LoadWorker[] ws = new LoadWorker[threads];
+        int firstSlot = 0;
+        try {
+            for (int i = 0; i < threads; i++) {
+                int slots = (int) share(conns, threads, i);
+                long quota = config.maxRequests() == Long.MAX_VALUE ? Long.MAX_VALUE
+                        : share(config.maxRequests(), threads, i);
+                ws[i] = new LoadWorker(i, config, slots, firstSlot, quota, connectionIds, this);
+                firstSlot += slots;
+            }
+        } catch (IOException e) {
+            for (LoadWorker w : ws) {
+                if (w != null) {
+                    w.closeSelector();
+                }
+            }
+            throw e;
+        }
         Instant wall = Instant.now();
         long start = System.nanoTime();
         long epochOffset = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - start;
-        LoadWorker[] ws = new LoadWorker[threads];
-        int firstSlot = 0;
-        for (int i = 0; i < threads; i++) {
-            int slots = (int) share(conns, threads, i);
-            long quota = config.maxRequests() == Long.MAX_VALUE ? Long.MAX_VALUE
-                    : share(config.maxRequests(), threads, i);
-            ws[i] = new LoadWorker(i, config, slots, firstSlot, quota, connectionIds, this, start);
-            firstSlot += slots;
-        }
         workers = ws;
         Thread[] ts = new Thread[threads];
         for (int i = 0; i < threads; i++) {
+            ws[i].startAt(start);
             ts[i] = new Thread(ws[i], "ackscope-load-" + i);
-            ts[i].start();
+        }
+        for (Thread t : ts) {
+            t.start();
+        }
+        if (cancelled) {
+            cancel(); // a cancel that came before the workers were published
         }
         for (Thread t : ts) {
             t.join();

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -56,15 +57,16 @@ final class LoadWorker implements Runnable {
     private final LoadConfig config;
     private final InetSocketAddress address;
     private final LoadConnection[] conns;
-    /** Opened by the worker's own thread; volatile for {@link #wakeup()} from another. */
-    private volatile Selector selector;
+    private final Selector selector;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER_BYTES);
     private final AtomicInteger connectionIds;
     private final LoadRun run;
-    private final long startNanos;
-    private final long endNanos;
     private final long quota;
     private final long periodNanos;
+    private final double runPeriod;
+    private final int firstSlot;
+    private long startNanos;
+    private long endNanos;
     private final Consumer<SelectionKey> onReady = this::ready;
 
     final Histogram latency = new Histogram(HIGHEST_LATENCY_US, 3);
@@ -88,34 +90,60 @@ final class LoadWorker implements Runnable {
     private long completedAtLastSample;
 
     /**
+     * Allocates everything the run needs and opens the selector, so that none of it happens on the clock.
+     *
      * @param firstSlot run-wide number of this worker's first connection slot, which fixes the slots' phase in the
      *                  open-loop schedule
      */
     LoadWorker(int index, LoadConfig config, int slots, int firstSlot, long quota, AtomicInteger connectionIds,
-               LoadRun run, long startNanos) {
+               LoadRun run) throws IOException {
         this.index = index;
         this.config = config;
         this.address = config.target().address();
         this.connectionIds = connectionIds;
         this.run = run;
-        this.startNanos = startNanos;
-        this.endNanos = startNanos + config.durationNanos();
         this.quota = quota;
+        this.firstSlot = firstSlot;
         this.corrected = config.openLoop() ? new Histogram(HIGHEST_LATENCY_US, 3) : null;
         this.log = config.recordRequests() ? new RequestLog(index, (int) Math.min(quota, 1 << 16)) : null;
-        double runPeriod = config.openLoop() ? 1e9 / config.rate() : 0;
+        this.runPeriod = config.openLoop() ? 1e9 / config.rate() : 0;
         this.periodNanos = (long) (runPeriod * config.connections());
         this.conns = new LoadConnection[slots];
         for (int i = 0; i < slots; i++) {
             conns[i] = new LoadConnection(config.target().newRequestBuffer());
-            conns[i].nextIntended = startNanos + (long) (runPeriod * (firstSlot + i));
+        }
+        this.selector = Selector.open();
+    }
+
+    /**
+     * Loads and initialises the socket, option and parser classes the event loop uses, so that the first requests
+     * of a run do not pay for it on the clock: opens (without connecting) and closes one socket channel, and frames
+     * one canned response.
+     */
+    static void prime(boolean quickAck) throws IOException {
+        try (SocketChannel ch = SocketChannel.open()) {
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            if (quickAck) {
+                ch.setOption(ExtendedSocketOptions.TCP_QUICKACK, true);
+            }
+        }
+        HttpParser p = HttpParser.responses();
+        p.feed(ByteBuffer.wrap("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    /** Fixes the run's start (shared by all workers); call once, before the worker's thread starts. */
+    void startAt(long runStartNanos) {
+        this.startNanos = runStartNanos;
+        this.endNanos = runStartNanos + config.durationNanos();
+        for (int i = 0; i < conns.length; i++) {
+            conns[i].nextIntended = runStartNanos + (long) (runPeriod * (firstSlot + i));
         }
     }
 
     @Override
     public void run() {
         try {
-            selector = Selector.open();
             loop();
         } catch (IOException e) {
             fatal = e;
@@ -124,22 +152,21 @@ final class LoadWorker implements Runnable {
             for (LoadConnection c : conns) {
                 close(c);
             }
-            Selector sel = selector;
-            try {
-                if (sel != null) {
-                    sel.close();
-                }
-            } catch (IOException e) {
-                // closing at the end of the run: nothing left to report it to
-            }
+            closeSelector();
         }
     }
 
     /** Wakes the selector so that the loop sees {@link LoadRun#cancelled()} at once. */
     void wakeup() {
-        Selector sel = selector;
-        if (sel != null) {
-            sel.wakeup();
+        selector.wakeup();
+    }
+
+    /** Closes the selector (at the end of the run, or when the run could not start). */
+    void closeSelector() {
+        try {
+            selector.close();
+        } catch (IOException e) {
+            // closing at the end of the run: nothing left to report it to
         }
     }
 
@@ -413,8 +440,11 @@ final class LoadWorker implements Runnable {
         }
     }
 
-    /** Counts the failure, drops the request in flight (if any), and opens a new connection (after a back-off if
-     * the connect itself failed). */
+    /**
+     * Counts the failure, drops the request in flight (if any), and schedules a new connection: on the next turn of
+     * the loop (never from here, so that a server that resets every connection cannot recurse us into the ground),
+     * or after a back-off if the connect itself failed.
+     */
     private void fail(LoadConnection c, LoadError kind, long now) {
         errors[kind.ordinal()]++;
         if (c.inFlight()) {
@@ -426,11 +456,7 @@ final class LoadWorker implements Runnable {
             }
         }
         close(c);
-        if (kind == LoadError.CONNECT) {
-            schedule(c, now + RECONNECT_BACKOFF_NANOS);
-        } else {
-            open(c, now);
-        }
+        schedule(c, kind == LoadError.CONNECT ? now + RECONNECT_BACKOFF_NANOS : now);
     }
 
     private void close(LoadConnection c) {
