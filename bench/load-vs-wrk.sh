@@ -63,9 +63,9 @@ wait_port() {
   exit 1
 }
 
-# start_nginx NAME DIRECTIVES -> prints the port
+# start_nginx NAME DIRECTIVES -> sets $port (not in a subshell, so that cleanup knows the pid)
 start_nginx() {
-  local dir="$work/$1" port
+  local dir="$work/$1"
   port=$(free_port)
   mkdir -p "$dir/www" "$dir/tmp"
   head -c 4096 /dev/zero | tr '\0' 'a' >"$dir/www/index.html"
@@ -88,10 +88,9 @@ EOF
   /usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" >/dev/null 2>&1 &
   pids+=($!)
   wait_port "$port"
-  echo "$port"
 }
 
-# start_serve NAME ARGS... -> prints the port
+# start_serve NAME ARGS... -> sets $port
 start_serve() {
   local name=$1 out="$work/$1.out"
   shift
@@ -99,7 +98,7 @@ start_serve() {
   pids+=($!)
   for _ in $(seq 100); do
     if grep -q '"port"' "$out" 2>/dev/null; then
-      sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$out" | head -1
+      port=$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' "$out" | head -1)
       return
     fi
     sleep 0.1
@@ -139,10 +138,10 @@ run_ackscope() { # URL -> "rps p50_ms p99_ms"
 declare -A url
 for t in $targets; do
   case "$t" in
-    nginx-nodelay) url[$t]="http://127.0.0.1:$(start_nginx "$t" 'sendfile on; tcp_nopush off; tcp_nodelay on;')/index.html" ;;
-    nginx-stall) url[$t]="http://127.0.0.1:$(start_nginx "$t" 'sendfile on; tcp_nopush off; tcp_nodelay off;')/index.html" ;;
-    serve-nodelay) url[$t]="http://127.0.0.1:$(start_serve "$t" --nodelay)/" ;;
-    serve-stall) url[$t]="http://127.0.0.1:$(start_serve "$t" --no-nodelay --split-writes)/" ;;
+    nginx-nodelay) start_nginx "$t" 'sendfile on; tcp_nopush off; tcp_nodelay on;'; url[$t]="http://127.0.0.1:$port/index.html" ;;
+    nginx-stall) start_nginx "$t" 'sendfile on; tcp_nopush off; tcp_nodelay off;'; url[$t]="http://127.0.0.1:$port/index.html" ;;
+    serve-nodelay) start_serve "$t" --nodelay; url[$t]="http://127.0.0.1:$port/" ;;
+    serve-stall) start_serve "$t" --no-nodelay --split-writes; url[$t]="http://127.0.0.1:$port/" ;;
     *) echo "unknown target $t" >&2; exit 2 ;;
   esac
 done

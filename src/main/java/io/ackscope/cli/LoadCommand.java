@@ -40,15 +40,15 @@ public final class LoadCommand implements Command {
     private int threads = 2;
 
     @Parameter(names = {"-d", "--duration"}, description = "Duration of the test (e.g. 2s, 500ms, 1m)",
-            converter = DurationConverter.class)
+            converter = DurationConverter.class, defaultValueDescription = "10s")
     private Duration duration = Duration.ofSeconds(10);
 
     @Parameter(names = {"-T", "--timeout"}, description = "Count a request (or connect) as timed out after this",
-            converter = DurationConverter.class)
+            converter = DurationConverter.class, defaultValueDescription = "2s")
     private Duration timeout = Duration.ofSeconds(2);
 
     @Parameter(names = {"-R", "--rate"}, description = "Requests per second over all connections (open loop, "
-            + "latency corrected for coordinated omission); 0 = closed loop")
+            + "latency corrected for coordinated omission); 0 = closed loop", defaultValueDescription = "0")
     private double rate;
 
     @Parameter(names = "--latency", description = "Print the latency distribution")
@@ -60,7 +60,8 @@ public final class LoadCommand implements Command {
     @Parameter(names = "--no-nodelay", description = "Leave Nagle's algorithm on for the requests")
     private boolean noNoDelay;
 
-    @Parameter(names = "--max-requests", description = "Stop after this many requests (split over the threads)")
+    @Parameter(names = "--max-requests", description = "Stop after this many requests (split over the threads)",
+            defaultValueDescription = "no limit")
     private long maxRequests = Long.MAX_VALUE;
 
     @Parameter(names = "--out", description = "Write one row per request to this Parquet file")
@@ -99,12 +100,16 @@ public final class LoadCommand implements Command {
         LoadResult result;
         try (StopOnSignal signal = new StopOnSignal(run::cancel)) {
             result = run.execute();
-            long rows = out == null ? -1 : RequestParquet.write(result, Path.of(out));
             if (json) {
+                if (out != null) {
+                    RequestParquet.write(result, Path.of(out)); // first, so that "out" in the JSON is true
+                }
                 System.out.println(LoadReport.json(result, out));
             } else {
                 System.out.print(LoadReport.text(result, latency));
-                if (rows >= 0) {
+                System.out.flush();
+                if (out != null) {
+                    long rows = RequestParquet.write(result, Path.of(out));
                     System.out.println("  " + rows + " request rows written to " + out);
                 }
             }

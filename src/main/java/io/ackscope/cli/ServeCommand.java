@@ -39,7 +39,7 @@ public final class ServeCommand implements Command {
     private int bodySize = 4096;
 
     @Parameter(names = "--think-time", description = "Delay before each response (e.g. 5ms)",
-            converter = DurationConverter.class)
+            converter = DurationConverter.class, defaultValueDescription = "0")
     private Duration thinkTime = Duration.ZERO;
 
     @Parameter(names = "--duration", description = "Stop after this long (default: until SIGINT/SIGTERM)",
