@@ -93,6 +93,19 @@ class LoadAgainstTargetServerTest {
     }
 
     @Test
+    void largeBodiesAreWrittenInPartsAndReadAcrossManyReads() throws Exception {
+        int body = 3 * 1024 * 1024; // well above a socket buffer: partial writes on the server, many reads here
+        try (TargetServer big = TargetServer.start(new TargetServer.Options(InetAddress.getLoopbackAddress(), 0, true,
+                true, body, 0))) {
+            LoadResult r = closedLoop(url(big), 2, 500, false);
+            assertTrue(r.requests() >= 4, describe(r));
+            assertEquals(0, r.failedRequests(), describe(r));
+            long perResponse = r.bytes() / r.requests();
+            assertTrue(perResponse >= body && perResponse < body + 1000 + body / r.requests() * 2, describe(r));
+        }
+    }
+
+    @Test
     void openLoopCorrectsForRequestsThatWaitedBehindTheStall() throws Exception {
         // 2 connections can do about 2 / 44 ms = 45 requests/s against the stall; 200/s are asked for, so requests
         // fall further and further behind their intended send times.
