@@ -11,8 +11,7 @@
 #
 # Usage: bench/load-vs-wrk.sh [-d DURATION] [-c CONNECTIONS] [-t THREADS] [-r ROUNDS] [-T TARGETS]
 #   defaults: -d 5s -c 4 -t 1 -r 3 -T "nginx-nodelay nginx-stall serve-nodelay serve-stall"
-# Needs: /usr/sbin/nginx, wrk, java 17, and target/ackscope.jar (built with `mvn -B -o package -DskipTests` if
-# missing).
+# Needs: /usr/sbin/nginx, wrk, java 17; runs ackscope through jobs/ackscope (which builds the jar if missing).
 set -euo pipefail
 
 duration=5s conns=4 threads=1 rounds=3
@@ -29,10 +28,8 @@ while getopts "d:c:t:r:T:" opt; do
 done
 
 cd "$(dirname "$0")/.."
-jar=target/ackscope.jar
-if [ ! -f "$jar" ]; then
-  mvn -B -o package -DskipTests >/dev/null
-fi
+ackscope=jobs/ackscope
+"$ackscope" --help >/dev/null # builds target/ackscope.jar on first use
 for tool in /usr/sbin/nginx wrk java; do
   command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }
 done
@@ -94,7 +91,7 @@ EOF
 start_serve() {
   local name=$1 out="$work/$1.out"
   shift
-  java -jar "$jar" serve -p 0 --json "$@" >"$out" 2>/dev/null &
+  "$ackscope" serve -p 0 --json "$@" >"$out" 2>/dev/null &
   pids+=($!)
   for _ in $(seq 100); do
     if grep -q '"port"' "$out" 2>/dev/null; then
@@ -127,7 +124,7 @@ run_wrk() { # URL -> "rps p50_ms p99_ms"
 
 run_ackscope() { # URL -> "rps p50_ms p99_ms"
   local out
-  out=$(java -jar "$jar" load -t "$threads" -c "$conns" -d "$duration" --json "$1")
+  out=$("$ackscope" load -t "$threads" -c "$conns" -d "$duration" --json "$1")
   local rps p50 p99
   rps=$(sed -n 's/.*"requests_per_sec":\([0-9.]*\).*/\1/p' <<<"$out")
   p50=$(sed -n 's/.*"latency_us":{[^}]*"p50":\([0-9]*\).*/\1/p' <<<"$out")
