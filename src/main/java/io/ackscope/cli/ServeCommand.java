@@ -10,7 +10,7 @@ import java.time.Duration;
 /**
  * {@code ackscope serve -p PORT}: an HTTP/1.1 keep-alive target with an explicit write pattern (see
  * {@link TargetServer}). {@code --no-nodelay --split-writes} reproduces the Nagle × delayed-ACK stall, 40 ms and
- * more per response; {@code --nodelay} or one write per response does not.
+ * more per response after the first on a connection; {@code --nodelay} or one write per response does not.
  *
  * <p>Prints the address and write pattern on start (a JSON line with {@code --json}, so a script can start it on
  * port 0 and read the port), and the counts when it stops: on SIGINT/SIGTERM or after {@code --duration}. Exit codes:
@@ -101,8 +101,8 @@ public final class ServeCommand implements Command {
                     + server.port() + ", " + o.bodySize() + "-byte body, " + o.writePattern()
                     + (o.thinkNanos() > 0 ? ", think time " + o.thinkNanos() / 1_000_000.0 + " ms" : ""));
             if (o.stalls()) {
-                System.out.println("  expect a delayed-ACK stall (~40 ms) per response, unless the client ACKs at "
-                        + "once (TCP_QUICKACK)");
+                System.out.println("  expect a delayed-ACK stall (~40 ms) per response after the first on a "
+                        + "connection, unless the client ACKs at once (TCP_QUICKACK)");
             }
         }
         System.out.flush();

@@ -29,7 +29,7 @@ public final class LoadRun {
         int threads = config.threads();
         int conns = config.connections();
         AtomicInteger connectionIds = new AtomicInteger();
-        LoadWorker.prime(config.quickAck());
+        Warmup.loadSocketAndParserClasses(config.quickAck());
         LoadWorker[] ws = new LoadWorker[threads];
         int firstSlot = 0;
         try {

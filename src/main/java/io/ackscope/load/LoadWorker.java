@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -113,23 +112,6 @@ final class LoadWorker implements Runnable {
             conns[i] = new LoadConnection(config.target().newRequestBuffer());
         }
         this.selector = Selector.open();
-    }
-
-    /**
-     * Loads and initialises the socket, option and parser classes the event loop uses, so that the first requests
-     * of a run do not pay for it on the clock: opens (without connecting) and closes one socket channel, and frames
-     * one canned response.
-     */
-    static void prime(boolean quickAck) throws IOException {
-        try (SocketChannel ch = SocketChannel.open()) {
-            ch.configureBlocking(false);
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            if (quickAck) {
-                ch.setOption(ExtendedSocketOptions.TCP_QUICKACK, true);
-            }
-        }
-        HttpParser p = HttpParser.responses();
-        p.feed(ByteBuffer.wrap("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
     }
 
     /** Fixes the run's start (shared by all workers); call once, before the worker's thread starts. */

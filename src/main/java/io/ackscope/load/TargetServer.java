@@ -21,8 +21,8 @@ import java.util.function.Consumer;
  * the way nginx sends a static file with {@code sendfile on}. With Nagle's algorithm on ({@code noDelay} false) the
  * kernel sends the headers at once but holds the body (smaller than a segment) until the headers are acknowledged;
  * a client that delays its ACK (Linux does, by 40 ms and more, on a connection that looks interactive) then waits
- * that long for each response (measured on Linux 6.x loopback: ~44 ms from the second request on, ~22 ms for the
- * first). With {@code noDelay}, or with headers and body in one
+ * that long for each response after the first on a connection (a new connection starts in quick-ACK mode); on
+ * Linux 6.x loopback that is 44 to 50 ms. With {@code noDelay}, or with headers and body in one
  * write (a single buffer, or one gathering {@code writev}), nothing is held and there is no stall.
  *
  * <p>One thread, one selector. Requests are framed with {@link HttpParser#requests()}; pipelined requests are
@@ -110,6 +110,7 @@ public final class TargetServer implements AutoCloseable {
         this.response = b.flip().asReadOnlyBuffer();
         this.closeHeadersEnd = closeHeaders.length;
         this.headersEnd = closeHeaders.length + headers.length;
+        Warmup.loadSocketAndParserClasses(false);
         this.selector = Selector.open();
         this.server = ServerSocketChannel.open();
         try {
