@@ -17,6 +17,7 @@ import static io.ackscope.load.LoadRuns.describe;
 import static io.ackscope.load.LoadRuns.p50Millis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code ackscope load} against {@code ackscope serve} on loopback: the write pattern decides whether the
@@ -82,6 +83,12 @@ class LoadAgainstTargetServerTest {
 
     @Test
     void ipv6LoopbackIsATargetToo() throws Exception {
+        InetAddress v6Loopback = InetAddress.getByName("::1");
+        try (ServerSocket probe = new ServerSocket(0, 1, v6Loopback)) {
+            probe.getLocalPort();
+        } catch (IOException e) {
+            assumeTrue(false, "this machine has no ::1 (IPv6 disabled): " + e.getMessage());
+        }
         try (TargetServer v6 = TargetServer.start(new TargetServer.Options(InetAddress.getByName("::1"), 0, true,
                 false, 100, 0))) {
             LoadResult r = closedLoop("http://[::1]:" + v6.port() + "/", 1, 300, false);
