@@ -52,7 +52,6 @@ final class LoadWorker implements Runnable {
     /** Highest latency the histograms track, in microseconds (one hour); longer ones are clamped. */
     static final long HIGHEST_LATENCY_US = 3_600_000_000L;
 
-    private final int index;
     private final LoadConfig config;
     private final InetSocketAddress address;
     private final LoadConnection[] conns;
@@ -64,9 +63,8 @@ final class LoadWorker implements Runnable {
     private final long periodNanos;
     private final double runPeriod;
     private final int firstSlot;
-    private long startNanos;
-    private long endNanos;
     private final Consumer<SelectionKey> onReady = this::ready;
+    private long endNanos;
 
     final Histogram latency = new Histogram(HIGHEST_LATENCY_US, 3);
     /** Latency from the intended send time; null in a closed loop, where it equals {@link #latency}. */
@@ -96,7 +94,6 @@ final class LoadWorker implements Runnable {
      */
     LoadWorker(int index, LoadConfig config, int slots, int firstSlot, long quota, AtomicInteger connectionIds,
                LoadRun run) throws IOException {
-        this.index = index;
         this.config = config;
         this.address = config.target().address();
         this.connectionIds = connectionIds;
@@ -116,7 +113,6 @@ final class LoadWorker implements Runnable {
 
     /** Fixes the run's start (shared by all workers); call once, before the worker's thread starts. */
     void startAt(long runStartNanos) {
-        this.startNanos = runStartNanos;
         this.endNanos = runStartNanos + config.durationNanos();
         for (int i = 0; i < conns.length; i++) {
             conns[i].nextIntended = runStartNanos + (long) (runPeriod * (firstSlot + i));
@@ -456,13 +452,5 @@ final class LoadWorker implements Runnable {
             }
             c.channel = null;
         }
-    }
-
-    int index() {
-        return index;
-    }
-
-    long startNanos() {
-        return startNanos;
     }
 }
