@@ -9,21 +9,24 @@
 # For each target, ROUNDS rounds, each running wrk then ackscope load with the same -t/-c/-d; prints every run,
 # then the medians side by side. Figures depend on what else the machine is doing: say so when quoting them.
 #
-# Usage: bench/load-vs-wrk.sh [-d DURATION] [-c CONNECTIONS] [-t THREADS] [-r ROUNDS] [-T TARGETS]
-#   defaults: -d 5s -c 4 -t 1 -r 3 -T "nginx-nodelay nginx-stall serve-nodelay serve-stall"
+# Usage: bench/load-vs-wrk.sh [-d DURATION] [-c CONNECTIONS] [-t THREADS] [-r ROUNDS] [-T TARGETS] [-w WARMUP]
+#   defaults: -d 5s -c 4 -t 1 -r 3 -T "nginx-nodelay nginx-stall serve-nodelay serve-stall" -w 0
+#   -w passes --warmup to ackscope load only (wrk has no warm-up and, being C, needs none; the JVM compiles its
+#   event loop during the first second or so, which a short run otherwise pays for on the clock).
 # Needs: /usr/sbin/nginx, wrk, java 17; runs ackscope through jobs/ackscope (which builds the jar if missing).
 set -euo pipefail
 
-duration=5s conns=4 threads=1 rounds=3
+duration=5s conns=4 threads=1 rounds=3 warmup=0
 targets="nginx-nodelay nginx-stall serve-nodelay serve-stall"
-while getopts "d:c:t:r:T:" opt; do
+while getopts "d:c:t:r:T:w:" opt; do
   case "$opt" in
     d) duration=$OPTARG ;;
     c) conns=$OPTARG ;;
     t) threads=$OPTARG ;;
     r) rounds=$OPTARG ;;
     T) targets=$OPTARG ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    w) warmup=$OPTARG ;;
+    *) sed -n '2,19p' "$0"; exit 2 ;;
   esac
 done
 
@@ -124,7 +127,7 @@ run_wrk() { # URL -> "rps p50_ms p99_ms"
 
 run_ackscope() { # URL -> "rps p50_ms p99_ms"
   local out
-  out=$("$ackscope" load -t "$threads" -c "$conns" -d "$duration" --json "$1")
+  out=$("$ackscope" load -t "$threads" -c "$conns" -d "$duration" --warmup "$warmup" --json "$1")
   local rps p50 p99
   rps=$(sed -n 's/.*"requests_per_sec":\([0-9.]*\).*/\1/p' <<<"$out")
   p50=$(sed -n 's/.*"latency_us":{[^}]*"p50":\([0-9]*\).*/\1/p' <<<"$out")
@@ -143,7 +146,8 @@ for t in $targets; do
   esac
 done
 
-echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); -t $threads -c $conns -d $duration, $rounds rounds"
+echo "# $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg); -t $threads -c $conns -d $duration," \
+  "$rounds rounds, ackscope --warmup $warmup"
 printf '%-14s %-9s %5s %12s %10s %10s\n' target tool round req/s p50_ms p99_ms
 results="$work/results"
 : >"$results"

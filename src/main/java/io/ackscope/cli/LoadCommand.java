@@ -43,6 +43,11 @@ public final class LoadCommand implements Command {
             converter = DurationConverter.class, defaultValueDescription = "10s")
     private Duration duration = Duration.ofSeconds(10);
 
+    @Parameter(names = "--warmup", description = "Send requests for this long first, without measuring them "
+            + "(JIT, connections and server caches warm up)", converter = DurationConverter.class,
+            defaultValueDescription = "0")
+    private Duration warmup = Duration.ZERO;
+
     @Parameter(names = {"-T", "--timeout"}, description = "Count a request (or connect) as timed out after this",
             converter = DurationConverter.class, defaultValueDescription = "2s")
     private Duration timeout = Duration.ofSeconds(2);
@@ -87,7 +92,7 @@ public final class LoadCommand implements Command {
         LoadConfig config;
         try {
             config = new LoadConfig(Target.parse(urls.get(0)), connections, threads, duration.toNanos(),
-                    timeout.toNanos(), rate, quickAck, !noNoDelay, maxRequests, out != null);
+                    warmup.toNanos(), timeout.toNanos(), rate, quickAck, !noNoDelay, maxRequests, out != null);
         } catch (IllegalArgumentException e) {
             System.err.println("ackscope load: " + e.getMessage());
             return 2;

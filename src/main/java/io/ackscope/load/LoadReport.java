@@ -32,6 +32,9 @@ public final class LoadReport {
         if (c.openLoop()) {
             sb.append(", ").append(fmt("%.0f", c.rate())).append(" requests/s intended");
         }
+        if (c.warmupNanos() > 0) {
+            sb.append(", after a ").append(formatTimeUs(c.warmupNanos() / 1e3)).append(" warm-up");
+        }
         if (c.quickAck()) {
             sb.append(", TCP_QUICKACK");
         }
@@ -99,6 +102,7 @@ public final class LoadReport {
         field(sb, "threads", c.threads());
         field(sb, "connections", c.connections());
         field(sb, "duration_s", c.durationNanos() / 1e9);
+        field(sb, "warmup_s", c.warmupNanos() / 1e9);
         sb.append("\"rate\":").append(c.openLoop() ? fmt("%.3f", c.rate()) : "null").append(',');
         field(sb, "quickack", c.quickAck());
         field(sb, "nodelay", c.noDelay());

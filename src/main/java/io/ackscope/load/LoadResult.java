@@ -41,6 +41,7 @@ public final class LoadResult {
         this.epochOffsetNanos = epochOffsetNanos;
     }
 
+    /** @param startNanos start of the measured part of the run (after the warm-up) */
     static LoadResult merge(LoadConfig config, LoadWorker[] workers, long startNanos, long epochOffsetNanos,
                             int connectionsOpened) {
         Histogram latency = new Histogram(LoadWorker.HIGHEST_LATENCY_US, 3);
@@ -111,7 +112,7 @@ public final class LoadResult {
         return bytes;
     }
 
-    /** From the start of the run until the last thread stopped. */
+    /** From the end of the warm-up (the start of the run if none) until the last thread stopped. */
     public long elapsedNanos() {
         return elapsedNanos;
     }
@@ -124,7 +125,7 @@ public final class LoadResult {
         return bytes * 1e9 / elapsedNanos;
     }
 
-    /** TCP connections established during the run. */
+    /** TCP connections established during the run, warm-up included. */
     public int connectionsOpened() {
         return connectionsOpened;
     }

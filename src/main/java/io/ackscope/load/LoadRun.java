@@ -71,7 +71,7 @@ public final class LoadRun {
                 throw w.fatal;
             }
         }
-        return LoadResult.merge(config, ws, start, epochOffset, connectionIds.get());
+        return LoadResult.merge(config, ws, start + config.warmupNanos(), epochOffset, connectionIds.get());
     }
 
     /** Stops the run early; safe to call from any thread, any number of times. */

@@ -64,6 +64,8 @@ final class LoadWorker implements Runnable {
     private final double runPeriod;
     private final int firstSlot;
     private final Consumer<SelectionKey> onReady = this::ready;
+    /** End of the warm-up: what completes or fails before this is not counted. */
+    private long measureFrom;
     private long endNanos;
 
     final Histogram latency = new Histogram(HIGHEST_LATENCY_US, 3);
@@ -113,7 +115,8 @@ final class LoadWorker implements Runnable {
 
     /** Fixes the run's start (shared by all workers); call once, before the worker's thread starts. */
     void startAt(long runStartNanos) {
-        this.endNanos = runStartNanos + config.durationNanos();
+        this.measureFrom = runStartNanos + config.warmupNanos();
+        this.endNanos = measureFrom + config.durationNanos();
         for (int i = 0; i < conns.length; i++) {
             conns[i].nextIntended = runStartNanos + (long) (runPeriod * (firstSlot + i));
         }
@@ -150,8 +153,8 @@ final class LoadWorker implements Runnable {
 
     private void loop() throws IOException {
         long now = System.nanoTime();
-        lastSampleNanos = now;
-        long nextSample = now + SAMPLE_NANOS;
+        lastSampleNanos = Math.max(now, measureFrom);
+        long nextSample = lastSampleNanos + SAMPLE_NANOS;
         for (LoadConnection c : conns) {
             open(c, now);
         }
@@ -356,7 +359,9 @@ final class LoadWorker implements Runnable {
             if (n == 0) {
                 return;
             }
-            bytesRead += n;
+            if (now >= measureFrom) {
+                bytesRead += n;
+            }
             if (!c.inFlight()) {
                 fail(c, LoadError.PARSE, now); // bytes nobody asked for
                 return;
@@ -394,6 +399,21 @@ final class LoadWorker implements Runnable {
 
     private void complete(LoadConnection c, long now) {
         outstanding--;
+        if (now >= measureFrom) {
+            record(c, now);
+        }
+        c.seqOnConnection++;
+        c.state = LoadConnection.IDLE;
+        c.deadline = Long.MAX_VALUE;
+        if (c.parser.keepAlive()) {
+            next(c, now);
+        } else {
+            close(c);
+            open(c, now);
+        }
+    }
+
+    private void record(LoadConnection c, long now) {
         completed++;
         int status = c.parser.status();
         if (status < 200 || status > 399) {
@@ -407,26 +427,22 @@ final class LoadWorker implements Runnable {
             log.add(c.id, c.localPort, c.seqOnConnection, c.intendedStart, c.actualStart, now, status,
                     c.parser.messageBytes(), null);
         }
-        c.seqOnConnection++;
-        c.state = LoadConnection.IDLE;
-        c.deadline = Long.MAX_VALUE;
-        if (c.parser.keepAlive()) {
-            next(c, now);
-        } else {
-            close(c);
-            open(c, now);
-        }
     }
 
     /**
-     * Counts the failure, drops the request in flight (if any), and schedules a new connection: on the next turn of
+     * Counts the failure (unless still warming up), drops the request in flight (if any), and schedules a new connection: on the next turn of
      * the loop (never from here, so that a server that resets every connection cannot recurse us into the ground),
      * or after a back-off if the connect itself failed.
      */
     private void fail(LoadConnection c, LoadError kind, long now) {
-        errors[kind.ordinal()]++;
+        boolean measuring = now >= measureFrom;
+        if (measuring) {
+            errors[kind.ordinal()]++;
+        }
         if (c.inFlight()) {
             outstanding--;
+        }
+        if (c.inFlight() && measuring) {
             failedRequests++;
             if (log != null) {
                 log.add(c.id, c.localPort, c.seqOnConnection, c.intendedStart, c.actualStart, now,

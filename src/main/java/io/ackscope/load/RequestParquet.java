@@ -91,6 +91,7 @@ public final class RequestParquet {
         m.put("ackscope.threads", Integer.toString(c.threads()));
         m.put("ackscope.connections", Integer.toString(c.connections()));
         m.put("ackscope.duration_ns", Long.toString(c.durationNanos()));
+        m.put("ackscope.warmup_ns", Long.toString(c.warmupNanos()));
         m.put("ackscope.rate", c.openLoop() ? Double.toString(c.rate()) : "closed-loop");
         m.put("ackscope.quickack", Boolean.toString(c.quickAck()));
         m.put("ackscope.nodelay", Boolean.toString(c.noDelay()));

@@ -134,6 +134,24 @@ class LoadAgainstTargetServerTest {
     }
 
     @Test
+    void requestsDuringTheWarmUpAreSentButNotCounted() throws Exception {
+        try (TargetServer own = TargetServer.start(new TargetServer.Options(InetAddress.getLoopbackAddress(), 0, true,
+                false, 100, 0))) {
+            long t0 = System.nanoTime();
+            LoadConfig c = new LoadConfig(Target.parse(url(own)), 1, 1, 300_000_000L, 400_000_000L, 2_000_000_000L,
+                    0, false, true, Long.MAX_VALUE, false);
+            LoadResult r = new LoadRun(c).execute();
+            long wall = System.nanoTime() - t0;
+            assertTrue(wall >= 700_000_000L, "warm-up plus duration: " + wall);
+            assertEquals(0.3, r.elapsedNanos() / 1e9, 0.05, describe(r));
+            assertTrue(r.requests() > 10, describe(r));
+            assertTrue(own.requests() >= r.requests() + 10, "the server also answered the warm-up: "
+                    + own.requests() + " vs " + r.requests());
+            assertEquals(r.requests(), r.latency().count(), describe(r));
+        }
+    }
+
+    @Test
     void maxRequestsBoundsTheRunExactly() throws Exception {
         LoadResult r = LoadRuns.run(url(noDelay), 3, 2, 10_000, 0, false, 101, false);
         assertEquals(101, r.requests(), describe(r));
@@ -153,7 +171,7 @@ class LoadAgainstTargetServerTest {
     void slowResponsesAreCountedAsTimeouts() throws Exception {
         try (TargetServer slow = TargetServer.start(new TargetServer.Options(InetAddress.getLoopbackAddress(), 0,
                 true, false, 10, 300_000_000L))) {
-            LoadConfig c = new LoadConfig(Target.parse(url(slow)), 1, 1, 700_000_000L, 100_000_000L, 0, false,
+            LoadConfig c = new LoadConfig(Target.parse(url(slow)), 1, 1, 700_000_000L, 0, 100_000_000L, 0, false,
                     true, Long.MAX_VALUE, false);
             LoadResult r = new LoadRun(c).execute();
             assertEquals(0, r.requests(), describe(r));

@@ -17,7 +17,7 @@ final class LoadRuns {
 
     static LoadResult run(String url, int connections, int threads, long millis, double rate, boolean quickAck,
                           long maxRequests, boolean record) throws Exception {
-        LoadConfig c = new LoadConfig(Target.parse(url), connections, threads, millis * 1_000_000L,
+        LoadConfig c = new LoadConfig(Target.parse(url), connections, threads, millis * 1_000_000L, 0,
                 2_000_000_000L, rate, quickAck, true, maxRequests, record);
         return new LoadRun(c).execute();
     }
