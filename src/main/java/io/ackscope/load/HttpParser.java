@@ -184,8 +184,8 @@ public final class HttpParser {
 
     /**
      * Consumes bytes from {@code buf}'s position up to its limit, stopping right after a complete message (any
-     * bytes after it, such as a pipelined request, stay in the buffer). After {@code COMPLETE} or {@code MALFORMED} the parser consumes nothing
-     * more until {@link #reset()}.
+     * bytes after it, such as a pipelined request, stay in the buffer). After {@code COMPLETE} or {@code MALFORMED}
+     * the parser consumes nothing more until {@link #reset()}.
      */
     public Progress feed(ByteBuffer buf) {
         int p = buf.position();

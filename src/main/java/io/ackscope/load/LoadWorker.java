@@ -430,9 +430,9 @@ final class LoadWorker implements Runnable {
     }
 
     /**
-     * Counts the failure (unless still warming up), drops the request in flight (if any), and schedules a new connection: on the next turn of
-     * the loop (never from here, so that a server that resets every connection cannot recurse us into the ground),
-     * or after a back-off if the connect itself failed.
+     * Counts the failure (unless still warming up), drops the request in flight (if any), and schedules a new
+     * connection: on the next turn of the loop (never from here, so that a server that resets every connection
+     * cannot recurse us into the ground), or after a back-off if the connect itself failed.
      */
     private void fail(LoadConnection c, LoadError kind, long now) {
         boolean measuring = now >= measureFrom;

@@ -305,7 +305,8 @@ class HttpParserTest {
         assertEquals(Malformed.REQUEST_LINE, malformedRequest("GET  / HTTP/1.1\r\n\r\n"));
         assertEquals(Malformed.REQUEST_LINE, malformedRequest("GET / HTTP/1.1x\r\n\r\n"));
         assertEquals(Malformed.REQUEST_LINE, malformedRequest("G(T / HTTP/1.1\r\n\r\n"));
-        assertEquals(Malformed.TRANSFER_ENCODING, malformedRequest("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n"));
+        assertEquals(Malformed.TRANSFER_ENCODING,
+                malformedRequest("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n"));
     }
 
     private static Malformed malformedRequest(String r) {
