@@ -24,6 +24,8 @@ public final class Main {
         m.put("probe", ProbeCommand::new);
         m.put("trace", TraceCommand::new);
         m.put("capture", CaptureCommand::new);
+        m.put("load", LoadCommand::new);
+        m.put("serve", ServeCommand::new);
         return m;
     }
 
