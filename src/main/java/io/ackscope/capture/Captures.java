@@ -120,7 +120,8 @@ public final class Captures {
         try {
             switch (compression) {
                 case GZIP:
-                    decompressor = new GzipCompressorInputStream(source, true);
+                    decompressor = GzipCompressorInputStream.builder().setInputStream(source)
+                            .setDecompressConcatenated(true).get();
                     break;
                 case ZSTD:
                     decompressor = new ZstdInputStreamNoFinalizer(source);

@@ -7,6 +7,10 @@ import io.ackscope.capture.CaptureReader;
 import io.ackscope.decode.DecodeStatus;
 import io.ackscope.decode.Layer;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.AnalysisSink;
+import io.ackscope.tcp.FrameAnalysis;
+import io.ackscope.tcp.Segment;
+import io.ackscope.tcp.TcpEngine;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -94,11 +98,7 @@ public final class FieldsCommand implements Command {
                 pass = selected[i].pass();
             }
         }
-        if (pass == FrameFields.Pass.TCP_ANALYSIS) {
-            err.println("ackscope fields: the TCP analysis pass is not available in this build");
-            return 2;
-        }
-        return print(selected, pass == FrameFields.Pass.DECODE);
+        return print(selected, pass);
     }
 
     private static String knownFields() {
@@ -109,7 +109,9 @@ public final class FieldsCommand implements Command {
         return sb.toString();
     }
 
-    private int print(FrameFields.Field[] selected, boolean decode) throws IOException {
+    private int print(FrameFields.Field[] selected, FrameFields.Pass pass) throws IOException {
+        boolean decode = pass != FrameFields.Pass.READ;
+        boolean analyse = pass == FrameFields.Pass.TCP_ANALYSIS;
         TsvOutput o = new TsvOutput(out, OUTPUT_BUFFER);
         for (int i = 0; i < selected.length; i++) {
             if (i > 0) {
@@ -120,6 +122,14 @@ public final class FieldsCommand implements Command {
         o.newline();
         FrameFields.Frame frame = new FrameFields.Frame();
         frame.decoder = new PacketDecoder();
+        Segment segment = new Segment();
+        // one pass in frame order, as tshark without -2; the sink sees the frame's analysis before its row is written
+        TcpEngine engine = new TcpEngine(new AnalysisSink() {
+            @Override
+            public void onFrame(Segment s, FrameAnalysis a) {
+                frame.analysis = a;
+            }
+        });
         DecodeCounts counts = new DecodeCounts();
         long nextNumber = 1;
         int exit = 0;
@@ -133,6 +143,11 @@ public final class FieldsCommand implements Command {
                         frame.decoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(),
                                 r.originalLength());
                         counts.add(frame.decoder);
+                    }
+                    frame.analysis = null;
+                    if (analyse && segment.fill(frame.decoder, r.data(), 0, r.frameNumber(), r.timestampNanos(),
+                            r.originalLength())) {
+                        engine.accept(segment);
                     }
                     for (int i = 0; i < selected.length; i++) {
                         if (i > 0) {

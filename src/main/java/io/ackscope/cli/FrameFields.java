@@ -4,6 +4,7 @@ import io.ackscope.capture.CaptureFormat;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.LinkTypes;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.FrameAnalysis;
 import io.ackscope.decode.StopReasons;
 
 import java.io.IOException;
@@ -15,7 +16,7 @@ import java.util.Map;
 /**
  * The fields {@code ackscope fields -e NAME} knows, with tshark's names and printing. Each field says which pass it
  * needs, so the command runs only what the selected fields use; the TCP analysis fields ({@code tcp.stream},
- * {@code tcp.analysis.*}) are added here with {@link Pass#TCP_ANALYSIS} once the engine provides them.
+ * {@code tcp.analysis.*}) need {@link Pass#TCP_ANALYSIS}, the TCP engine run over the frames in order.
  *
  * <p>Where tshark's choice of what to show depends on how many bytes it could read, the cell writers follow it:
  * tshark reads a header field by field and stops at the first one past the captured bytes, so {@code ip.src} is
@@ -50,6 +51,8 @@ final class FrameFields {
     static final class Frame {
         CaptureReader reader;
         PacketDecoder decoder;
+        /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS pass only). */
+        FrameAnalysis analysis;
     }
 
     private static final Map<String, Field> FIELDS = new LinkedHashMap<>();
@@ -132,6 +135,36 @@ final class FrameFields {
         add("tcp.window_size_value", "TCP window field, not scaled", Pass.DECODE, (f, o) -> {
             if (tcpFixedFields(f.decoder)) {
                 o.decimal(f.decoder.window());
+            }
+        });
+
+        add("tcp.stream", "TCP connection index in order of first appearance (tshark's port-reuse rules)",
+                Pass.TCP_ANALYSIS, (f, o) -> {
+                    if (f.analysis != null) {
+                        o.decimal(f.analysis.stream);
+                    }
+                });
+        add("tcp.analysis.ack_rtt", "seconds from the segment this frame acknowledges to this frame",
+                Pass.TCP_ANALYSIS, (f, o) -> {
+                    if (f.analysis != null && f.analysis.ackRttShown) {
+                        o.epoch9(f.analysis.ackRttNanos);
+                    }
+                });
+        add("tcp.analysis.initial_rtt", "seconds from the SYN to the ACK completing the handshake",
+                Pass.TCP_ANALYSIS, (f, o) -> {
+                    if (f.analysis != null && f.analysis.initialRttShown) {
+                        o.epoch9(f.analysis.initialRttNanos);
+                    }
+                });
+        add("tcp.analysis.retransmission", "1 for a retransmission (plain, fast or spurious)", Pass.TCP_ANALYSIS,
+                (f, o) -> {
+                    if (f.analysis != null && f.analysis.retransmission()) {
+                        o.decimal(1);
+                    }
+                });
+        add("tcp.analysis.duplicate_ack", "1 for a duplicate ACK", Pass.TCP_ANALYSIS, (f, o) -> {
+            if (f.analysis != null && f.analysis.duplicateAck()) {
+                o.decimal(1);
             }
         });
     }

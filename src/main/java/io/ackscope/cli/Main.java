@@ -17,7 +17,10 @@ public final class Main {
     /** Subcommand name to a fresh parameter object; order is the order of the usage text. */
     static Map<String, Supplier<Command>> commands() {
         Map<String, Supplier<Command>> m = new LinkedHashMap<>();
+        m.put("info", InfoCommand::new);
         m.put("fields", FieldsCommand::new);
+        m.put("conv", ConvCommand::new);
+        m.put("diagnose", DiagnoseCommand::new);
         return m;
     }
 
