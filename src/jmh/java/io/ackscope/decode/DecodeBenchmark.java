@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Read + decode throughput of a warm capture (in the page cache after the warm-up iterations), and the decoder
- * alone per packet. Run through {@code bench/decode-throughput.sh}, which generates the capture and compares with
+ * alone per packet. Run through {@code bench/decode-bench.sh}, which generates the capture and compares with
  * {@code cat} and {@code tcpdump} on the same file.
  *
  * <p>{@code readAndDecode} and {@code readOnly} make one pass over the whole file per operation: MB/s is the file
@@ -55,7 +55,7 @@ public class DecodeBenchmark {
     @Setup
     public void load() throws IOException, CaptureException {
         if (!Files.isRegularFile(Path.of(capture))) {
-            throw new IllegalStateException("no capture at " + capture + " (bench/decode-throughput.sh makes one)");
+            throw new IllegalStateException("no capture at " + capture + " (bench/decode-bench.sh makes one)");
         }
         linkTypes = new int[DECODE_BATCH];
         offsets = new int[DECODE_BATCH];
