@@ -26,6 +26,7 @@ public final class Main {
         m.put("capture", CaptureCommand::new);
         m.put("load", LoadCommand::new);
         m.put("serve", ServeCommand::new);
+        m.put("lab", LabCommand::new);
         return m;
     }
 

@@ -1,0 +1,33 @@
+package io.ackscope.lab;
+
+/**
+ * What the analysis of one configuration's capture found at its server endpoint (durations in microseconds, -1
+ * when there is no value).
+ *
+ * @param connections          connections to the server
+ * @param exchanges            request/response exchanges
+ * @param laterExchanges       exchanges after the first on their connection (keep-alive reuse)
+ * @param laterStalled         of those, the ones that lost time to a Nagle × delayed-ACK stall
+ * @param firstStalled         first exchanges on a connection that did
+ * @param serverHeldStalls     stalls where the server's data waited for the client's delayed ACK
+ * @param clientHeldStalls     stalls where the client's data waited for the server's delayed ACK
+ * @param stallAckDelayMin     shortest delayed ACK that ended a stall
+ * @param stallAckDelayP50     median of the delayed ACKs that ended stalls
+ * @param stallAckDelayMax     longest delayed ACK that ended a stall
+ * @param clientAckDelayP50    the client's ACK delay, all ACKs: median
+ * @param clientAckDelayP99    the client's ACK delay, all ACKs: 99th percentile
+ */
+public record StallFigures(long connections, long exchanges, long laterExchanges, long laterStalled,
+                           long firstStalled, long serverHeldStalls, long clientHeldStalls, long stallAckDelayMin,
+                           long stallAckDelayP50, long stallAckDelayMax, long clientAckDelayP50, long clientAckDelayP99) {
+
+    /** Stalls of either kind. */
+    public long stalls() {
+        return serverHeldStalls + clientHeldStalls;
+    }
+
+    /** Share of the requests after the first on a connection that stalled, 0 to 1 (0 without such requests). */
+    public double laterStalledShare() {
+        return laterExchanges == 0 ? 0 : laterStalled / (double) laterExchanges;
+    }
+}
