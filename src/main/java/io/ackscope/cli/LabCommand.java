@@ -41,7 +41,7 @@ public final class LabCommand implements Command {
     int snaplen = 160;
 
     @Parameter(names = "--max-packets", description = "Packets kept per capture at most")
-    int maxPackets = 40_000;
+    int maxPackets = 20_000;
 
     @Parameter(names = "--nginx", description = "Run the nginx configurations: auto (when installed), yes (fail "
             + "when missing), no")

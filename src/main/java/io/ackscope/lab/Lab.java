@@ -227,35 +227,41 @@ public final class Lab implements AutoCloseable {
     }
 
     private static Run withAnalysis(Run r, StallFigures a) {
-        return new Run(r.setup(), r.port(), r.server(), r.nginxConf(), r.capture(), r.load(), r.loadFigures(), r.captureFigures(),
-                r.captureFile(), a);
+        return new Run(r.setup(), r.port(), r.server(), r.nginxConf(), r.capture(), r.load(), r.loadFigures(),
+                r.captureFigures(), r.captureFile(), a);
     }
 
-    private Run runOne(Setup s, int port, Path root) throws IOException, InterruptedException {
-        checkAborted();
-        long bound = TimeUnit.NANOSECONDS.toSeconds(options.durationNanos()) + CHILD_BOUND_SECONDS;
-        Path dir = Files.createDirectories(work.resolve(s.name()));
-        ChildProcess server;
-        String nginxConf = null;
+    /** A server that listens. */
+    private record Server(ChildProcess process, int port, String nginxConf) {
+    }
+
+    private Server startServer(Setup s, int port, Path root, Path dir, long boundSeconds)
+            throws IOException, InterruptedException {
         if (s.server() == Setup.Server.ACKSCOPE) {
             List<String> cmd = ackscope("serve", "-p", Integer.toString(port), "--json",
                     s.serverNoDelay() ? "--nodelay" : "--no-nodelay", "--split-writes",
-                    "--body-size", Integer.toString(options.bodySize()), "--duration", bound + "s");
-            server = start("ackscope serve (" + s.name() + ")", cmd, dir.resolve("server.log"));
+                    "--body-size", Integer.toString(options.bodySize()), "--duration", boundSeconds + "s");
+            ChildProcess server = start("ackscope serve (" + s.name() + ")", cmd, dir.resolve("server.log"));
             Matcher m = SERVE_PORT.matcher(server.awaitLine("\"listening\"", START_TIMEOUT_MILLIS));
             if (!m.find()) {
                 throw server.failure("printed no port");
             }
-            port = Integer.parseInt(m.group(1));
-        } else {
-            if (port == 0) {
-                port = freePort();
-            }
-            server = start("nginx (" + s.name() + ")", Nginx.prepare(s, dir, root, port, bound),
-                    dir.resolve("server.log"));
-            awaitListening(server, port);
-            nginxConf = Files.readString(dir.resolve("nginx.conf")).replace(work.toString(), WORK);
+            return new Server(server, Integer.parseInt(m.group(1)), null);
         }
+        int p = port == 0 ? freePort() : port;
+        ChildProcess server = start("nginx (" + s.name() + ")", Nginx.prepare(s, dir, root, p, boundSeconds),
+                dir.resolve("server.log"));
+        awaitListening(server, p);
+        return new Server(server, p, Files.readString(dir.resolve("nginx.conf")).replace(work.toString(), WORK));
+    }
+
+    private Run runOne(Setup s, int requestedPort, Path root) throws IOException, InterruptedException {
+        checkAborted();
+        long bound = TimeUnit.NANOSECONDS.toSeconds(options.durationNanos()) + CHILD_BOUND_SECONDS;
+        Path dir = Files.createDirectories(work.resolve(s.name()));
+        Server started = startServer(s, requestedPort, root, dir, bound);
+        ChildProcess server = started.process();
+        int port = started.port();
         String url = "http://127.0.0.1:" + port + (s.server() == Setup.Server.NGINX ? "/index.html" : "/");
         progress.printf(Locale.ROOT, "lab: %-28s %s on 127.0.0.1:%d%n", s.name(), s.label(), port);
 
@@ -294,8 +300,8 @@ public final class Lab implements AutoCloseable {
         progress.printf(Locale.ROOT, "lab: %-28s load p50 %.2f ms, p99 %.2f ms, %.0f req/s; %d packets -> %s "
                         + "(%d bytes)%n", s.name(), lf.p50Millis(), lf.p99Millis(), lf.requestsPerSec(),
                 cf.captured(), gz, cf.fileBytes());
-        return new Run(s, port, displayed(server.command()), nginxConf, displayed(captureCmd), displayed(loadCmd), lf,
-                cf, gz, null);
+        return new Run(s, port, displayed(server.command()), started.nginxConf(), displayed(captureCmd),
+                displayed(loadCmd), lf, cf, gz, null);
     }
 
     /**

@@ -53,7 +53,8 @@ final class LabReadme {
                 + "server, and compresses the capture (gzip level 9, no name or time in the header). Each capture "
                 + "keeps %d bytes of each packet (the headers plus the request line and status line) and at most "
                 + "%,d packets, so a fast run holds only its beginning. The analysis: %s.%n%n", o.bodySize(),
-                o.connections(), o.durationNanos() / 1e9, Lab.DRAIN_MILLIS, o.snaplen(), o.maxPackets(), result.analysis()));
+                o.connections(), o.durationNanos() / 1e9, Lab.DRAIN_MILLIS, o.snaplen(), o.maxPackets(),
+                result.analysis()));
         sb.append(LabTable.markdown(result)).append('\n');
         sb.append(LabTable.legend(result)).append('\n');
         sb.append("Exactly how each was made (`ackscope` is `jobs/ackscope`, `$WORK` the lab's temporary directory, "

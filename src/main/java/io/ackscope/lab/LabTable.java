@@ -65,11 +65,11 @@ public final class LabTable {
     }
 
     static String legend(Lab.Result result) {
-        return "load: ackscope load's latency percentiles and requests/s. stalls found: Nagle x delayed-ACK stalls "
-                + "in the capture, found by " + result.analysis() + ", and the share of requests after the first on a "
-                + "connection that lost time to one. ACK delay: the median (and range) of the delayed ACKs that "
-                + "ended the stalls; without stalls, the 99th percentile of all the client's ACK delays. verdict: STALL "
-                + "when the analysis finds stalls and the load's median is " + Lab.STALL_MICROS / 1000
+        return "load: ackscope load's latency percentiles and requests/s. stalls found: Nagle x delayed-ACK "
+                + "stalls in the capture, found by " + result.analysis() + ", and the share of requests after the "
+                + "first on a connection that lost time to one. ACK delay: the median (and range) of the delayed ACKs "
+                + "that ended the stalls; without stalls, the 99th percentile of all the client's ACK delays. "
+                + "verdict: STALL when the analysis finds stalls and the load's median is " + Lab.STALL_MICROS / 1000
                 + " ms or more; no stall when it finds none and the median is under " + Lab.FAST_MICROS / 1000
                 + " ms; DISAGREE otherwise.\n";
     }

@@ -19,7 +19,8 @@ package io.ackscope.lab;
  */
 public record StallFigures(long connections, long exchanges, long laterExchanges, long laterStalled,
                            long firstStalled, long serverHeldStalls, long clientHeldStalls, long stallAckDelayMin,
-                           long stallAckDelayP50, long stallAckDelayMax, long clientAckDelayP50, long clientAckDelayP99) {
+                           long stallAckDelayP50, long stallAckDelayMax, long clientAckDelayP50,
+                           long clientAckDelayP99) {
 
     /** Stalls of either kind. */
     public long stalls() {

@@ -49,7 +49,8 @@ class LabEndToEndTest {
         }
         out = Files.createTempDirectory("ackscope-lab-test");
         Lab.Options o = new Lab.Options(NetTestSupport.java(List.of(), "io.ackscope.cli.Main"), out, DURATION_NANOS,
-                CONNECTIONS, 1024, 160, 20_000, Lab.NginxMode.REQUIRE, 0, List.of(), true, "ackscope lab (LabEndToEndTest)");
+                CONNECTIONS, 1024, 160, 20_000, Lab.NginxMode.REQUIRE, 0, List.of(), true,
+                "ackscope lab (LabEndToEndTest)");
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(log, true, StandardCharsets.UTF_8); Lab lab = new Lab(o, ps)) {
             result = lab.run();
