@@ -146,15 +146,17 @@ final class CapturePlanner {
     }
 
     /** Lists, splits and packs; see the class comment. */
-    static List<CapturePartition> plan(SparkSession spark, List<String> paths, Configuration conf,
-                                       Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
+    static ReadPlan plan(SparkSession spark, List<String> paths, Configuration conf,
+                         Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
         List<CaptureFile> files = list(paths, conf);
         Sizing sizing = Sizing.of(spark, files);
         List<CaptureSplit> splits = new ArrayList<>();
+        List<FilePlan> filePlans = new ArrayList<>();
         for (CaptureFile f : files) {
             splits.add(new CaptureSplit(f, 0, 0, Long.MAX_VALUE, 1, true, true));
+            filePlans.add(new FilePlan(1, "not split yet"));
         }
-        return pack(splits, sizing);
+        return new ReadPlan(files, filePlans, pack(splits, sizing));
     }
 
     /** Packs splits into tasks like Spark's {@code FilePartition.getFilePartitions} (largest first, next fit). */

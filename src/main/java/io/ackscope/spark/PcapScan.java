@@ -21,7 +21,7 @@ final class PcapScan implements Scan, Batch {
     private final CaseInsensitiveStringMap options;
     private final StructType required;
     private final boolean tcpOnly;
-    private List<CapturePartition> partitions;
+    private ReadPlan plan;
     private Broadcast<SerializableConfiguration> conf;
 
     PcapScan(CaseInsensitiveStringMap options, StructType required, boolean tcpOnly) {
@@ -46,7 +46,7 @@ final class PcapScan implements Scan, Batch {
     }
 
     private synchronized void plan() {
-        if (partitions != null) {
+        if (plan != null) {
             return;
         }
         SparkSession spark = SparkSession.active();
@@ -54,7 +54,7 @@ final class PcapScan implements Scan, Batch {
         conf = spark.sparkContext().broadcast(new SerializableConfiguration(hadoop),
                 ClassTag$.MODULE$.apply(SerializableConfiguration.class));
         try {
-            partitions = CapturePlanner.plan(spark, CapturePlanner.paths(options), hadoop, conf);
+            plan = CapturePlanner.plan(spark, CapturePlanner.paths(options), hadoop, conf);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -63,7 +63,11 @@ final class PcapScan implements Scan, Batch {
     @Override
     public InputPartition[] planInputPartitions() {
         plan();
-        return partitions.toArray(new InputPartition[0]);
+        SplitStatsAccumulator acc = statsAccumulator();
+        if (acc != null) {
+            acc.planned(plan);
+        }
+        return plan.partitions().toArray(new InputPartition[0]);
     }
 
     @Override
@@ -71,6 +75,10 @@ final class PcapScan implements Scan, Batch {
         plan();
         return new PcapReaderFactory(required, conf, options.getInt("payloadBytes", 128),
                 options.getBoolean("failOnDamage", false), tcpOnly,
-                SplitStatsAccumulator.lookup(options.get(SplitStatsAccumulator.OPTION)));
+                statsAccumulator());
+    }
+
+    private SplitStatsAccumulator statsAccumulator() {
+        return SplitStatsAccumulator.lookup(options.get(SplitStatsAccumulator.OPTION));
     }
 }

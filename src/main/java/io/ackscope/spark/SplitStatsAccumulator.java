@@ -27,6 +27,8 @@ public final class SplitStatsAccumulator extends AccumulatorV2<SplitStats, List<
     private static final Map<String, SplitStatsAccumulator> REGISTERED = new ConcurrentHashMap<>();
 
     private final TreeMap<Long, SplitStats> splits = new TreeMap<>();
+    /** The scan's plan, set on the driver when the scan is planned (not shipped to tasks). */
+    private transient volatile ReadPlan plan;
 
     /** Creates, registers with {@code sc} and remembers (driver side) an accumulator under {@code id}. */
     public static SplitStatsAccumulator register(SparkContext sc, String id) {
@@ -44,6 +46,16 @@ public final class SplitStatsAccumulator extends AccumulatorV2<SplitStats, List<
     /** Forgets {@code id} (call when the job that registered it is done). */
     public static void unregister(String id) {
         REGISTERED.remove(id);
+    }
+
+    /** Called by the scan on the driver once it has planned its read. */
+    void planned(ReadPlan p) {
+        this.plan = p;
+    }
+
+    /** The plan of the scan that uses this accumulator, or null before it was planned. */
+    ReadPlan plan() {
+        return plan;
     }
 
     private static long key(SplitStats s) {
