@@ -33,6 +33,12 @@ public abstract class CaptureReader implements Closeable {
     /** Largest captured length accepted for one record (libpcap's own bound for any link type is 256 KiB). */
     public static final int DEFAULT_MAX_RECORD_LENGTH = 16 * 1024 * 1024;
 
+    /**
+     * {@link #timestampNanos()} of a record that has no timestamp: a pcapng Simple Packet Block (tshark leaves
+     * {@code frame.time_epoch} empty for it).
+     */
+    public static final long NO_TIMESTAMP = Long.MIN_VALUE;
+
     protected final String name;
 
     // Current record; set by subclasses in next().
@@ -42,6 +48,7 @@ public abstract class CaptureReader implements Closeable {
     protected long originalLength;
     protected int linkType;
     protected int interfaceId;
+    protected int sectionNumber;
     protected byte[] data = new byte[0];
     protected int dataOffset;
     protected long recordOffset;
@@ -68,6 +75,12 @@ public abstract class CaptureReader implements Closeable {
         return Captures.open(in, name);
     }
 
+    /** As {@link #open(InputStream, String)}, with a bound on one record's captured length other than the default. */
+    public static CaptureReader open(InputStream in, String name, int maxRecordLength)
+            throws IOException, CaptureException {
+        return Captures.open(in, name, maxRecordLength);
+    }
+
     /**
      * Advances to the next packet record.
      *
@@ -84,14 +97,31 @@ public abstract class CaptureReader implements Closeable {
         return name;
     }
 
-    /** 1-based number of the current record in file order (tshark's {@code frame.number}). */
+    /**
+     * 1-based number of the current record in file order (tshark's {@code frame.number}).
+     *
+     * <p>tshark also numbers pcapng blocks that carry no packet (custom blocks, systemd journal export blocks); the
+     * reader skips them but counts them, so the numbers stay equal to tshark's and have a gap for each such block
+     * ({@link CaptureInfo#nonPacketRecords()}). A reader opened at a split boundary
+     * ({@link SplitLocator#openSplit}) cannot know how many records precede it: there the number is 1-based within
+     * the split; see {@link SplitLocator} for how to compute file-wide numbers.
+     */
     public final long frameNumber() {
         return frameNumber;
     }
 
-    /** Timestamp of the current record in nanoseconds since the Unix epoch (interface offsets applied). */
+    /**
+     * Timestamp of the current record in nanoseconds since the Unix epoch (interface offsets applied), or
+     * {@link #NO_TIMESTAMP} for a record without one (pcapng Simple Packet Block). Sub-second fields out of range in
+     * classic pcap are not rejected: the value is computed arithmetically (seconds * 1e9 + fraction * unit).
+     */
     public final long timestampNanos() {
         return timestampNanos;
+    }
+
+    /** False for a record that carries no timestamp (pcapng Simple Packet Block). */
+    public final boolean hasTimestamp() {
+        return timestampNanos != NO_TIMESTAMP;
     }
 
     /** Bytes of the current record present in the file ({@code frame.cap_len}). */
@@ -99,7 +129,10 @@ public abstract class CaptureReader implements Closeable {
         return capturedLength;
     }
 
-    /** Length of the packet on the wire ({@code frame.len}); at least {@link #capturedLength()} when sane. */
+    /**
+     * Length of the packet on the wire ({@code frame.len}); at least {@link #capturedLength()} when sane. Records with
+     * a captured length above it are kept as they are (tshark does the same); callers may count them.
+     */
     public final long originalLength() {
         return originalLength;
     }
@@ -112,6 +145,14 @@ public abstract class CaptureReader implements Closeable {
     /** Interface id of the current record: the pcapng IDB index within its section, 0 for classic pcap. */
     public final int interfaceId() {
         return interfaceId;
+    }
+
+    /**
+     * 0-based pcapng section of the current record (0 for classic pcap). Interface ids are numbered per section, so
+     * (section, interface id) identifies an interface within a file.
+     */
+    public final int sectionNumber() {
+        return sectionNumber;
     }
 
     /** Array holding the current record's bytes; valid until the next call to {@link #next()}. */

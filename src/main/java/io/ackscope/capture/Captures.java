@@ -1,19 +1,225 @@
 package io.ackscope.capture;
 
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+
+import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Opens captures: decompression and format detection by magic bytes (to be completed by the readers). */
-final class Captures {
+/**
+ * Opens captures: detects gzip, zstd or bzip2 compression from the first bytes and decompresses on the fly, then
+ * detects pcap or pcapng from the magic number. Never looks at the file name.
+ *
+ * <p>Damage found by a decompressor (corrupt or cut-short compressed data) is reported as {@link CaptureException} at
+ * the decompressed offset of the record being read; I/O errors of the underlying source stay {@link IOException}.
+ * gzip goes through commons-compress rather than {@link java.util.zip.GZIPInputStream}, because the JDK class only
+ * looks for a further concatenated member when {@code available()} is non-zero, which a pipe or remote stream may not
+ * report; both use the same {@link java.util.zip.Inflater}.
+ */
+public final class Captures {
     private Captures() {
     }
 
-    static CaptureReader open(Path file) throws IOException, CaptureException {
-        throw new UnsupportedOperationException("not implemented yet");
+    /** Opens a local file with the default record bound. */
+    public static CaptureReader open(Path file) throws IOException, CaptureException {
+        InputStream in = Files.newInputStream(file);
+        try {
+            return open(in, file.toString(), CaptureReader.DEFAULT_MAX_RECORD_LENGTH);
+        } catch (IOException | CaptureException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
     }
 
-    static CaptureReader open(InputStream in, String name) throws IOException, CaptureException {
-        throw new UnsupportedOperationException("not implemented yet");
+    /** Opens a stream with the default record bound; see {@link #open(InputStream, String, int)}. */
+    public static CaptureReader open(InputStream in, String name) throws IOException, CaptureException {
+        return open(in, name, CaptureReader.DEFAULT_MAX_RECORD_LENGTH);
+    }
+
+    /**
+     * Opens a capture from a stream. The reader takes ownership of {@code raw} and closes it; on an exception the
+     * caller still owns it.
+     *
+     * @param name            how the capture is named in errors
+     * @param maxRecordLength largest captured length accepted for one record (a bound against hostile lengths)
+     */
+    public static CaptureReader open(InputStream raw, String name, int maxRecordLength)
+            throws IOException, CaptureException {
+        byte[] head = raw.readNBytes(4);
+        Compression compression = Compression.detect(head, head.length);
+        InputStream joined = new SequenceInputStream(new ByteArrayInputStream(head), raw);
+        InputStream plain = compression == Compression.NONE ? joined : decompress(compression, joined, name);
+        StreamInput in = new StreamInput(plain, name, 0);
+        int got = in.ensure(4);
+        byte[] b = in.array();
+        int o = in.offset();
+        if (got >= 4 && PcapngReader.isMagic(b, o)) {
+            return PcapngReader.open(in, name, compression, maxRecordLength);
+        }
+        if (got >= 4 && PcapFileHeader.isMagic(b, o)) {
+            return PcapReader.open(in, name, compression, maxRecordLength);
+        }
+        throw new CaptureException(name, 0, unknownMagic(b, o, got, compression));
+    }
+
+    private static String unknownMagic(byte[] b, int o, int got, Compression compression) {
+        String inside = compression == Compression.NONE ? "" : " inside the " + compression.label() + " stream";
+        if (got == 0) {
+            return compression == Compression.NONE ? "empty file" : "empty " + compression.label() + " stream";
+        }
+        StringBuilder hex = new StringBuilder();
+        for (int i = 0; i < got; i++) {
+            hex.append(String.format("%02x", b[o + i] & 0xff));
+        }
+        if (got < 4) {
+            return "only " + got + " bytes (" + hex + ")" + inside + ": too short for a capture";
+        }
+        return "unknown magic " + hex + inside + " (" + guess(b, o) + "); expected pcap (a1b2c3d4, a1b23c4d), "
+                + "pcapng (0a0d0d0a), gzip, zstd or bzip2";
+    }
+
+    /** Names a few formats people mistake for captures. */
+    private static String guess(byte[] b, int o) {
+        int b0 = b[o] & 0xff;
+        int b1 = b[o + 1] & 0xff;
+        int b2 = b[o + 2] & 0xff;
+        int b3 = b[o + 3] & 0xff;
+        if (b0 == 0xfd && b1 == '7' && b2 == 'z' && b3 == 'X') {
+            return "xz, not supported";
+        }
+        if (b0 == 0x04 && b1 == 0x22 && b2 == 0x4d && b3 == 0x18) {
+            return "lz4, not supported";
+        }
+        if (b0 == 'P' && b1 == 'K') {
+            return "zip archive, not supported";
+        }
+        if (b0 == 0x1f && b1 == 0x9d) {
+            return "compress (.Z), not supported";
+        }
+        if (b0 == 'B' && b1 == 'Z') {
+            return "bzip2 header with a bad block size";
+        }
+        boolean text = true;
+        for (int i = 0; i < 4; i++) {
+            int c = b[o + i] & 0xff;
+            text &= c == '\t' || c == '\n' || c == '\r' || (c >= 0x20 && c < 0x7f);
+        }
+        return text ? "looks like text" : "not a known format";
+    }
+
+    private static InputStream decompress(Compression compression, InputStream joined, String name)
+            throws IOException, CaptureException {
+        CountingSource source = new CountingSource(joined);
+        InputStream decompressor;
+        try {
+            switch (compression) {
+                case GZIP:
+                    decompressor = new GzipCompressorInputStream(source, true);
+                    break;
+                case ZSTD:
+                    decompressor = new ZstdInputStreamNoFinalizer(source);
+                    break;
+                case BZIP2:
+                    decompressor = new BZip2CompressorInputStream(source, true);
+                    break;
+                default:
+                    throw new IllegalArgumentException(compression.name());
+            }
+        } catch (IOException | RuntimeException e) {
+            if (source.failure == e) {
+                throw (IOException) e;
+            }
+            throw new CaptureException(name, 0, compression.label() + " header damaged: " + e.getMessage(), e);
+        }
+        return new DecompressingStream(decompressor, source, compression);
+    }
+
+    /** Counts compressed bytes and remembers an I/O error of the underlying source. */
+    private static final class CountingSource extends FilterInputStream {
+        long count;
+        IOException failure;
+
+        CountingSource(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                int r = super.read();
+                if (r >= 0) {
+                    count++;
+                }
+                return r;
+            } catch (IOException e) {
+                failure = e;
+                throw e;
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                int r = super.read(b, off, len);
+                if (r > 0) {
+                    count += r;
+                }
+                return r;
+            } catch (IOException e) {
+                failure = e;
+                throw e;
+            }
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long r = super.skip(n);
+            count += r;
+            return r;
+        }
+    }
+
+    /** Turns a decompressor's complaint about its input into {@link CompressedDataException}. */
+    private static final class DecompressingStream extends InputStream {
+        private final InputStream decompressor;
+        private final CountingSource source;
+        private final Compression compression;
+        private final byte[] one = new byte[1];
+
+        DecompressingStream(InputStream decompressor, CountingSource source, Compression compression) {
+            this.decompressor = decompressor;
+            this.source = source;
+            this.compression = compression;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int r = read(one, 0, 1);
+            return r <= 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return decompressor.read(b, off, len);
+            } catch (IOException | RuntimeException e) {
+                if (source.failure != null) {
+                    throw source.failure;
+                }
+                throw new CompressedDataException(compression.label() + " data damaged near compressed byte "
+                        + source.count + ": " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            decompressor.close();
+        }
     }
 }

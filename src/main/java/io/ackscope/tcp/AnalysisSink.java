@@ -1,0 +1,34 @@
+package io.ackscope.tcp;
+
+/**
+ * Receives the engine's results as they are produced. Nothing is buffered by the engine beyond the state of open
+ * connections: a sink that keeps results is the one that decides how much memory they take.
+ *
+ * <p>Every method has a no-op default, so a sink implements only what it needs. Calls come from the thread that
+ * feeds the engine. {@link #onFrame} receives a reused {@link Segment} and {@link FrameAnalysis}: copy what you keep.
+ */
+public interface AnalysisSink {
+
+    /** After each TCP segment was analysed (frames of one connection arrive in input order). */
+    default void onFrame(Segment segment, FrameAnalysis analysis) {
+    }
+
+    default void onRttSample(RttSample sample) {
+    }
+
+    default void onAckDelay(AckDelay delay) {
+    }
+
+    default void onStall(Stall stall) {
+    }
+
+    default void onLatencyEvent(LatencyEvent event) {
+    }
+
+    default void onExchange(Exchange exchange) {
+    }
+
+    /** Once per connection, after all its other results. */
+    default void onConnection(ConnectionRecord connection) {
+    }
+}

@@ -1,0 +1,69 @@
+package io.ackscope.tcp;
+
+/**
+ * Everything the engine knows about one connection, emitted once when it closes, idles out, is replaced by a new
+ * connection on the same 4-tuple, or the input ends. Times are epoch nanoseconds, durations nanoseconds, -1 when
+ * absent.
+ *
+ * @param id                  identity and {@code tcp.stream}
+ * @param originatorRule      how the originator was decided
+ * @param orig                the originator (client) side
+ * @param resp                the responder (server) side
+ * @param firstNanos          first frame
+ * @param lastNanos           last frame
+ * @param durationNanos       last - first
+ * @param synNanos            first SYN from the originator
+ * @param synAckNanos         first SYN/ACK from the responder
+ * @param handshakeAckNanos   the ACK completing the handshake
+ * @param synToSynAckNanos    handshake leg capture&rarr;server&rarr;capture (latest SYN to SYN/ACK)
+ * @param synAckToAckNanos    handshake leg capture&rarr;client&rarr;capture
+ * @param initialRttNanos     tshark's {@code tcp.analysis.initial_rtt}
+ * @param vantage             where the capture was taken, inferred from the legs
+ * @param connState           Zeek-style {@code conn_state} (S0, S1, SF, REJ, S2, S3, RSTO, RSTR, RSTOS0, RSTRH, SH,
+ *                            SHR, OTH)
+ * @param history             Zeek-style history: S syn, H syn/ack, A pure ack, D data, F fin, R rst, T retransmission,
+ *                            W zero window, Q syn+fin, I inconsistent flags; upper case = originator, T and W repeat
+ *                            at 1, 10, 100, ... occurrences
+ * @param endReason           why the record was emitted
+ * @param dataRttFromOrig     RTT samples of originator data acknowledged by the responder
+ * @param dataRttFromResp     RTT samples of responder data acknowledged by the originator
+ * @param timestampRtt        RTT from TCP timestamp echoes, both directions
+ * @param stalls              Nagle &times; delayed-ACK stalls found
+ * @param stallNanos          their total duration
+ * @param exchanges           request/response exchanges
+ * @param ttfb                their time to first byte
+ * @param rtoEvents           retransmission timeouts
+ * @param zeroWindowWaits     zero-window waits
+ */
+public record ConnectionRecord(ConnectionId id, OriginatorRule originatorRule, SideStats orig, SideStats resp,
+                               long firstNanos, long lastNanos, long durationNanos, long synNanos, long synAckNanos,
+                               long handshakeAckNanos, long synToSynAckNanos, long synAckToAckNanos,
+                               long initialRttNanos, Vantage vantage, String connState, String history,
+                               EndReason endReason, Summary dataRttFromOrig, Summary dataRttFromResp,
+                               Summary timestampRtt, long stalls, long stallNanos, long exchanges, Summary ttfb,
+                               long rtoEvents, long zeroWindowWaits) {
+
+    /** How the originator (client) of a connection was decided. */
+    public enum OriginatorRule {
+        /** It sent the first pure SYN. */
+        SYN,
+        /** The first handshake packet captured was the peer's SYN/ACK. */
+        SYN_ACK,
+        /** No handshake: the sender of the first captured packet. */
+        FIRST_PACKET,
+        /** No handshake, and the first packet came from a port below 1024 to one above: its receiver. */
+        WELL_KNOWN_PORT
+    }
+
+    /** Why a connection record was emitted. */
+    public enum EndReason {
+        /** Both FINs were sent and acknowledged, or a RST was sent; emitted after the linger time or at the end. */
+        CLOSED,
+        /** A new SYN with a different ISN started a new connection on the same 4-tuple. */
+        PORT_REUSED,
+        /** No packet for longer than the idle timeout. */
+        IDLE_TIMEOUT,
+        /** The input ended while the connection was open. */
+        END_OF_INPUT
+    }
+}

@@ -1,0 +1,111 @@
+package io.ackscope.tcp;
+
+/**
+ * Splits one connection into request/response exchanges: a burst of originator data (the request), then the
+ * responder's data (the response) until the originator sends again. See {@link Exchange} for the TTFB split.
+ */
+final class ExchangeTracker {
+    private final ConnectionId id;
+    private final AnalysisSink sink;
+
+    private int index;
+    private boolean open;              // a request has started
+    private long reqStart, reqEnd, respFirst = -1, respLast = -1, reqBytes, respBytes;
+    private long stallBeforeFirst, stallAfterFirst;
+    private long networkRtt = -1;
+    private String method, target, host;
+    private int status = -1;
+
+    private long count;
+    private final Summary.Acc ttfb = new Summary.Acc();
+
+    ExchangeTracker(ConnectionId id, AnalysisSink sink) {
+        this.id = id;
+        this.sink = sink;
+    }
+
+    /**
+     * A new (not retransmitted) data segment.
+     *
+     * @param networkRttNanos current estimate of the capture-to-server round trip, -1 if unknown
+     */
+    void data(Side from, Segment s, long networkRttNanos) {
+        long now = s.timestampNanos;
+        if (from == Side.ORIGINATOR) {
+            if (open && respFirst >= 0) {
+                emit();
+            }
+            if (!open) {
+                open = true;
+                reqStart = now;
+                reqBytes = 0;
+                respFirst = respLast = -1;
+                respBytes = 0;
+                stallBeforeFirst = stallAfterFirst = 0;
+                method = target = host = null;
+                status = -1;
+                HttpPeek p = HttpPeek.request(s.payloadPrefix, s.payloadPrefixLength);
+                if (p != null) {
+                    method = p.method;
+                    target = p.target;
+                    host = p.host;
+                }
+            }
+            reqEnd = now;
+            reqBytes += s.payloadLength;
+        } else if (open) {
+            if (respFirst < 0) {
+                respFirst = now;
+                networkRtt = networkRttNanos;
+                status = HttpPeek.status(s.payloadPrefix, s.payloadPrefixLength);
+            }
+            respLast = now;
+            respBytes += s.payloadLength;
+        }
+    }
+
+    /** A stall inside the current exchange. */
+    void stall(Stall st) {
+        if (!open) {
+            return;
+        }
+        long end = st.startNanos() + st.durationNanos();
+        if (respFirst < 0 || end <= respFirst) {
+            stallBeforeFirst += st.durationNanos();
+        } else {
+            stallAfterFirst += st.durationNanos();
+        }
+    }
+
+    private void emit() {
+        long ttfbNanos = -1, network = -1, server = -1, stall = -1;
+        if (respFirst >= 0) {
+            ttfbNanos = respFirst - reqStart;
+            stall = Math.min(stallBeforeFirst, Math.max(0, ttfbNanos));
+            long rest = Math.max(0, ttfbNanos - stall);
+            network = networkRtt < 0 ? 0 : Math.min(networkRtt, rest);
+            server = rest - network;
+            ttfb.add(ttfbNanos);
+        }
+        sink.onExchange(new Exchange(id, index++, reqStart, reqEnd, respFirst, respLast, reqBytes, respBytes,
+                ttfbNanos, network, server, stall, stallAfterFirst, respLast >= 0 ? respLast - reqStart : -1,
+                method, target, host, status));
+        count++;
+        open = false;
+    }
+
+    /** Emits the exchange in progress, if any. */
+    void finish() {
+        if (open) {
+            emit();
+        }
+    }
+
+    long count() {
+        return count;
+    }
+
+    Summary ttfb() {
+        return ttfb.build();
+    }
+}

@@ -1,0 +1,113 @@
+package io.ackscope.tcp;
+
+/**
+ * One direction of a connection, Zeek-endpoint style: Wireshark's per-flow sequence analysis state plus the
+ * counters ackscope reports. All sequence values are unsigned 32-bit in longs; times are epoch nanoseconds.
+ */
+final class Flow {
+    // ---- Wireshark tcp_flow_t / tcp_analyze_seq_info, with the same meaning and the same "0 = unset" quirks ----
+    boolean baseSeqSet;
+    long baseSeq;
+    /** Last raw window field seen (Wireshark starts at G_MAXUINT32: never equal to a real window). */
+    long window = -1;
+    /** -1 unknown, -2 no scaling, else the shift count. */
+    int winScale = -1;
+    boolean isFirstAck;
+    int lastSegmentFlags;
+    boolean validBif;
+    long nextSeq;
+    long nextSeqFrame;
+    long nextSeqTime;
+    long maxSeqToBeAcked;
+    long lastAck;
+    long lastAckTime;
+    long lastNonDupAck;
+    int dupAckNum;
+    final UnackedList unacked = new UnackedList();
+
+    // ---- ackscope: what this side said and did ----
+    /** Address and port of this side (the sender of this direction's segments). */
+    long addrHi, addrLo;
+    int port;
+
+    long packets;
+    long frameBytes;
+    long payloadBytes;
+    long retransmissions;
+    long fastRetransmissions;
+    long spuriousRetransmissions;
+    long duplicateAcks;
+    long outOfOrder;
+    long zeroWindows;
+    long zeroWindowProbes;
+    long windowFull;
+    long keepAlives;
+    long lostSegments;
+    long ackedUnseen;
+    long rsts;
+    long fins;
+    long syns;
+    long firstTs = -1;
+    long lastTs = -1;
+    long firstFinTs = -1;
+    /** Sequence number that acknowledges this side's FIN (FIN seq + 1), -1 until a FIN is seen. */
+    long finAckSeq = -1;
+    boolean finAcked;
+
+    // options from this side's SYN or SYN/ACK (-1 / false when not seen)
+    int mss = -1;
+    int wscaleOption = -1;
+    boolean sackPermitted;
+    boolean timestamps;
+
+    /** Highest acknowledgement this side has sent for the peer's data (valid when {@link #ackSeen}). */
+    long highestAck;
+    boolean ackSeen;
+    /** Time the last data segment (payload > 0) of this side was seen, -1 if none. */
+    long lastDataTs = -1;
+
+    // TCP timestamp option RTT (pping): TSvals this side sent, waiting for the peer to echo them.
+    static final int TSVAL_RING = 64;
+    final long[] tsvals = new long[TSVAL_RING];
+    final long[] tsvalTimes = new long[TSVAL_RING];
+    int tsvalHead;   // index of the oldest entry
+    int tsvalCount;
+    long lastTsval = -1;
+
+    /** Zero-window episode this side advertised: start time and frame, -1 when its window is open. */
+    long zeroWindowSince = -1;
+    long zeroWindowFrame = -1;
+
+    /** Records a TSval the first time this side sends it. */
+    void rememberTsval(long tsval, long ts) {
+        if (tsval == lastTsval) {
+            return;
+        }
+        lastTsval = tsval;
+        if (tsvalCount == TSVAL_RING) {
+            tsvalHead = (tsvalHead + 1) % TSVAL_RING;
+            tsvalCount--;
+        }
+        int i = (tsvalHead + tsvalCount) % TSVAL_RING;
+        tsvals[i] = tsval;
+        tsvalTimes[i] = ts;
+        tsvalCount++;
+    }
+
+    /**
+     * Finds the time this side first sent {@code tsecr} as its TSval and forgets it and everything older, so each
+     * TSval yields at most one sample (as pping does). Returns -1 when not found.
+     */
+    long takeEchoed(long tsecr) {
+        for (int k = 0; k < tsvalCount; k++) {
+            int i = (tsvalHead + k) % TSVAL_RING;
+            if (tsvals[i] == tsecr) {
+                long t = tsvalTimes[i];
+                tsvalHead = (i + 1) % TSVAL_RING;
+                tsvalCount -= k + 1;
+                return t;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,75 @@
+package io.ackscope.tcp;
+
+/**
+ * What the engine concluded about one TCP frame: its stream and Wireshark-style sequence analysis flags.
+ *
+ * <p>A single instance is reused for every frame and handed to {@link AnalysisSink#onFrame}; copy what you keep.
+ * Durations are nanoseconds; {@code -1} means absent.
+ */
+public final class FrameAnalysis {
+    public static final int RETRANSMISSION = 1;
+    public static final int FAST_RETRANSMISSION = 1 << 1;
+    public static final int SPURIOUS_RETRANSMISSION = 1 << 2;
+    public static final int OUT_OF_ORDER = 1 << 3;
+    public static final int DUPLICATE_ACK = 1 << 4;
+    public static final int ZERO_WINDOW = 1 << 5;
+    public static final int ZERO_WINDOW_PROBE = 1 << 6;
+    public static final int ZERO_WINDOW_PROBE_ACK = 1 << 7;
+    public static final int WINDOW_FULL = 1 << 8;
+    public static final int WINDOW_UPDATE = 1 << 9;
+    public static final int KEEP_ALIVE = 1 << 10;
+    public static final int KEEP_ALIVE_ACK = 1 << 11;
+    public static final int LOST_SEGMENT = 1 << 12;
+    public static final int ACKED_UNSEEN_SEGMENT = 1 << 13;
+    public static final int REUSED_PORTS = 1 << 14;
+
+    /** Any of the three kinds tshark reports as {@code tcp.analysis.retransmission}. */
+    public static final int ANY_RETRANSMISSION = RETRANSMISSION | FAST_RETRANSMISSION | SPURIOUS_RETRANSMISSION;
+
+    /** The connection this frame belongs to. */
+    public ConnectionId connection;
+    /** Connection index ({@code tcp.stream}); equals {@code connection.stream()}. */
+    public long stream;
+    /** True when the frame was sent by the connection's originator. */
+    public boolean fromOriginator;
+    /** Bit set of the constants above. */
+    public int flags;
+    /** Duplicate-ACK ordinal ({@code tcp.analysis.duplicate_ack_num}), 0 if not a duplicate ACK. */
+    public int dupAckNum;
+    /** Frame whose segment this frame acknowledges ({@code tcp.analysis.acks_frame}), -1 if none. */
+    public long ackedFrame;
+    /** {@code tcp.analysis.ack_rtt} in ns, -1 when tshark would not show it (no exact ACK, or zero). */
+    public long ackRttNanos;
+    /** {@code tcp.analysis.initial_rtt} in ns, -1 when tshark would not show it on this frame. */
+    public long initialRttNanos;
+    /** Retransmission timeout measured like tshark's {@code tcp.analysis.rto} (ns), -1 if not a retransmission. */
+    public long rtoNanos;
+    /** True when tshark would have attached its SEQ/ACK analysis to this frame. */
+    public boolean hasAnalysis;
+
+    void reset() {
+        connection = null;
+        stream = -1;
+        fromOriginator = false;
+        flags = 0;
+        dupAckNum = 0;
+        ackedFrame = -1;
+        ackRttNanos = -1;
+        initialRttNanos = -1;
+        rtoNanos = -1;
+        hasAnalysis = false;
+    }
+
+    public boolean has(int flag) {
+        return (flags & flag) != 0;
+    }
+
+    /** True when tshark would set {@code tcp.analysis.retransmission} (plain, fast or spurious). */
+    public boolean retransmission() {
+        return (flags & ANY_RETRANSMISSION) != 0;
+    }
+
+    public boolean duplicateAck() {
+        return (flags & DUPLICATE_ACK) != 0;
+    }
+}

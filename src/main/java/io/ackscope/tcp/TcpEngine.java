@@ -1,0 +1,124 @@
+package io.ackscope.tcp;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The streaming engine for a whole capture (or several, concatenated in file order): routes each segment to the
+ * {@link TupleTracker} of its canonical 4-tuple, numbers connections in order of first appearance (tshark's
+ * {@code tcp.stream}), and emits every connection when it closes, idles out or the input ends.
+ *
+ * <p><b>Memory</b> grows with the connections open at once, never with the length of the input: a sweep every
+ * {@link #SWEEP_INTERVAL_NANOS} of capture time emits and forgets 4-tuples whose connection is over by the rules of
+ * {@link EngineConfig}. The sweep decides as {@link TupleTracker} itself would on that 4-tuple's next packet, so
+ * results do not depend on it, provided capture timestamps do not run backwards by more than
+ * {@link #SWEEP_SLACK_NANOS}.
+ */
+public final class TcpEngine {
+    /** How often (capture time) the table is swept for finished connections. */
+    public static final long SWEEP_INTERVAL_NANOS = 1_000_000_000L;
+    /** Extra idle time before the sweep forgets a 4-tuple, to tolerate timestamps that run backwards. */
+    public static final long SWEEP_SLACK_NANOS = 10_000_000_000L;
+
+    private final EngineConfig config;
+    private final AnalysisSink sink;
+    private final StreamCounter streams = new StreamCounter();
+    private final Map<TupleKey, Entry> table = new HashMap<>();
+    private final TupleKey probe = new TupleKey();
+    private long maxTs = Long.MIN_VALUE;
+    private long lastSweep = Long.MIN_VALUE;
+    private int peakOpen;
+    private long segments;
+
+    public TcpEngine(EngineConfig config, AnalysisSink sink) {
+        this.config = config;
+        this.sink = sink;
+    }
+
+    public TcpEngine(AnalysisSink sink) {
+        this(EngineConfig.DEFAULTS, sink);
+    }
+
+    /** Analyses one segment. Segments must come in capture order (file order, then frame order). */
+    public void accept(Segment s) {
+        segments++;
+        probe.set(s);
+        Entry e = table.get(probe);
+        if (e == null) {
+            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink));
+            table.put(e.key, e);
+            if (table.size() > peakOpen) {
+                peakOpen = table.size();
+            }
+        }
+        e.lastTs = s.timestampNanos;
+        e.tracker.accept(s);
+        long now = s.timestampNanos;
+        if (now > maxTs) {
+            maxTs = now;
+        }
+        if (lastSweep == Long.MIN_VALUE) {
+            lastSweep = now;
+        } else if (maxTs - lastSweep >= SWEEP_INTERVAL_NANOS) {
+            sweep();
+        }
+    }
+
+    private void sweep() {
+        lastSweep = maxTs;
+        long horizon = maxTs - SWEEP_SLACK_NANOS;
+        Iterator<Entry> it = table.values().iterator();
+        while (it.hasNext()) {
+            Entry e = it.next();
+            if (e.lastTs < horizon && e.tracker.expiredAt(horizon)) {
+                it.remove();
+                e.tracker.finish();
+            }
+        }
+    }
+
+    /** Emits every connection still open, in stream order. */
+    public void finish() {
+        List<Entry> rest = new ArrayList<>(table.values());
+        table.clear();
+        rest.sort((x, y) -> Long.compare(x.firstStream, y.firstStream));
+        for (Entry e : rest) {
+            e.tracker.finish();
+        }
+    }
+
+    /** 4-tuples currently held. */
+    public int openTuples() {
+        return table.size();
+    }
+
+    /** Most 4-tuples held at once. */
+    public int peakOpenTuples() {
+        return peakOpen;
+    }
+
+    /** Connections numbered so far. */
+    public long connections() {
+        return streams.count();
+    }
+
+    /** Segments accepted so far. */
+    public long segments() {
+        return segments;
+    }
+
+    private final class Entry {
+        final TupleKey key;
+        final TupleTracker tracker;
+        final long firstStream = streams.count();
+        long lastTs;
+
+        Entry(TupleKey key, TupleTracker tracker) {
+            this.key = key;
+            this.tracker = tracker;
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.ackscope.tcp;
+
+/**
+ * Segments one direction has sent that the peer has not yet acknowledged, as Wireshark keeps them
+ * ({@code tcp_unacked_t}), bounded at {@link #MAX_SEGMENTS} like tshark's {@code TCP_MAX_UNACKED_SEGMENTS}.
+ *
+ * <p>Parallel primitive arrays in insertion order (index 0 oldest). Wireshark walks its list from the newest
+ * entry to the oldest; {@link ConnectionAnalyzer} does the same by walking indices downwards. Segments that
+ * arrive while the list is full are not stored and are counted in {@link #dropped()}.
+ */
+final class UnackedList {
+    /** tshark's TCP_MAX_UNACKED_SEGMENTS. */
+    static final int MAX_SEGMENTS = 10_000;
+
+    long[] seq = new long[8];
+    long[] nextSeq = new long[8];
+    long[] frame = new long[8];
+    long[] ts = new long[8];
+    int[] payload = new int[8];
+    /** The segment is a retransmission, or a later segment retransmitted some of its bytes (Karn's rule). */
+    boolean[] retransmitted = new boolean[8];
+    int size;
+    private long dropped;
+
+    boolean isFull() {
+        return size >= MAX_SEGMENTS;
+    }
+
+    long dropped() {
+        return dropped;
+    }
+
+    void countDrop() {
+        dropped++;
+    }
+
+    void add(long s, long next, long frameNumber, long timestamp, int len, boolean retrans) {
+        if (size == seq.length) {
+            int n = Math.min(MAX_SEGMENTS, size * 2);
+            seq = java.util.Arrays.copyOf(seq, n);
+            nextSeq = java.util.Arrays.copyOf(nextSeq, n);
+            frame = java.util.Arrays.copyOf(frame, n);
+            ts = java.util.Arrays.copyOf(ts, n);
+            payload = java.util.Arrays.copyOf(payload, n);
+            retransmitted = java.util.Arrays.copyOf(retransmitted, n);
+        }
+        seq[size] = s;
+        nextSeq[size] = next;
+        frame[size] = frameNumber;
+        ts[size] = timestamp;
+        payload[size] = len;
+        retransmitted[size] = retrans;
+        size++;
+    }
+
+    /** Marks every stored segment overlapping [s, next) as retransmitted (Karn ambiguity). */
+    void markRetransmitted(long s, long next) {
+        for (int i = 0; i < size; i++) {
+            if (Seq.lt(seq[i], next) && Seq.gt(nextSeq[i], s)) {
+                retransmitted[i] = true;
+            }
+        }
+    }
+
+    /** Marks entry {@code i} for removal by the next {@link #compact()}. */
+    void markRemoved(int i) {
+        frame[i] = -1;
+    }
+
+    /** Drops the entries marked by {@link #markRemoved}, keeping the order of the rest. */
+    void compact() {
+        int w = 0;
+        for (int r = 0; r < size; r++) {
+            if (frame[r] < 0) {
+                continue;
+            }
+            if (w != r) {
+                seq[w] = seq[r];
+                nextSeq[w] = nextSeq[r];
+                frame[w] = frame[r];
+                ts[w] = ts[r];
+                payload[w] = payload[r];
+                retransmitted[w] = retransmitted[r];
+            }
+            w++;
+        }
+        size = w;
+    }
+
+    /** Timestamp of the oldest stored segment, or {@code fallback} when empty. */
+    long oldestTs(long fallback) {
+        return size == 0 ? fallback : ts[0];
+    }
+}
