@@ -92,6 +92,11 @@ public final class OutputDirectory {
         return dir;
     }
 
+    /** The staging directory (hidden inside the final directory). */
+    public Path staging() {
+        return staging;
+    }
+
     /** Where a table is staged. */
     public Path staged(String table) {
         return new Path(staging, table);

@@ -26,6 +26,7 @@ final class PacketRowWriter {
     private final byte[] fileName;
     private final int fileIndex;
     private final int payloadBytes;
+    private final boolean httpOnly;
     private final byte[] text = new byte[AddressText.MAX_LENGTH];
     private final Map<String, UTF8String> reasons = new IdentityHashMap<>();
 
@@ -47,8 +48,9 @@ final class PacketRowWriter {
     /**
      * @param required     the columns to write, a subset of {@link PacketSchema#TABLE} in any order
      * @param payloadBytes how many payload bytes the {@code payload} column keeps
+     * @param httpOnly     keep payload bytes only when they may start an HTTP/1.x message ({@link HttpStart})
      */
-    PacketRowWriter(StructType required, String file, int fileIndex, int payloadBytes) {
+    PacketRowWriter(StructType required, String file, int fileIndex, int payloadBytes, boolean httpOnly) {
         this.columns = new int[required.fields().length];
         for (int i = 0; i < columns.length; i++) {
             columns[i] = PacketSchema.TABLE.ordinal(required.fields()[i].name());
@@ -59,6 +61,7 @@ final class PacketRowWriter {
         this.fileName = file.getBytes(StandardCharsets.UTF_8);
         this.fileIndex = fileIndex;
         this.payloadBytes = payloadBytes;
+        this.httpOnly = httpOnly;
     }
 
     /** Writes the frame's row; {@code d} has decoded {@code buf[off .. off + capLen)}. */
@@ -101,6 +104,8 @@ final class PacketRowWriter {
                 case PacketSchema.IP_VERSION -> intOrNull(i, ip, d.ipVersion());
                 case PacketSchema.SRC_IP -> address(i, ip, d.ipVersion(), d.srcHi(), d.srcLo());
                 case PacketSchema.DST_IP -> address(i, ip, d.ipVersion(), d.dstHi(), d.dstLo());
+                case PacketSchema.SRC_ADDR -> address16(i, ip, d.srcHi(), d.srcLo());
+                case PacketSchema.DST_ADDR -> address16(i, ip, d.dstHi(), d.dstLo());
                 case PacketSchema.IP_PROTOCOL -> intOrNull(i, ip && d.ipProtocol() >= 0, d.ipProtocol());
                 case PacketSchema.IP_TTL -> intOrNull(i, ip, d.ttl());
                 case PacketSchema.IP_FRAGMENT -> {
@@ -140,7 +145,11 @@ final class PacketRowWriter {
                 }
                 case PacketSchema.PAYLOAD -> {
                     if (tcp || d.hasUdp()) {
-                        row.write(i, buf, d.payloadOffset(), Math.min(payloadBytes, d.capturedPayloadLength()));
+                        int n = Math.min(payloadBytes, d.capturedPayloadLength());
+                        if (httpOnly && !HttpStart.mayBe(buf, d.payloadOffset(), n)) {
+                            n = 0;
+                        }
+                        row.write(i, buf, d.payloadOffset(), n);
                     } else {
                         row.setNullAt(i);
                     }
@@ -165,6 +174,18 @@ final class PacketRowWriter {
         } else {
             row.setNullAt(i);
         }
+    }
+
+    private void address16(int i, boolean present, long hi, long lo) {
+        if (!present) {
+            row.setNullAt(i);
+            return;
+        }
+        for (int b = 0; b < 8; b++) {
+            text[b] = (byte) (hi >>> (56 - 8 * b));
+            text[8 + b] = (byte) (lo >>> (56 - 8 * b));
+        }
+        row.write(i, text, 0, 16);
     }
 
     private void address(int i, boolean present, int version, long hi, long lo) {

@@ -19,10 +19,11 @@ public final class PacketSchema {
     public static final int FILE = 0, FILE_INDEX = 1, FRAME_NUMBER = 2, RECORD_OFFSET = 3, TIMESTAMP_COL = 4,
             TIMESTAMP_NS = 5, CAPTURED_LENGTH = 6, ORIGINAL_LENGTH = 7, LINK_TYPE = 8, INTERFACE_ID = 9,
             DECODE_STATUS = 10, DECODE_LAYER = 11, DECODE_REASON = 12, IP_VERSION = 13, SRC_IP = 14, DST_IP = 15,
-            IP_PROTOCOL = 16, IP_TTL = 17, IP_FRAGMENT = 18, SRC_PORT = 19, DST_PORT = 20, TCP_FLAGS = 21,
-            TCP_SEQ = 22, TCP_ACK = 23, TCP_WINDOW = 24, TCP_HEADER_LENGTH = 25, PAYLOAD_LENGTH = 26,
-            CAPTURED_PAYLOAD_LENGTH = 27, TCP_MSS = 28, TCP_WINDOW_SCALE = 29, TCP_SACK_PERMITTED = 30,
-            TCP_TS_VAL = 31, TCP_TS_ECR = 32, TCP_SACK = 33, TCP_FAST_OPEN = 34, PAYLOAD = 35;
+            SRC_ADDR = 16, DST_ADDR = 17, IP_PROTOCOL = 18, IP_TTL = 19, IP_FRAGMENT = 20, SRC_PORT = 21,
+            DST_PORT = 22, TCP_FLAGS = 23, TCP_SEQ = 24, TCP_ACK = 25, TCP_WINDOW = 26, TCP_HEADER_LENGTH = 27,
+            PAYLOAD_LENGTH = 28, CAPTURED_PAYLOAD_LENGTH = 29, TCP_MSS = 30, TCP_WINDOW_SCALE = 31,
+            TCP_SACK_PERMITTED = 32, TCP_TS_VAL = 33, TCP_TS_ECR = 34, TCP_SACK = 35, TCP_FAST_OPEN = 36,
+            PAYLOAD = 37;
 
     public static final TableSchema TABLE = new TableSchema("packets",
             "One row per frame (packet record) of every capture, in the `pcap` data source and in the `packets` "
@@ -59,6 +60,9 @@ public final class PacketSchema {
                     new Column("ip_version", INT, true, "", "4 or 6 (innermost IP header); null without IP."),
                     new Column("src_ip", STRING, true, "", "Source address (IPv4 dotted, IPv6 RFC 5952)."),
                     new Column("dst_ip", STRING, true, "", "Destination address (IPv4 dotted, IPv6 RFC 5952)."),
+                    new Column("src_addr", BINARY, true, "",
+                            "Source address as 16 bytes, network order (IPv4 as ::ffff:a.b.c.d); compact for joins."),
+                    new Column("dst_addr", BINARY, true, "", "Destination address as 16 bytes, like `src_addr`."),
                     new Column("ip_protocol", INT, true, "", "Transport protocol number (after IPv6 extension headers)."),
                     new Column("ip_ttl", INT, true, "", "IPv4 TTL or IPv6 hop limit."),
                     new Column("ip_fragment", BOOLEAN, true, "", "The frame is an IP fragment."),
@@ -85,5 +89,7 @@ public final class PacketSchema {
                     new Column("tcp_fast_open", BOOLEAN, true, "", "TCP Fast Open option present."),
                     new Column("payload", BINARY, true, "bytes",
                             "First captured transport payload bytes, at most the `payloadBytes` read option "
-                                    + "(default 128; `analyze --packets` keeps none); null without a transport header.")));
+                                    + "(default 128; `analyze --packets` keeps none), and with the read option "
+                                    + "`payload=http` only when they start like an HTTP/1.x request or status line; "
+                                    + "null without a transport header.")));
 }

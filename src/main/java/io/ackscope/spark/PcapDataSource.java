@@ -17,6 +17,8 @@ import java.util.Map;
  * <p>Options:
  * <ul>
  *   <li>{@code payloadBytes} (default 128): how many payload bytes the {@code payload} column keeps;</li>
+ *   <li>{@code payload} (default {@code all}): {@code http} keeps payload bytes only when they start like an
+ *       HTTP/1.x request or status line;</li>
  *   <li>{@code failOnDamage} (default false): a damaged file fails the query instead of ending that file's rows
  *       at the damage (which is logged);</li>
  *   <li>any Hadoop configuration key ({@code fs.s3a.endpoint}, ...), applied to this read only.</li>

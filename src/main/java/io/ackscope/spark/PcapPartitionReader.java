@@ -29,6 +29,7 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private final StructType required;
     private final Configuration conf;
     private final int payloadBytes;
+    private final boolean httpPayloadOnly;
     private final boolean failOnDamage;
     private final boolean tcpOnly;
     private final SplitStatsAccumulator statsSink;
@@ -42,11 +43,12 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private UnsafeRow current;
 
     PcapPartitionReader(CapturePartition partition, StructType required, Configuration conf, int payloadBytes,
-                        boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator statsSink) {
+                        boolean httpPayloadOnly, boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator statsSink) {
         this.splits = partition.splits().iterator();
         this.required = required;
         this.conf = conf;
         this.payloadBytes = payloadBytes;
+        this.httpPayloadOnly = httpPayloadOnly;
         this.failOnDamage = failOnDamage;
         this.tcpOnly = tcpOnly;
         this.statsSink = statsSink;
@@ -89,7 +91,8 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
         }
         split = splits.next();
         stats = new SplitStats(split.file().index(), split.splitIndex());
-        rows = new PacketRowWriter(required, split.file().path(), split.file().index(), payloadBytes);
+        rows = new PacketRowWriter(required, split.file().path(), split.file().index(), payloadBytes,
+                httpPayloadOnly);
         frameBase = split.firstFrame() - 1;
         try {
             reader = SplitOpener.open(split, conf);

@@ -15,18 +15,20 @@ final class PcapReaderFactory implements PartitionReaderFactory {
     private final StructType required;
     private final Broadcast<SerializableConfiguration> conf;
     private final int payloadBytes;
+    private final boolean httpPayloadOnly;
     private final boolean failOnDamage;
     private final boolean tcpOnly;
     private final SplitStatsAccumulator stats;   // null when nobody asked for split statistics
 
     PcapReaderFactory(StructType required, Broadcast<SerializableConfiguration> conf, int payloadBytes,
-                      boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator stats) {
+                      boolean httpPayloadOnly, boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator stats) {
         if (payloadBytes < 0 || payloadBytes > 65535) {
             throw new IllegalArgumentException("payloadBytes must be 0..65535, not " + payloadBytes);
         }
         this.required = required;
         this.conf = conf;
         this.payloadBytes = payloadBytes;
+        this.httpPayloadOnly = httpPayloadOnly;
         this.failOnDamage = failOnDamage;
         this.tcpOnly = tcpOnly;
         this.stats = stats;
@@ -35,6 +37,6 @@ final class PcapReaderFactory implements PartitionReaderFactory {
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
         return new PcapPartitionReader((CapturePartition) partition, required, conf.value().value(), payloadBytes,
-                failOnDamage, tcpOnly, stats);
+                httpPayloadOnly, failOnDamage, tcpOnly, stats);
     }
 }

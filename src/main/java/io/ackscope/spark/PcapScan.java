@@ -74,8 +74,17 @@ final class PcapScan implements Scan, Batch {
     public PartitionReaderFactory createReaderFactory() {
         plan();
         return new PcapReaderFactory(required, conf, options.getInt("payloadBytes", 128),
+                payloadHttpOnly(),
                 options.getBoolean("failOnDamage", false), tcpOnly,
                 statsAccumulator());
+    }
+
+    private boolean payloadHttpOnly() {
+        String p = options.getOrDefault("payload", "all");
+        if (!p.equals("all") && !p.equals("http")) {
+            throw new IllegalArgumentException("option payload must be all or http, not " + p);
+        }
+        return p.equals("http");
     }
 
     private SplitStatsAccumulator statsAccumulator() {
