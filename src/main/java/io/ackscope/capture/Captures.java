@@ -120,7 +120,8 @@ public final class Captures {
         try {
             switch (compression) {
                 case GZIP:
-                    decompressor = new GzipCompressorInputStream(source, true);
+                    decompressor = GzipCompressorInputStream.builder().setInputStream(source)
+                            .setDecompressConcatenated(true).get();
                     break;
                 case ZSTD:
                     decompressor = new ZstdInputStreamNoFinalizer(source);
@@ -135,7 +136,8 @@ public final class Captures {
             if (source.failure == e) {
                 throw (IOException) e;
             }
-            throw new CaptureException(name, 0, compression.label() + " header damaged: " + e.getMessage(), e);
+            throw new CaptureException(name, 0, compression.label() + " data damaged near compressed byte "
+                    + source.count + ": " + e.getMessage(), e);
         }
         return new DecompressingStream(decompressor, source, compression);
     }

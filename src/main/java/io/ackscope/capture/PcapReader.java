@@ -92,16 +92,16 @@ public final class PcapReader extends StreamCaptureReader {
             throw damage(offset, "record captured length " + included + " exceeds the bound of " + recordBound
                     + " (snap length " + header.snapLength() + ")");
         }
-        in.consume(hl);
         int n = (int) included;
-        int dataGot = in.ensure(n);
-        if (dataGot < n) {
-            return endInside(offset, dataGot, "file ends " + dataGot + " bytes into the " + n
+        // header + data as one unit, so damage found while reading the data is reported at the record's offset
+        int got2 = in.ensure(hl + n);
+        if (got2 < hl + n) {
+            return endInside(offset, got2, "file ends " + (got2 - hl) + " bytes into the " + n
                     + "-byte data of the record whose header starts here");
         }
         data = in.array();
-        dataOffset = in.offset();
-        in.consume(n);
+        dataOffset = in.offset() + hl;
+        in.consume(hl + n);
         // seconds < 2^32 and fraction < 2^32: seconds * 1e9 + fraction * 1000 < 2^63, no overflow.
         timestampNanos = seconds * 1_000_000_000L + fraction * fractionToNanos;
         capturedLength = n;

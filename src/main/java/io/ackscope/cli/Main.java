@@ -17,6 +17,7 @@ public final class Main {
     /** Subcommand name to a fresh parameter object; order is the order of the usage text. */
     static Map<String, Supplier<Command>> commands() {
         Map<String, Supplier<Command>> m = new LinkedHashMap<>();
+        m.put("info", InfoCommand::new);
         m.put("analyze", AnalyzeCommand::new);
         return m;
     }

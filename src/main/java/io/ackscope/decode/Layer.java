@@ -2,5 +2,5 @@ package io.ackscope.decode;
 
 /** Protocol layers the decoder knows; used to say where decoding stopped. */
 public enum Layer {
-    NONE, LINK, VLAN, MPLS, IPV4, IPV6, IPV6_EXTENSION, TCP, UDP, ICMP, ICMPV6
+    NONE, LINK, VLAN, MPLS, IPV4, IPV6, IPV6_EXTENSION, GRE, TCP, UDP, ICMP, ICMPV6
 }

@@ -54,6 +54,19 @@ final class Records {
         return out;
     }
 
+    /** Opens and reads a stream; a CaptureException while opening counts as an error with no records. */
+    static Outcome readStream(java.io.InputStream in, String name) throws IOException {
+        CaptureReader r;
+        try {
+            r = Captures.open(in, name);
+        } catch (CaptureException e) {
+            Outcome out = new Outcome();
+            out.error = e;
+            return out;
+        }
+        return readAll(r);
+    }
+
     /** tshark's frame.time_epoch rendering for in-range values: seconds, a point, 9 digits. */
     static String epoch9(long nanos) {
         if (nanos == CaptureReader.NO_TIMESTAMP) {

@@ -1,0 +1,298 @@
+package io.ackscope.cli;
+
+import com.beust.jcommander.Parameter;
+import com.beust.jcommander.Parameters;
+import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureFormat;
+import io.ackscope.capture.CaptureInfo;
+import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.Captures;
+import io.ackscope.capture.LinkTypes;
+import io.ackscope.capture.TimestampResolution;
+import io.ackscope.decode.DecodeStatus;
+import io.ackscope.decode.PacketDecoder;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * {@code ackscope info FILE...}: a capinfos-like summary of each capture (format, byte order, resolution, link types,
+ * interfaces, packets, time span, truncation, decode status) and where and why reading stopped if the file is
+ * damaged. Goes on with the next file after a damaged one; the exit code is 1 if any file was damaged, cut short or
+ * unreadable.
+ */
+@Parameters(commandNames = "info", commandDescription = "Summarise capture files (format, interfaces, packets, "
+        + "time span, decode status, damage)")
+public final class InfoCommand implements Command {
+
+    @Parameter(description = "FILE...", required = true)
+    List<String> files = new ArrayList<>();
+
+    @Parameter(names = "--no-decode", description = "Skip decoding (no per-status packet counts; faster)")
+    boolean noDecode;
+
+    @Parameter(names = "--max-record-length", description = "Largest captured length accepted for one record")
+    int maxRecordLength = CaptureReader.DEFAULT_MAX_RECORD_LENGTH;
+
+    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
+    boolean help;
+
+    /** Interfaces listed one per line (section/id); the rest are counted. */
+    static final int MAX_LISTED_INTERFACES = 32;
+
+    private static final DateTimeFormatter ISO_NANOS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    @Override
+    public boolean help() {
+        return help;
+    }
+
+    @Override
+    public int run() {
+        return run(System.out, System.err);
+    }
+
+    /** Prints one summary per file to {@code out}, problems also to {@code err}; returns the exit code. */
+    int run(PrintStream out, PrintStream err) {
+        int exit = 0;
+        boolean first = true;
+        for (String file : files) {
+            if (!first) {
+                out.println();
+            }
+            first = false;
+            if (!summarise(file, out, err)) {
+                exit = 1;
+            }
+        }
+        out.flush();
+        return exit;
+    }
+
+    /** Returns false if the file could not be read to a clean end. */
+    private boolean summarise(String file, PrintStream out, PrintStream err) {
+        Path path = Paths.get(file);
+        row(out, "File", file);
+        long size;
+        InputStream in;
+        try {
+            size = Files.size(path);
+            in = Files.newInputStream(path);
+        } catch (NoSuchFileException e) {
+            return fail(out, err, file, "no such file");
+        } catch (IOException e) {
+            return fail(out, err, file, e.toString());
+        }
+        row(out, "File size", size + " bytes");
+        CaptureReader reader;
+        try {
+            reader = Captures.open(in, file, maxRecordLength);
+        } catch (CaptureException e) {
+            closeQuietly(in);
+            return fail(out, err, file, "byte " + e.offset() + ": " + e.reason());
+        } catch (IOException e) {
+            closeQuietly(in);
+            return fail(out, err, file, e.toString());
+        }
+        CaptureSummary s = new CaptureSummary();
+        try (reader) {
+            s.read(reader, noDecode ? null : new PacketDecoder());
+        } catch (IOException e) {
+            print(out, s.info == null ? reader.info() : s.info, s);
+            return fail(out, err, file, "read error after " + s.packets + " packets: " + e);
+        }
+        print(out, s.info, s);
+        if (s.error != null) {
+            return fail(out, err, file, "byte " + s.error.offset() + ": " + s.error.reason() + " (after "
+                    + s.packets + " packets)");
+        }
+        if (s.tail != null) {
+            row(out, "Cut short", "byte " + s.tail.offset() + ": " + s.tail.reason());
+            err.println("ackscope info: " + file + ": cut short at byte " + s.tail.offset() + ": " + s.tail.reason());
+            return false;
+        }
+        row(out, "End", "clean, " + s.bytesRead + " bytes read");
+        return true;
+    }
+
+    private static boolean fail(PrintStream out, PrintStream err, String file, String what) {
+        row(out, "Error", what);
+        err.println("ackscope info: " + file + ": " + what);
+        return false;
+    }
+
+    private void print(PrintStream out, CaptureInfo info, CaptureSummary s) {
+        row(out, "Format", format(info));
+        row(out, "Compression", info.compression().label());
+        row(out, "Byte order", info.byteOrder());
+        row(out, "Resolution", join(info.resolutions()));
+        StringJoiner lt = new StringJoiner(", ");
+        for (int t : info.linkTypes()) {
+            lt.add(LinkTypes.describe(t));
+        }
+        row(out, "Link types", lt.toString());
+        if (info.format() == CaptureFormat.PCAP) {
+            row(out, "Snap length", Long.toString(info.pcapHeader().snapLength()));
+        } else {
+            row(out, "Sections", Long.toString(info.sectionCount()));
+            for (CaptureInfo.Section sec : info.sections()) {
+                String extra = describeSection(sec);
+                if (!extra.isEmpty()) {
+                    row(out, "  section " + sec.index(), extra);
+                }
+            }
+            row(out, "Interfaces", Long.toString(info.interfaceCount()));
+            List<CaptureInfo.Interface> shown = info.interfaces()
+                    .subList(0, Math.min(MAX_LISTED_INTERFACES, info.interfaces().size()));
+            for (CaptureInfo.Interface i : shown) {
+                row(out, "  " + i.section() + "/" + i.id(), describeInterface(i));
+            }
+            if (info.interfaceCount() > shown.size()) {
+                row(out, "  ...", (info.interfaceCount() - shown.size()) + " more not listed");
+            }
+        }
+        row(out, "Packets", Long.toString(s.packets));
+        if (info.nonPacketRecords() > 0) {
+            row(out, "Non-packet records", info.nonPacketRecords() + " (custom blocks; tshark numbers them as frames)");
+        }
+        if (s.decoded) {
+            StringJoiner st = new StringJoiner(", ");
+            for (DecodeStatus d : DecodeStatus.values()) {
+                st.add(d + " " + s.byStatus[d.ordinal()]);
+            }
+            row(out, "Decode status", st.toString());
+            s.stopReasons.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .limit(12)
+                    .forEach(e -> row(out, "  " + e.getValue(), e.getKey()));
+        }
+        row(out, "Truncated records", s.truncated + " (captured length < original length)");
+        if (s.oversized > 0) {
+            row(out, "Oversized records", s.oversized + " (captured length > original length, kept as they are)");
+        }
+        row(out, "Captured bytes", Long.toString(s.capturedBytes));
+        row(out, "Original bytes", Long.toString(s.originalBytes));
+        if (s.earliest <= s.latest) {
+            row(out, "First packet", iso(s.earliest) + " (earliest)");
+            row(out, "Last packet", iso(s.latest) + " (latest)");
+            row(out, "Duration", seconds(s.latest - s.earliest) + " s");
+            if (s.outOfOrder > 0) {
+                row(out, "Out of order", s.outOfOrder + " records earlier than the one before");
+            }
+        }
+        if (s.untimestamped > 0) {
+            row(out, "No timestamp", s.untimestamped + " (Simple Packet Blocks)");
+        }
+        if (info.commentCount() > 0) {
+            row(out, "Comments", Long.toString(info.commentCount()));
+            for (String c : info.comments()) {
+                row(out, "", "\"" + c + "\"");
+            }
+        }
+        if (!info.blockCounts().isEmpty()) {
+            StringJoiner b = new StringJoiner(", ");
+            for (String k : List.of("SHB", "IDB", "EPB", "SPB", "PB", "NRB", "ISB", "DSB", "CB", "journal",
+                    "unknown")) {
+                Long n = info.blockCounts().get(k);
+                if (n != null) {
+                    b.add(k + " " + n);
+                }
+            }
+            row(out, "Blocks", b.toString());
+        }
+    }
+
+    private static String format(CaptureInfo info) {
+        if (info.format() == CaptureFormat.PCAP) {
+            var h = info.pcapHeader();
+            return "pcap " + h.versionMajor() + "." + h.versionMinor()
+                    + (h.recordHeaderLength() == 24 ? " (modified, 24-byte record headers)" : "");
+        }
+        StringJoiner v = new StringJoiner(", ");
+        for (CaptureInfo.Section s : info.sections()) {
+            String ver = s.versionMajor() + "." + s.versionMinor();
+            if (!v.toString().contains(ver)) {
+                v.add(ver);
+            }
+        }
+        return "pcapng " + v;
+    }
+
+    private static String describeSection(CaptureInfo.Section s) {
+        StringJoiner j = new StringJoiner(", ");
+        j.add(s.bigEndian() ? "big-endian" : "little-endian");
+        if (s.hardware() != null) {
+            j.add("hardware \"" + s.hardware() + "\"");
+        }
+        if (s.os() != null) {
+            j.add("os \"" + s.os() + "\"");
+        }
+        if (s.application() != null) {
+            j.add("application \"" + s.application() + "\"");
+        }
+        return j.toString();
+    }
+
+    private static String describeInterface(CaptureInfo.Interface i) {
+        StringJoiner j = new StringJoiner(", ");
+        j.add(LinkTypes.describe(i.linkType()));
+        j.add("snap length " + i.snapLength());
+        j.add("resolution " + i.resolution());
+        if (i.timestampOffsetSeconds() != 0) {
+            j.add("offset " + i.timestampOffsetSeconds() + " s");
+        }
+        if (i.fcsLength() >= 0) {
+            j.add("FCS " + i.fcsLength() + " bytes");
+        }
+        if (i.name() != null) {
+            j.add("name \"" + i.name() + "\"");
+        }
+        if (i.description() != null) {
+            j.add("description \"" + i.description() + "\"");
+        }
+        return j.toString();
+    }
+
+    private static String join(List<TimestampResolution> list) {
+        StringJoiner j = new StringJoiner(", ");
+        for (TimestampResolution r : list) {
+            j.add(r.toString() + " s");
+        }
+        return j.toString();
+    }
+
+    /** ISO-8601 UTC with nine fraction digits. */
+    static String iso(long nanos) {
+        return ISO_NANOS.format(Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L),
+                Math.floorMod(nanos, 1_000_000_000L)));
+    }
+
+    private static String seconds(long nanos) {
+        return String.format("%d.%09d", nanos / 1_000_000_000L, nanos % 1_000_000_000L);
+    }
+
+    private static void row(PrintStream out, String label, String value) {
+        out.printf("%-20s %s%n", label.isEmpty() ? "" : label + ":", value);
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // the open already failed; that error is the one reported
+        }
+    }
+}
