@@ -61,7 +61,11 @@ public final class Addresses {
 
     /** "addr:port", with IPv6 addresses in brackets. */
     public static String endpoint(long hi, long lo, int port) {
-        String a = format(hi, lo);
-        return isIpv4(hi, lo) ? a + ":" + port : "[" + a + "]:" + port;
+        return endpointText(format(hi, lo), port);
+    }
+
+    /** "addr:port" from an address already in text form (IPv6 in brackets). */
+    public static String endpointText(String address, int port) {
+        return address.indexOf(':') >= 0 ? "[" + address + "]:" + port : address + ":" + port;
     }
 }

@@ -121,6 +121,14 @@ public final class ConnectionAnalyzer {
         return closed;
     }
 
+    /** True when {@code s} starts exactly where its direction left off, or acknowledges exactly what the peer sent. */
+    boolean continues(Segment s) {
+        Flow fwd = fwd(s);
+        Flow rev = fwd == a ? b : a;
+        return (fwd.nextSeq != 0 && s.seq == fwd.nextSeq)
+                || ((s.flags & ACK) != 0 && rev.nextSeq != 0 && s.ack == rev.nextSeq);
+    }
+
     /** The flow of {@code s}'s sender. */
     Flow fwd(Segment s) {
         return isFromA(s) ? a : b;
@@ -774,7 +782,7 @@ public final class ConnectionAnalyzer {
         }
         ConnectionRecord.EndReason why = reason == ConnectionRecord.EndReason.IDLE_TIMEOUT && closed
                 ? ConnectionRecord.EndReason.CLOSED : reason;
-        ConnectionRecord rec = new ConnectionRecord(id, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
+        ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
                 vantage(), state, new String(h), why, dataRtt[oi].build(), dataRtt[ri].build(), tsRtt.build(),
                 stallCount, stallNanos, exchanges.count(), exchanges.ttfb(), rtoEvents, zeroWindowWaits);

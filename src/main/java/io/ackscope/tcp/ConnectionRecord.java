@@ -6,6 +6,8 @@ package io.ackscope.tcp;
  * absent.
  *
  * @param id                  identity and {@code tcp.stream}
+ * @param firstFromOriginator the connection's first frame was sent by the originator (tshark's conv table calls the
+ *                            sender of the first frame "A")
  * @param originatorRule      how the originator was decided
  * @param orig                the originator (client) side
  * @param resp                the responder (server) side
@@ -35,7 +37,7 @@ package io.ackscope.tcp;
  * @param rtoEvents           retransmission timeouts
  * @param zeroWindowWaits     zero-window waits
  */
-public record ConnectionRecord(ConnectionId id, OriginatorRule originatorRule, SideStats orig, SideStats resp,
+public record ConnectionRecord(ConnectionId id, boolean firstFromOriginator, OriginatorRule originatorRule, SideStats orig, SideStats resp,
                                long firstNanos, long lastNanos, long durationNanos, long synNanos, long synAckNanos,
                                long handshakeAckNanos, long synToSynAckNanos, long synAckToAckNanos,
                                long initialRttNanos, Vantage vantage, String connState, String history,

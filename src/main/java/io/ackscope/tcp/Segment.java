@@ -86,12 +86,14 @@ public final class Segment {
      * @param frameNumber 1-based frame number in its file
      * @param tsNanos     frame timestamp, nanoseconds since the epoch
      * @param frameLength frame length on the wire
-     * @return false (and the segment cleared) when the packet carries no TCP header of its own: not TCP, or a TCP
-     *         header quoted inside an ICMP error, which tshark keeps out of {@code tcp.stream} and {@code conv,tcp}
+     * @return false (and the segment cleared) when the packet carries no TCP header of its own: not TCP, a TCP
+     *         header quoted inside an ICMP error (tshark keeps those out of {@code tcp.stream} and {@code conv,tcp}),
+     *         or an IP fragment (tshark analyses the segment only in the reassembled datagram, which ackscope does
+     *         not rebuild)
      */
     public boolean fill(PacketDecoder d, byte[] buf, int fileIndex, long frameNumber, long tsNanos, long frameLength) {
         clear();
-        if (!d.hasTcp()) {
+        if (!d.hasTcp() || d.isFragment()) {
             return false;
         }
         this.fileIndex = fileIndex;

@@ -13,15 +13,19 @@ import java.util.Map;
  *
  * <p><b>Memory</b> grows with the connections open at once, never with the length of the input: a sweep every
  * {@link #SWEEP_INTERVAL_NANOS} of capture time emits and forgets 4-tuples whose connection is over by the rules of
- * {@link EngineConfig}. The sweep decides as {@link TupleTracker} itself would on that 4-tuple's next packet, so
- * results do not depend on it, provided capture timestamps do not run backwards by more than
- * {@link #SWEEP_SLACK_NANOS}.
+ * {@link EngineConfig}, on a capture clock that ignores single frames whose timestamps jump more than
+ * {@link #MAX_CLOCK_STEP_NANOS} ahead (bogus clocks). The sweep decides as {@link TupleTracker} itself would on that
+ * 4-tuple's next packet, so results equal those of per-4-tuple runs, with one exception: a connection idle for
+ * longer than the idle timeout that then continues its sequence space exactly is one connection for a
+ * {@link TupleTracker} but two here if the sweep emitted it in between.
  */
 public final class TcpEngine {
     /** How often (capture time) the table is swept for finished connections. */
     public static final long SWEEP_INTERVAL_NANOS = 1_000_000_000L;
     /** Extra idle time before the sweep forgets a 4-tuple, to tolerate timestamps that run backwards. */
     public static final long SWEEP_SLACK_NANOS = 10_000_000_000L;
+    /** A single frame more than this far ahead of the capture clock does not move it; two in a row do. */
+    public static final long MAX_CLOCK_STEP_NANOS = 3_600_000_000_000L;
 
     private final EngineConfig config;
     private final AnalysisSink sink;
@@ -29,6 +33,7 @@ public final class TcpEngine {
     private final Map<TupleKey, Entry> table = new HashMap<>();
     private final TupleKey probe = new TupleKey();
     private long maxTs = Long.MIN_VALUE;
+    private boolean jumpPending;
     private long lastSweep = Long.MIN_VALUE;
     private int peakOpen;
     private long segments;
@@ -57,9 +62,18 @@ public final class TcpEngine {
         e.lastTs = s.timestampNanos;
         e.tracker.accept(s);
         long now = s.timestampNanos;
-        if (now > maxTs) {
+        if (maxTs == Long.MIN_VALUE) {
             maxTs = now;
+        } else if (now > maxTs) {
+            if (now - maxTs <= MAX_CLOCK_STEP_NANOS || jumpPending) {
+                maxTs = now;
+                jumpPending = false;
+            } else {
+                jumpPending = true;
+                return;
+            }
         }
+        jumpPending = false;
         if (lastSweep == Long.MIN_VALUE) {
             lastSweep = now;
         } else if (maxTs - lastSweep >= SWEEP_INTERVAL_NANOS) {

@@ -19,7 +19,8 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  *       tshark's next-sequence state);</li>
  *   <li>the current connection closed (RST, or both FINs acknowledged) more than
  *       {@link EngineConfig#closedLingerNanos()} before, or has been idle longer than
- *       {@link EngineConfig#idleTimeoutNanos()} (ackscope's bound on memory; tshark never splits on time).</li>
+ *       {@link EngineConfig#idleTimeoutNanos()} and the segment does not continue its sequence space exactly
+ *       (ackscope's bound on memory; tshark never splits on time).</li>
  * </ul>
  * A SYN/ACK whose ISN differs only re-bases its direction (as tshark does), it does not start a connection.
  */
@@ -37,7 +38,7 @@ public final class TupleTracker {
 
     /** Analyses one segment of this 4-tuple. */
     public void accept(Segment s) {
-        if (current != null && config.expired(current, s.timestampNanos)) {
+        if (current != null && config.ends(current, s)) {
             end(current.isClosed() ? ConnectionRecord.EndReason.CLOSED : ConnectionRecord.EndReason.IDLE_TIMEOUT);
         }
         boolean reused = false;

@@ -1,0 +1,230 @@
+package io.ackscope.tcp;
+
+import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Per server endpoint: latency distributions, stalls and other latency causes, and findings in words a person can
+ * act on. An {@link AnalysisSink}: feed it the engine's output, then read {@link #endpoints()}.
+ *
+ * <p>Memory: one small auto-resizing histogram set per server endpoint (values recorded in microseconds, two
+ * significant digits), plus the endpoint of each connection still open.
+ */
+public final class Diagnosis implements AnalysisSink {
+
+    /** Everything known about one server endpoint (responder address and port). */
+    public static final class Endpoint {
+        public final String server;
+        public long connections;
+        public long exchanges;
+        public long laterExchanges;            // exchanges after the first on their connection
+        public long laterExchangesStalled;
+        public long firstExchangesStalled;
+        public long serverHeldStalls, clientHeldStalls;
+        public long rtoEvents, rtoNanos, zeroWindowWaits, zeroWindowNanos;
+        public long stallNanos;
+        public final Map<Vantage, Long> vantage = new LinkedHashMap<>();
+        public final long[][] ackClasses = new long[2][AckClass.values().length];   // [acking side][class]
+        public final Histogram handshakeRtt = hist();
+        public final Histogram dataRtt = hist();
+        public final Histogram clientAckDelay = hist();
+        public final Histogram serverAckDelay = hist();
+        public final Histogram ttfb = hist();
+        public final Histogram responseComplete = hist();
+        public final Histogram serverStallAckDelay = hist();
+        public final Histogram clientStallAckDelay = hist();
+        public final Histogram stallDuration = hist();
+        final Map<AckClass, Long> serverStallBands = new HashMap<>();
+        final Map<AckClass, Long> clientStallBands = new HashMap<>();
+
+        Endpoint(String server) {
+            this.server = server;
+        }
+
+        /** Findings in plain words, most important first; one "no stall" finding when there is nothing to fix. */
+        public List<String> findings() {
+            List<String> f = new ArrayList<>();
+            if (serverHeldStalls > 0) {
+                f.add(String.format(java.util.Locale.ROOT,
+                        "Nagle x delayed ACK: %s of requests after the first on a keep-alive connection "
+                                + "(%d of %d) wait ~%s for the client's delayed ACK (%s) because the server sends "
+                                + "with Nagle on: it writes each response in more than one piece and Nagle holds "
+                                + "the rest until the first piece is acknowledged. Fix: TCP_NODELAY on the server "
+                                + "(nginx: tcp_nodelay on), or TCP_QUICKACK on the client, or send the response "
+                                + "in one write (nginx: tcp_nopush on; TCP_CORK).",
+                        pct(laterExchangesStalled, laterExchanges), laterExchangesStalled, laterExchanges,
+                        ms(serverStallAckDelay.getValueAtPercentile(50) * 1000L), band(serverStallBands)));
+            }
+            if (clientHeldStalls > 0) {
+                f.add(String.format(java.util.Locale.ROOT,
+                        "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s) because the "
+                                + "client sends each request in more than one write with Nagle on. Fix: "
+                                + "TCP_NODELAY on the client, or TCP_QUICKACK on the server, or write each request "
+                                + "in one call.",
+                        clientHeldStalls, ms(clientStallAckDelay.getValueAtPercentile(50) * 1000L),
+                        band(clientStallBands)));
+            }
+            if (rtoEvents > 0) {
+                f.add(String.format(java.util.Locale.ROOT,
+                        "%d retransmission timeouts cost %s in total: segments or their ACKs were lost and the "
+                                + "sender waited for its retransmission timer (look for loss on the path, or "
+                                + "tail loss at the end of responses).", rtoEvents, ms(rtoNanos)));
+            }
+            if (zeroWindowWaits > 0) {
+                f.add(String.format(java.util.Locale.ROOT,
+                        "%d zero-window waits cost %s in total: a receiver stopped reading and advertised a "
+                                + "zero window, so its peer had to wait.", zeroWindowWaits, ms(zeroWindowNanos)));
+            }
+            if (serverHeldStalls == 0 && clientHeldStalls == 0) {
+                f.add(0, "No Nagle x delayed-ACK stall found.");
+            }
+            return f;
+        }
+    }
+
+    private final Map<String, Endpoint> endpoints = new HashMap<>();
+    /** Server endpoint of each open connection, by its first-frame identity. */
+    private final Map<ConnectionId, Endpoint> open = new HashMap<>();
+
+    private static Histogram hist() {
+        return new Histogram(2);
+    }
+
+    @Override
+    public void onFrame(Segment s, FrameAnalysis a) {
+        if (!open.containsKey(a.connection)) {
+            String server = a.fromOriginator ? Addresses.endpoint(s.dstHi, s.dstLo, s.dstPort)
+                    : Addresses.endpoint(s.srcHi, s.srcLo, s.srcPort);
+            open.put(a.connection, endpoints.computeIfAbsent(server, Endpoint::new));
+        }
+    }
+
+    private Endpoint of(ConnectionId id) {
+        Endpoint e = open.get(id);
+        return e != null ? e : endpoints.computeIfAbsent("unknown", Endpoint::new);
+    }
+
+    @Override
+    public void onRttSample(RttSample r) {
+        if (r.kind() == RttSample.Kind.DATA_ACK && !r.karnAmbiguous()) {
+            record(of(r.connection()).dataRtt, r.valueNanos());
+        }
+    }
+
+    @Override
+    public void onAckDelay(AckDelay d) {
+        Endpoint e = of(d.connection());
+        record(d.ackingSide() == Side.ORIGINATOR ? e.clientAckDelay : e.serverAckDelay, d.valueNanos());
+        e.ackClasses[d.ackingSide().ordinal()][d.ackClass().ordinal()]++;
+    }
+
+    @Override
+    public void onStall(Stall s) {
+        Endpoint e = of(s.connection());
+        e.stallNanos += s.durationNanos();
+        record(e.stallDuration, s.durationNanos());
+        AckClass band = AckClass.delayedBand(s.ackDelayNanos());
+        if (s.holdingSide() == Side.RESPONDER) {
+            e.serverHeldStalls++;
+            record(e.serverStallAckDelay, s.ackDelayNanos());
+            e.serverStallBands.merge(band, 1L, Long::sum);
+        } else {
+            e.clientHeldStalls++;
+            record(e.clientStallAckDelay, s.ackDelayNanos());
+            e.clientStallBands.merge(band, 1L, Long::sum);
+        }
+    }
+
+    @Override
+    public void onLatencyEvent(LatencyEvent ev) {
+        Endpoint e = of(ev.connection());
+        if (ev.kind() == LatencyEvent.Kind.RETRANSMISSION_TIMEOUT) {
+            e.rtoEvents++;
+            e.rtoNanos += ev.durationNanos();
+        } else {
+            e.zeroWindowWaits++;
+            e.zeroWindowNanos += ev.durationNanos();
+        }
+    }
+
+    @Override
+    public void onExchange(Exchange x) {
+        Endpoint e = of(x.connection());
+        e.exchanges++;
+        boolean stalled = x.stallNanos() > 0 || x.responseStallNanos() > 0;
+        if (x.index() > 0) {
+            e.laterExchanges++;
+            if (stalled) {
+                e.laterExchangesStalled++;
+            }
+        } else if (stalled) {
+            e.firstExchangesStalled++;
+        }
+        if (x.ttfbNanos() >= 0) {
+            record(e.ttfb, x.ttfbNanos());
+        }
+        if (x.completeNanos() >= 0) {
+            record(e.responseComplete, x.completeNanos());
+        }
+    }
+
+    @Override
+    public void onConnection(ConnectionRecord c) {
+        Endpoint e = open.remove(c.id());
+        if (e == null) {
+            e = endpoints.computeIfAbsent(Addresses.endpointText(c.resp().address(), c.resp().port()),
+                    Endpoint::new);
+        }
+        e.connections++;
+        e.vantage.merge(c.vantage(), 1L, Long::sum);
+        if (c.initialRttNanos() >= 0) {
+            record(e.handshakeRtt, c.initialRttNanos());
+        }
+    }
+
+    /** Endpoints, busiest (most exchanges, then connections) first. */
+    public List<Endpoint> endpoints() {
+        List<Endpoint> l = new ArrayList<>(endpoints.values());
+        l.sort(Comparator.comparingLong((Endpoint e) -> e.exchanges).thenComparingLong(e -> e.connections)
+                .reversed().thenComparing(e -> e.server));
+        return l;
+    }
+
+    private static void record(Histogram h, long nanos) {
+        h.recordValue(Math.max(0, nanos / 1000));
+    }
+
+    static String pct(long n, long of) {
+        return of == 0 ? "0%" : String.format(java.util.Locale.ROOT, "%.1f%%", 100.0 * n / of);
+    }
+
+    /** Milliseconds with three decimals. */
+    public static String ms(long nanos) {
+        return String.format(java.util.Locale.ROOT, "%.3f ms", nanos / 1e6);
+    }
+
+    private static String band(Map<AckClass, Long> bands) {
+        long total = 0;
+        AckClass top = AckClass.DELAYED_OTHER;
+        long topN = -1;
+        for (Map.Entry<AckClass, Long> en : bands.entrySet()) {
+            total += en.getValue();
+            if (en.getValue() > topN) {
+                topN = en.getValue();
+                top = en.getKey();
+            }
+        }
+        String name = switch (top) {
+            case DELAYED_40MS -> "the 40 ms delayed-ACK timer of Linux/FreeBSD";
+            case DELAYED_200MS -> "the 200 ms delayed-ACK timer of Windows, or Linux's maximum";
+            default -> "a delayed-ACK timer outside the 40 ms and 200 ms bands";
+        };
+        return name + ", " + pct(topN, total) + " of them";
+    }
+}
