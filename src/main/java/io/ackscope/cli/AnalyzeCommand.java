@@ -106,6 +106,7 @@ final class AnalyzeCommand implements Command {
                     new Analyze.Options(inputs, out, overwrite, packets, partitions), System.err,
                     System.console() != null);
             printSummary(s, (System.nanoTime() - started) / 1e9);
+            ReportCommand.afterAnalyze(s.out(), console);
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;
         } finally {
             spark.stop();

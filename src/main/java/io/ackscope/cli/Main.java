@@ -21,6 +21,7 @@ public final class Main {
         m.put("conv", ConvCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
         m.put("analyze", AnalyzeCommand::new);
+        m.put("report", ReportCommand::new);
         return m;
     }
 
