@@ -10,11 +10,11 @@ import java.util.TreeMap;
 final class EndpointStats {
     /** The latency metrics, in the order the page shows them. */
     static final String[][] METRICS = {
-            {"ttfb", "Time to first byte (request start → first response byte)"},
-            {"response", "Response time (request start → last response byte)"},
-            {"handshake_rtt", "Handshake RTT (SYN → SYN/ACK → ACK)"},
-            {"data_rtt", "Data RTT (segment → the ACK covering it)"},
-            {"ack_delay", "ACK delay (data arrival → ACK, both sides)"},
+            {"ttfb", "Time to first byte", "request start → first response byte"},
+            {"response", "Response time", "request start → last response byte"},
+            {"handshake_rtt", "Handshake RTT", "SYN → SYN/ACK → ACK"},
+            {"data_rtt", "Data RTT", "data segment → the ACK that covers it"},
+            {"ack_delay", "ACK delay", "data arrival → its ACK, both sides"},
     };
     static final int TTFB = 0, RESPONSE = 1, HANDSHAKE_RTT = 2, DATA_RTT = 3, ACK_DELAY = 4;
 
@@ -44,7 +44,8 @@ final class EndpointStats {
         void add(long stream, long duration, String evidence) {
             count++;
             micros += duration;
-            if (duration > maxMicros) {
+            // Ties go to the lower stream, so the example does not depend on the order rows were written in.
+            if (duration > maxMicros || duration == maxMicros && stream < exampleStream) {
                 maxMicros = duration;
                 exampleStream = stream;
                 example = evidence;
@@ -134,14 +135,14 @@ final class EndpointStats {
     List<ReportData.Distribution> distributions() {
         List<ReportData.Distribution> out = new ArrayList<>();
         for (int i = 0; i < METRICS.length; i++) {
-            out.add(distribution(METRICS[i][0], METRICS[i][1], metrics[i]));
+            out.add(distribution(METRICS[i][0], METRICS[i][1], METRICS[i][2], metrics[i]));
         }
         return out;
     }
 
-    static ReportData.Distribution distribution(String metric, String label, LongList v) {
+    static ReportData.Distribution distribution(String metric, String label, String detail, LongList v) {
         if (v.size() == 0) {
-            return new ReportData.Distribution(metric, label, 0, null, null, null, null, 0, new long[0]);
+            return new ReportData.Distribution(metric, label, detail, 0, null, null, null, null, 0, new long[0]);
         }
         long[] all = new long[LatencyBins.count()];
         int first = Integer.MAX_VALUE, last = -1;
@@ -151,7 +152,7 @@ final class EndpointStats {
             first = Math.min(first, b);
             last = Math.max(last, b);
         }
-        return new ReportData.Distribution(metric, label, v.size(), v.percentile(0.5), v.percentile(0.9),
+        return new ReportData.Distribution(metric, label, detail, v.size(), v.percentile(0.5), v.percentile(0.9),
                 v.percentile(0.99), v.max(), first, java.util.Arrays.copyOfRange(all, first, last + 1));
     }
 }

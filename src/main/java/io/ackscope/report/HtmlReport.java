@@ -137,7 +137,9 @@ public final class HtmlReport {
                 text(dist.metric());
                 raw("\"><th>");
                 text(dist.label());
-                raw("</th><td data-stat=\"count\">");
+                raw("<span class=\"detail\">");
+                text(dist.detail());
+                raw("</span></th><td data-stat=\"count\">");
                 text(Format.count(dist.count()));
                 raw("</td>");
                 stat("p50", dist.p50Micros());
@@ -247,6 +249,7 @@ public final class HtmlReport {
                 raw("\"><figcaption><b>");
                 text(dist.label());
                 raw("</b> <span>");
+                text("(" + dist.detail() + ") ");
                 text(dist.count() == 0 ? "no values" : "n = " + Format.count(dist.count()) + " · p50 "
                         + Format.duration(dist.p50Micros()) + " · p99 " + Format.duration(dist.p99Micros())
                         + " · max " + Format.duration(dist.maxMicros()));
@@ -536,6 +539,7 @@ public final class HtmlReport {
             th,td{padding:4px 10px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
             table.numbers td{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
             table.numbers th{font-weight:500}
+            table.numbers .detail{display:block;font-size:12px;color:var(--muted)}
             td.timer-band{background:var(--badbg);color:var(--bad);font-weight:650}
             table.list td{font-variant-numeric:tabular-nums}
             table.nowrap td{white-space:nowrap}
@@ -597,6 +601,7 @@ public final class HtmlReport {
              h1{font-size:21px} .grid{grid-template-columns:1fr}
              .card{flex:1 1 40%} .card .v{font-size:20px}
              th,td{padding:3px 6px}
+             table.numbers .detail{display:none}
             }
             @media print{
              header.top{background:none;color:#000;border-bottom:2px solid #000;padding:0 0 6px}

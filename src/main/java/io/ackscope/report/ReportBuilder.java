@@ -178,7 +178,7 @@ final class ReportBuilder {
                 requests++;
                 c.requests++;
                 c.maxTtfb = Math.max(c.maxTtfb, t);
-                if (done > c.maxResponse) {
+                if (done > c.maxResponse || done == c.maxResponse && start.values[i] < c.slowestStart) {
                     c.maxResponse = done;
                     c.slowestStart = start.values[i];
                 }
@@ -249,7 +249,7 @@ final class ReportBuilder {
                         evidence[i]);
                 c.stalls++;
                 c.stallMicros += d;
-                if (d > c.worstStallMicros) {
+                if (d > c.worstStallMicros || d == c.worstStallMicros && held.values[i] < c.worstStallHeldFrame) {
                     c.worstStallMicros = d;
                     c.worstStallHeldFrame = held.values[i];
                     c.worstStallEvidence = evidence[i];

@@ -98,11 +98,12 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
      * A latency distribution: exact nearest-rank percentiles and a log-scale histogram ({@link LatencyBins}).
      *
      * @param metric   handshake_rtt, data_rtt, ack_delay, ttfb, response
-     * @param label    what it is, in words
+     * @param label    what it is, in a few words
+     * @param detail   from where to where it is measured
      * @param firstBin {@link LatencyBins} index of {@code bins[0]}
      * @param bins     counts of the bins from {@code firstBin} to the last non-empty one
      */
-    public record Distribution(String metric, String label, long count, Long p50Micros, Long p90Micros,
+    public record Distribution(String metric, String label, String detail, long count, Long p50Micros, Long p90Micros,
                                Long p99Micros, Long maxMicros, int firstBin, long[] bins) {
     }
 

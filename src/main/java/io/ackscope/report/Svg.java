@@ -17,7 +17,7 @@ final class Svg {
     // ---- latency distribution: log-scale histogram with its CDF ---------------------------------------------
 
     static void distribution(StringBuilder sb, ReportData.Distribution d) {
-        final int w = 560, h = 250, left = 44, right = 40, top = 26, bottom = 34;
+        final int w = 560, h = 250, left = 50, right = 40, top = 26, bottom = 34;
         final double pw = w - left - right, ph = h - top - bottom;
         open(sb, w, h, "chart dist", d.label() + ": histogram and cumulative distribution, log-scale time axis");
         if (d.count() == 0) {
@@ -49,6 +49,8 @@ final class Svg {
             text(sb, left + pw + 4, gy + 4, "start", "tick", (i * 50) + "%");
         }
         text(sb, left - 4, top - 10, "start", "tick", "count");
+        text(sb, left - 4, yBase - ph * 0.9 + 4, "end", "tick", Format.count(maxCount));
+        text(sb, left - 4, yBase + 4, "end", "tick", "0");
 
         for (int k = 0; k < d.bins().length; k++) {
             long c = d.bins()[k];

@@ -18,15 +18,17 @@ final class Text {
      * controls, DEL, line and paragraph separators, zero-width and bidirectional formatting characters, the BOM,
      * and lone surrogates.
      */
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
     static boolean isHidden(char c) {
         return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029 || (c >= 0x200B && c <= 0x200F)
                 || (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF;
     }
 
     /**
-     * {@code s} cut to {@code max} characters (marked with "…") with every hidden character made visible: C0
-     * controls and DEL as their Unicode control pictures (␀ … ␟, ␡), the others as {@code [U+XXXX]}; a lone
-     * surrogate becomes U+FFFD.
+     * {@code s} cut to {@code max} characters (marked with "…") with every hidden character made visible in plain
+     * ASCII, which every font can show: C0 and C1 controls and DEL as {@code \xNN}, the others as
+     * a backslash, "u" and four hex digits; a lone surrogate becomes U+FFFD.
      */
     static String visible(String s, int max) {
         if (s == null) {
@@ -46,12 +48,11 @@ final class Text {
                 } else {
                     sb.append('\uFFFD');
                 }
-            } else if (c < 0x20) {
-                sb.append((char) (0x2400 + c));
-            } else if (c == 0x7F) {
-                sb.append('\u2421');
+            } else if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
+                sb.append("\\x").append(HEX[c >> 4]).append(HEX[c & 0xF]);
             } else if (isHidden(c)) {
-                sb.append("[U+").append(String.format(java.util.Locale.ROOT, "%04X", (int) c)).append(']');
+                sb.append("\\u").append(HEX[c >> 12]).append(HEX[(c >> 8) & 0xF]).append(HEX[(c >> 4) & 0xF])
+                        .append(HEX[c & 0xF]);
             } else {
                 sb.append(c);
             }

@@ -238,6 +238,11 @@ final class Chromium implements AutoCloseable {
                     "deviceScaleFactor", 1, "mobile", width < 800));
         }
 
+        /** Emulates a CSS media type ("print", "screen"). */
+        void media(String type) {
+            call(session, "Emulation.setEmulatedMedia", Map.of("media", type));
+        }
+
         /** Saves a PNG of the page region {@code [y, y + height)} (the whole width) to {@code file}. */
         void screenshot(Path file, double y, double height) throws IOException {
             double width = number("document.documentElement.scrollWidth");
