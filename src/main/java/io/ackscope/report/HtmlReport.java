@@ -117,8 +117,15 @@ public final class HtmlReport {
             raw("</p></section>");
             return;
         }
+        if (d.endpoints().size() > 1) {
+            overview(d);
+        }
+        int detailed = 0;
         for (ReportData.Endpoint e : d.endpoints()) {
-            raw("<div class=\"endpoint\" data-server=\"");
+            if (detailed++ == d.limits().chartedEndpoints()) {
+                break;
+            }
+            raw("<div class=\"endpoint\" id=\"ep-" + detailed + "\" data-server=\"");
             text(e.server());
             raw("\"><h3>");
             text(e.server());
@@ -160,6 +167,42 @@ public final class HtmlReport {
         raw("</section>");
     }
 
+    /** One row per endpoint, busiest first; the busiest few link to their details. */
+    private void overview(ReportData d) {
+        raw("<div class=\"scroll\"><table class=\"list overview\"><thead><tr><th>server</th><th>requests</th>"
+                + "<th>connections</th><th>stalls</th><th>time lost to stalls</th><th>first byte p50</th>"
+                + "<th>first byte p99</th><th>response p50</th><th>response p99</th><th>ACK delay p99</th>"
+                + "<th>handshake RTT p50</th></tr></thead><tbody>");
+        int n = 0;
+        for (ReportData.Endpoint e : d.endpoints()) {
+            n++;
+            long stalls = e.serverHeldStalls() + e.clientHeldStalls();
+            raw(stalls > 0 ? "<tr class=\"bad\"><td>" : "<tr><td>");
+            if (n <= d.limits().chartedEndpoints()) {
+                raw("<a href=\"#ep-" + n + "\">");
+                text(e.server());
+                raw("</a>");
+            } else {
+                text(e.server());
+            }
+            raw("</td>");
+            cells(Format.count(e.requests()), Format.count(e.connections()), Format.count(stalls),
+                    Format.percent(e.stallShare()), Format.duration(e.distribution("ttfb").p50Micros()),
+                    Format.duration(e.distribution("ttfb").p99Micros()),
+                    Format.duration(e.distribution("response").p50Micros()),
+                    Format.duration(e.distribution("response").p99Micros()),
+                    Format.duration(e.distribution("ack_delay").p99Micros()),
+                    Format.duration(e.distribution("handshake_rtt").p50Micros()));
+            raw("</tr>");
+        }
+        raw("</tbody></table></div>");
+        if (d.endpoints().size() > d.limits().chartedEndpoints()) {
+            raw("<p class=\"note\">");
+            text("Details and charts follow for the " + d.limits().chartedEndpoints() + " busiest endpoints.");
+            raw("</p>");
+        }
+    }
+
     private void card(String key, String value, String label, String tone) {
         raw("<div class=\"card" + (tone == null ? "" : " " + tone) + "\" data-card=\"" + key + "\"><div class=\"v\">");
         text(value);
@@ -183,7 +226,9 @@ public final class HtmlReport {
 
     private void diagnosis(ReportData d) {
         raw("<section id=\"diagnosis\"><h2>Diagnosis and evidence</h2>");
-        for (ReportData.Endpoint e : d.endpoints()) {
+        List<ReportData.Endpoint> eps = d.endpoints();
+        int full = Math.min(eps.size(), d.limits().chartedEndpoints());
+        for (ReportData.Endpoint e : eps.subList(0, full)) {
             for (ReportData.Finding f : e.findings()) {
                 raw("<article class=\"finding " + ("problem".equals(f.severity()) ? "problem" : "ok")
                         + "\" data-kind=\"");
@@ -220,6 +265,27 @@ public final class HtmlReport {
                 }
                 raw("</article>");
             }
+        }
+        // The other endpoints: their problems in one line each (the evidence is in the tables).
+        boolean listed = false;
+        for (ReportData.Endpoint e : eps.subList(full, eps.size())) {
+            for (ReportData.Finding f : e.findings()) {
+                if (!"problem".equals(f.severity())) {
+                    continue;
+                }
+                if (!listed) {
+                    raw("<h3>Other endpoints</h3><ul class=\"others\">");
+                    listed = true;
+                }
+                raw("<li><b>");
+                text(e.server());
+                raw("</b>: ");
+                text(f.title() + " — " + (f.evidence().isEmpty() ? "" : f.evidence().get(0)));
+                raw("</li>");
+            }
+        }
+        if (listed) {
+            raw("</ul>");
         }
         raw("</section>");
     }
@@ -542,6 +608,7 @@ public final class HtmlReport {
             table.numbers .detail{display:block;font-size:12px;color:var(--muted)}
             td.timer-band{background:var(--badbg);color:var(--bad);font-weight:650}
             table.list td{font-variant-numeric:tabular-nums}
+            table.overview td:not(:first-child){text-align:right}
             table.nowrap td{white-space:nowrap}
             td.capture{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;\
             min-width:14ch;max-width:420px;overflow-wrap:anywhere}

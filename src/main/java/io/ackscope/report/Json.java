@@ -69,24 +69,42 @@ public final class Json {
             newline(sb, depth);
             sb.append('}');
         } else if (v instanceof Record r) {
+            // A record of scalars (a table row: a file, a request, a flow-graph arrow) stays on one line.
+            RecordComponent[] components = r.getClass().getRecordComponents();
+            boolean flat = true;
+            for (RecordComponent c : components) {
+                flat &= isScalar(get(r, c));
+            }
             sb.append('{');
             int i = 0;
-            for (RecordComponent c : r.getClass().getRecordComponents()) {
-                sb.append(i++ > 0 ? "," : "");
-                newline(sb, depth + 1);
+            for (RecordComponent c : components) {
+                sb.append(i++ > 0 ? (flat ? ", " : ",") : "");
+                if (!flat) {
+                    newline(sb, depth + 1);
+                }
                 string(sb, c.getName());
                 sb.append(": ");
-                try {
-                    write(sb, c.getAccessor().invoke(r), depth + 1);
-                } catch (ReflectiveOperationException e) {
-                    throw new IllegalStateException(e);
-                }
+                write(sb, get(r, c), depth + 1);
             }
-            newline(sb, depth);
+            if (!flat) {
+                newline(sb, depth);
+            }
             sb.append('}');
         } else {
             throw new IllegalArgumentException("no JSON form for " + v.getClass());
         }
+    }
+
+    private static Object get(Record r, RecordComponent c) {
+        try {
+            return c.getAccessor().invoke(r);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean isScalar(Object v) {
+        return v == null || v instanceof String || v instanceof Number || v instanceof Boolean || v instanceof Enum;
     }
 
     private static void newline(StringBuilder sb, int depth) {

@@ -163,12 +163,20 @@ final class Svg {
                 text(sb, left + pw - 2, gy - 3, "end", "timer-label", TIMER_LABELS[i]);
             }
         }
-        int step = Math.max(1, (int) Math.ceil(n / 6.0));
-        for (int i = 0; i <= n; i += step) {
-            double gx = x.applyAsDouble(i);
+        // Ticks at round times: the first round width (a multiple of the bucket) that gives at most 7 of them.
+        long end = t.startMicros() + n * t.bucketMicros();
+        long tick = t.bucketMicros() * Math.max(1, (n + 5) / 6);
+        for (long c : TimelineBuilder.WIDTHS) {
+            if (c % t.bucketMicros() == 0 && (end - t.startMicros()) / c <= 6) {
+                tick = c;
+                break;
+            }
+        }
+        for (long at = Math.floorDiv(t.startMicros() + tick - 1, tick) * tick; at <= end; at += tick) {
+            double gx = left + (double) (at - t.startMicros()) / (end - t.startMicros()) * pw;
             line(sb, gx, top, gx, bottom, "grid");
-            text(sb, gx, bottom + 14, i == 0 ? "start" : "middle", "tick",
-                    Format.clock(t.startMicros() + i * t.bucketMicros()));
+            String label = Format.clock(at);
+            text(sb, gx, bottom + 14, "middle", "tick", tick % 1_000_000 == 0 ? label.substring(0, 8) : label);
         }
         line(sb, left, mid, left + pw, mid, "axis");
         line(sb, left, bottom, left + pw, bottom, "axis");

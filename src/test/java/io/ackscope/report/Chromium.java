@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * Real headless Chromium (Debian's {@code chromium}), driven over the DevTools protocol with the JDK's own
  * WebSocket client: no browser-automation library. Fails, rather than skips, when the browser is not installed.
  */
-final class Chromium implements AutoCloseable {
+public final class Chromium implements AutoCloseable {
     static final Path BINARY = Path.of("/usr/bin/chromium");
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -44,7 +44,7 @@ final class Chromium implements AutoCloseable {
     }
 
     /** Starts the browser with a fresh profile under {@code work}. */
-    static Chromium start(Path work) throws IOException, InterruptedException {
+    public static Chromium start(Path work) throws IOException, InterruptedException {
         if (!Files.isExecutable(BINARY)) {
             throw new IllegalStateException(BINARY + " is missing: the report's browser tests need Debian's "
                     + "chromium (apt-get install chromium; .ci/run installs it)");
@@ -122,7 +122,7 @@ final class Chromium implements AutoCloseable {
 
     /** Sends a command (to a page session when {@code session} is not null) and returns its result. */
     @SuppressWarnings("unchecked")
-    Map<String, Object> call(String session, String method, Map<String, Object> params) {
+    public Map<String, Object> call(String session, String method, Map<String, Object> params) {
         int id = ids.incrementAndGet();
         Map<String, Object> msg = new LinkedHashMap<>();
         msg.put("id", id);
@@ -147,7 +147,7 @@ final class Chromium implements AutoCloseable {
     }
 
     /** A new tab with Page, Runtime, Log and Network events recorded. */
-    Page newPage() {
+    public Page newPage() {
         String target = (String) call(null, "Target.createTarget", Map.of("url", "about:blank")).get("targetId");
         String session = (String) call(null, "Target.attachToTarget", Map.of("targetId", target, "flatten", true))
                 .get("sessionId");
@@ -160,12 +160,12 @@ final class Chromium implements AutoCloseable {
     }
 
     /** One browser tab. */
-    final class Page {
+    public final class Page {
         private final String session;
         /** URLs of every request the page made (Network.requestWillBeSent). */
-        final List<String> requests = Collections.synchronizedList(new ArrayList<>());
+        public final List<String> requests = Collections.synchronizedList(new ArrayList<>());
         /** Console errors, log errors and uncaught exceptions. */
-        final List<String> errors = Collections.synchronizedList(new ArrayList<>());
+        public final List<String> errors = Collections.synchronizedList(new ArrayList<>());
         private volatile CompletableFuture<Void> loaded = new CompletableFuture<>();
 
         private Page(String session) {
@@ -202,7 +202,7 @@ final class Chromium implements AutoCloseable {
         }
 
         /** Loads {@code file} and waits for its load event; returns the load time in milliseconds. */
-        double load(Path file) {
+        public double load(Path file) {
             loaded = new CompletableFuture<>();
             long t = System.nanoTime();
             call(session, "Page.navigate", Map.of("url", file.toUri().toString()));
@@ -216,7 +216,7 @@ final class Chromium implements AutoCloseable {
 
         /** Evaluates a JavaScript expression in the page (DevTools' own context) and returns its JSON value. */
         @SuppressWarnings("unchecked")
-        Object eval(String expression) {
+        public Object eval(String expression) {
             Map<String, Object> r = call(session, "Runtime.evaluate", Map.of("expression", expression,
                     "returnByValue", true));
             if (r.get("exceptionDetails") != null) {
@@ -225,26 +225,26 @@ final class Chromium implements AutoCloseable {
             return ((Map<String, Object>) r.get("result")).get("value");
         }
 
-        String string(String expression) {
+        public String string(String expression) {
             return (String) eval(expression);
         }
 
-        double number(String expression) {
+        public double number(String expression) {
             return ((Number) eval(expression)).doubleValue();
         }
 
-        void viewport(int width, int height) {
+        public void viewport(int width, int height) {
             call(session, "Emulation.setDeviceMetricsOverride", Map.of("width", width, "height", height,
                     "deviceScaleFactor", 1, "mobile", width < 800));
         }
 
         /** Emulates a CSS media type ("print", "screen"). */
-        void media(String type) {
+        public void media(String type) {
             call(session, "Emulation.setEmulatedMedia", Map.of("media", type));
         }
 
         /** Saves a PNG of the page region {@code [y, y + height)} (the whole width) to {@code file}. */
-        void screenshot(Path file, double y, double height) throws IOException {
+        public void screenshot(Path file, double y, double height) throws IOException {
             double width = number("document.documentElement.scrollWidth");
             Map<String, Object> r = call(session, "Page.captureScreenshot", Map.of("format", "png",
                     "captureBeyondViewport", true, "clip", Map.of("x", 0, "y", y, "width", width, "height", height,
@@ -254,22 +254,27 @@ final class Chromium implements AutoCloseable {
         }
 
         /** Prints the page to PDF (as the print style sheet lays it out) and returns its bytes. */
-        byte[] pdf() {
+        public byte[] pdf() {
             Map<String, Object> r = call(session, "Page.printToPDF", Map.of("printBackground", true));
             return Base64.getDecoder().decode((String) r.get("data"));
         }
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         try {
             call(null, "Browser.close", Map.of());
         } catch (RuntimeException e) {
             // The browser may close the socket before it answers.
         }
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
         }
         // Renderer and zygote processes normally exit with the browser; make sure none is left behind.
         process.descendants().forEach(ProcessHandle::destroyForcibly);
