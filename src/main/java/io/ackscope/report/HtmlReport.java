@@ -90,6 +90,13 @@ public final class HtmlReport {
         raw("</h1><p class=\"summary\">");
         text(v.summary());
         raw("</p>");
+        raw("<p class=\"more\"><a href=\"#diagnosis\">The evidence</a>");
+        if (v.stallFound() && !d.worstConnections().isEmpty()) {
+            raw(" · <a href=\"#stream-" + d.worstConnections().get(0).stream() + "\">");
+            text("See it happen, packet by packet (stream " + d.worstConnections().get(0).stream() + ")");
+            raw("</a>");
+        }
+        raw("</p>");
         if (!v.fixes().isEmpty()) {
             raw("<div class=\"fixes\"><h2>What to do</h2><ol>");
             for (String f : v.fixes()) {
@@ -591,6 +598,7 @@ public final class HtmlReport {
             .verdict .label{font-weight:700;text-transform:uppercase;font-size:13px;letter-spacing:.06em}
             .verdict.stall .label{color:var(--bad)} .verdict.ok .label{color:var(--good)}
             .verdict .summary{font-size:16px;margin:0 0 6px}
+            .verdict .more{margin:0 0 4px;font-size:14px}
             .verdict .fixes h2{border:0;margin:14px 0 4px;font-size:17px}
             .verdict ol{margin:0;padding-left:22px}
             nav.toc{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:14px;margin:10px 0}

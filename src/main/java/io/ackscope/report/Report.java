@@ -26,9 +26,14 @@ public final class Report {
         return ReportBuilder.build(tablesDir, filter, flowGraphs);
     }
 
+    /** The columns the report reads, by table (its whole dependency on the schema analyze writes). */
+    public static java.util.Map<String, java.util.List<String>> columnsRead() {
+        return Tables.all();
+    }
+
     /** The page for {@code data}. */
     public static String html(ReportData data) {
-        return HtmlReport.render(data, Format.time(Instant.now().toEpochMilli() * 1000).replace(".000000", ""),
+        return HtmlReport.render(data, Format.time(Instant.now().getEpochSecond() * 1_000_000).replace(".000000", ""),
                 Report.class.getPackage().getImplementationVersion());
     }
 
