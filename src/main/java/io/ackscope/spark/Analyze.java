@@ -103,8 +103,8 @@ public final class Analyze {
                     .where(col("tcp_flags").isNotNull())
                     .select(Arrays.stream(SegmentRows.COLUMNS).map(org.apache.spark.sql.functions::col)
                             .toArray(org.apache.spark.sql.Column[]::new));
-            org.apache.spark.sql.Column a = struct(col("src_addr"), col("src_port"));
-            org.apache.spark.sql.Column b = struct(col("dst_addr"), col("dst_port"));
+            org.apache.spark.sql.Column a = struct(col("src_addr").as("addr"), col("src_port").as("port"));
+            org.apache.spark.sql.Column b = struct(col("dst_addr").as("addr"), col("dst_port").as("port"));
             JavaRDD<InternalRow> sorted = frames.repartition(partitions, least(a, b), greatest(a, b))
                     .sortWithinPartitions("file_index", "frame_number")
                     .queryExecution().toRdd().toJavaRDD();

@@ -130,8 +130,9 @@ final class CapturePlanner {
         static Sizing of(SparkSession spark, List<CaptureFile> files) {
             long maxPartition = bytes(spark, "spark.sql.files.maxPartitionBytes", "128m");
             long openCost = bytes(spark, "spark.sql.files.openCostInBytes", "4m");
-            String minNum = spark.conf().get("spark.sql.files.minPartitionNum", "");
-            int minPartitions = minNum.isEmpty() ? spark.sparkContext().defaultParallelism() : Integer.parseInt(minNum);
+            int minPartitions = spark.conf().contains("spark.sql.files.minPartitionNum")
+                    ? Integer.parseInt(spark.conf().get("spark.sql.files.minPartitionNum"))
+                    : spark.sparkContext().defaultParallelism();
             long total = 0;
             for (CaptureFile f : files) {
                 total += f.length() + openCost;
