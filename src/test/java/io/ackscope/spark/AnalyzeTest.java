@@ -224,6 +224,51 @@ class AnalyzeTest {
     }
 
     @Test
+    void writtenTablesHaveTheDocumentedSchemas() throws IOException {
+        Path out = analyzed(3, "128m");
+        for (TableSchema t : SchemaDoc.tables()) {
+            if (t == PacketSchema.TABLE) {
+                continue;
+            }
+            Path dir = out.resolve(t.name());
+            assertTrue(Files.exists(dir.resolve("_SUCCESS")), t.name() + " committed");
+            assertEquals(typed(t.sparkSchema()), typed(spark.read().parquet(dir.toString()).schema()), t.name());
+            try (var parts = Files.list(dir)) {
+                for (Path part : parts.filter(p -> p.toString().endsWith(".parquet")).toList()) {
+                    try (var reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+                            org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+                                    new org.apache.hadoop.fs.Path(part.toUri()), new org.apache.hadoop.conf.Configuration()))) {
+                        assertEquals(ParquetTableWriter.parquetSchema(t),
+                                reader.getFooter().getFileMetaData().getSchema(), part.toString());
+                    }
+                }
+            }
+        }
+        String marker = Files.readString(out.resolve("_SUCCESS"));
+        assertTrue(marker.contains("\"tool\":\"ackscope\"") && marker.contains("\"connections\":"), marker);
+    }
+
+    private static List<String> typed(org.apache.spark.sql.types.StructType s) {
+        List<String> l = new ArrayList<>();
+        for (org.apache.spark.sql.types.StructField f : s.fields()) {
+            l.add(f.name() + " " + f.dataType().simpleString());
+        }
+        return l;
+    }
+
+    @Test
+    void packetsTableHasOneRowPerFrameWithTheSourceSchema() throws IOException {
+        Path out = tmp.resolve("with-packets");
+        Analyze.Summary s = Analyze.run(spark, new Analyze.Options(List.of(files.get(0).toString()), out.toString(),
+                false, true, 2), new PrintStream(OutputStream.nullOutputStream()), false);
+        var packets = spark.read().parquet(out.resolve("packets").toString());
+        assertEquals(typed(PacketSchema.TABLE.sparkSchema()), typed(packets.schema()));
+        assertEquals(s.frames(), packets.count());
+        assertEquals(s.frames(), packets.select("frame_number").distinct().count());
+        assertEquals(s.frames(), s.tableRows().get("packets"));
+    }
+
+    @Test
     void latencyBucketsAreLogTwoMicroseconds() {
         assertEquals(0, LatencySummaryTable.bucket(0));
         assertEquals(1, LatencySummaryTable.bucket(1));
