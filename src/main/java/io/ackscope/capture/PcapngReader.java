@@ -125,7 +125,7 @@ public final class PcapngReader extends StreamCaptureReader {
      * <p>The reader returns the packets of blocks that start before {@code end} (reading past {@code end} to finish
      * the last one). {@link #frameNumber()} counts from 1 within this reader. A Section Header Block or Interface
      * Description Block met on the way cannot be interpreted consistently by the other splits: the reader then throws
-     * {@link CaptureException} and {@link #needsWholeFileRead()} returns true.
+     * {@link CaptureException} and {@link SplitLocator#needsWholeFileRead(CaptureReader)} returns true.
      *
      * @param in      stream positioned at byte {@code start} of the (uncompressed) file; the reader closes it
      * @param section byte order and interfaces in force at {@code start}
@@ -141,13 +141,6 @@ public final class PcapngReader extends StreamCaptureReader {
             r.addInterface(i);
         }
         return r;
-    }
-
-    private boolean needsWholeFileRead;
-
-    /** True if a resumed (split) reader met a block that only a whole-file read can interpret. */
-    public boolean needsWholeFileRead() {
-        return needsWholeFileRead;
     }
 
     /** The current section's byte order and interfaces (a snapshot). */
@@ -279,11 +272,6 @@ public final class PcapngReader extends StreamCaptureReader {
             }
             in.consume(n);
         }
-    }
-
-    private CaptureException splitUnsafe(long offset, String what) {
-        needsWholeFileRead = true;
-        return damage(offset, "split reading cannot continue: " + what + "; read the file whole");
     }
 
     private static int minimumLength(int type) {

@@ -10,11 +10,23 @@ abstract class StreamCaptureReader extends CaptureReader {
     final StreamInput in;
     final Compression compression;
     final int maxRecordLength;
-    /** Stop before a record that starts at or after this offset (Long.MAX_VALUE: read to the end). */
-    final long end;
+    /**
+     * Stop before a record that starts at or after this offset (Long.MAX_VALUE: read to the end). A split reader may
+     * move it once, to where the next split will start ({@link SplitTarget}).
+     */
+    long end;
 
     private boolean ended;
     private CaptureException failure;
+    private boolean needsWholeFileRead;
+    /** For a split reader: where the next split will start. */
+    private SplitTarget splitTarget;
+    private boolean extended;
+
+    /** Where the split that begins at a given split end will start reading (the locator's boundary). */
+    interface SplitTarget {
+        long nextStart(long splitEnd) throws IOException;
+    }
 
     StreamCaptureReader(String name, StreamInput in, Compression compression, int maxRecordLength, long end) {
         super(name);
@@ -33,11 +45,37 @@ abstract class StreamCaptureReader extends CaptureReader {
             return false;
         }
         try {
-            if (in.position() >= end || !readRecord()) {
+            while (true) {
+                if (in.position() < end) {
+                    if (readRecord()) {
+                        return true;
+                    }
+                    if (tailProblem != null || in.position() < end) {
+                        ended = true;   // end of stream: clean, or tailProblem set
+                        return false;
+                    }
+                }
+                if (splitTarget == null) {
+                    ended = true;
+                    return false;
+                }
+                if (!extended) {
+                    // Read on to where the next split starts, so that records the locator skipped are not lost.
+                    extended = true;
+                    long target = splitTarget.nextStart(end);
+                    if (target > in.position()) {
+                        end = target;
+                        continue;
+                    }
+                    end = target;
+                }
+                if (in.position() != end) {
+                    throw splitUnsafe(in.position(), "the next split starts at byte " + end
+                            + ", which is not a record boundary");
+                }
                 ended = true;
                 return false;
             }
-            return true;
         } catch (CaptureException e) {
             failure = e;
             ended = true;
@@ -48,7 +86,8 @@ abstract class StreamCaptureReader extends CaptureReader {
     /**
      * Reads the next packet record into the current-record fields.
      *
-     * @return false at the end of the stream (clean, or with {@link #tailProblem} set)
+     * @return false at the end of the stream (clean, or with {@link #tailProblem} set), or when the next block
+     *         starts at or after {@link #end}
      */
     abstract boolean readRecord() throws IOException, CaptureException;
 
@@ -61,6 +100,24 @@ abstract class StreamCaptureReader extends CaptureReader {
 
     final CaptureException damage(long offset, String reason) {
         return new CaptureException(name, offset, reason);
+    }
+
+    /** Damage that only a whole-file read can get past (split readers); sets {@link #needsWholeFileRead()}. */
+    final CaptureException splitUnsafe(long offset, String what) {
+        needsWholeFileRead = true;
+        return damage(offset, "split reading cannot continue: " + what + "; read the file whole");
+    }
+
+    void setSplitTarget(SplitTarget target) {
+        this.splitTarget = target;
+    }
+
+    /**
+     * True if this split reader stopped with a {@link CaptureException} because the file cannot be read in splits
+     * (a pcapng section or interface block after the data start, or a split boundary the locator got wrong).
+     */
+    final boolean needsWholeFileRead() {
+        return needsWholeFileRead;
     }
 
     /** True once {@link #next()} has returned false or thrown. */

@@ -117,6 +117,8 @@ final class AnalyzeCommand implements Command {
         console.printf(Locale.ROOT, "ackscope analyze: %d file%s, %s, %,d frames (%,d TCP), %,d connections in %.1f s"
                         + " (%.0f MB/s)%n", s.files(), s.files() == 1 ? "" : "s", human(s.bytes()), s.frames(),
                 s.tcpFrames(), s.connections(), seconds, s.bytes() / 1e6 / Math.max(seconds, 1e-3));
+        console.printf(Locale.ROOT, "read in %d task%s (%d file%s split)%n", s.readTasks(),
+                s.readTasks() == 1 ? "" : "s", s.splitFiles(), s.splitFiles() == 1 ? "" : "s");
         console.printf(Locale.ROOT, "tables in %s:%n", s.out());
         for (Map.Entry<String, Long> e : s.tableRows().entrySet()) {
             console.printf(Locale.ROOT, "  %-16s %,d rows%n", e.getKey(), e.getValue());
@@ -128,9 +130,10 @@ final class AnalyzeCommand implements Command {
                 console.println("  " + d);
             }
         }
-        console.print("time:");
+        console.print("wall time:");
         s.phaseSeconds().forEach((k, v) -> console.printf(Locale.ROOT, " %s %.1f s;", k, v));
         console.println();
+        s.taskTime().forEach((k, v) -> console.printf(Locale.ROOT, "task time, %s: %s%n", k, v));
     }
 
     private static String human(long bytes) {

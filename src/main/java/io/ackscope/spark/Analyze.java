@@ -63,7 +63,8 @@ public final class Analyze {
     /** What a run wrote, for the console summary and the {@code _SUCCESS} marker. */
     public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long connections,
                           Map<String, Long> tableRows, List<String> damaged, double seconds,
-                          Map<String, Double> phaseSeconds) {
+                          Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
+                          Map<String, String> taskTime) {
 
         public String json() {
             StringBuilder sb = new StringBuilder(256);
@@ -91,6 +92,8 @@ public final class Analyze {
         SplitStatsAccumulator splits = SplitStatsAccumulator.register(spark.sparkContext(), id);
         ProgressReporter progress = new ProgressReporter(console, splits, terminal, 10);
         spark.sparkContext().addSparkListener(progress);
+        StageTimes stageTimes = new StageTimes();
+        spark.sparkContext().addSparkListener(stageTimes);
         try {
             String staging = out.staging().toString();
             int partitions = o.partitions() > 0 ? o.partitions()
@@ -103,32 +106,36 @@ public final class Analyze {
                     .where(col("tcp_flags").isNotNull())
                     .select(Arrays.stream(SegmentRows.COLUMNS).map(org.apache.spark.sql.functions::col)
                             .toArray(org.apache.spark.sql.Column[]::new));
-            org.apache.spark.sql.Column a = struct(col("src_addr"), col("src_port"));
-            org.apache.spark.sql.Column b = struct(col("dst_addr"), col("dst_port"));
+            org.apache.spark.sql.Column a = struct(col("src_addr").as("addr"), col("src_port").as("port"));
+            org.apache.spark.sql.Column b = struct(col("dst_addr").as("addr"), col("dst_port").as("port"));
+            long t = System.nanoTime();
+            spark.sparkContext().setJobDescription(READ);
             JavaRDD<InternalRow> sorted = frames.repartition(partitions, least(a, b), greatest(a, b))
                     .sortWithinPartitions("file_index", "frame_number")
                     .queryExecution().toRdd().toJavaRDD();
 
-            long t = System.nanoTime();
+            spark.sparkContext().setJobDescription(PASS1);
             List<long[]> keyLists = sorted.mapPartitions(it -> List.of(EngineTask.connectionKeys(it)).iterator())
                     .collect();
-            phases.put("read, decode, shuffle and engine pass 1", secondsSince(t));
+            phases.put(READ + " and " + PASS1, secondsSince(t));
             long[] ranks = mergeSorted(keyLists);
             progress.phase("analysing connections");
 
             t = System.nanoTime();
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            spark.sparkContext().setJobDescription(PASS2);
             Broadcast<long[]> ranksB = jsc.broadcast(ranks);
             Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(conf));
             List<EngineTask.Result> results = sorted.mapPartitionsWithIndex((idx, it) -> List.of(
                     EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), staging,
                             confB.value().value())).iterator(), false).collect();
             Map<String, Long> tableRows = commitEngineTables(out, results);
-            phases.put("engine pass 2 and table writes", secondsSince(t));
+            phases.put(PASS2, secondsSince(t));
             ranksB.destroy();
 
             t = System.nanoTime();
             progress.phase("summarising latency per server");
+            spark.sparkContext().setJobDescription("latency summary");
             Map<String, String> staged = new LinkedHashMap<>();
             for (TableSchema s : EngineTables.ALL) {
                 staged.put(s.name(), out.staged(s.name()).toString());
@@ -161,6 +168,7 @@ public final class Analyze {
             if (o.packets()) {
                 t = System.nanoTime();
                 progress.phase("writing packets");
+                spark.sparkContext().setJobDescription("packets table");
                 spark.read().format("pcap").option("payloadBytes", 0)
                         .load(o.inputs().toArray(new String[0]))
                         .write().parquet(out.staged("packets").toString());
@@ -170,18 +178,26 @@ public final class Analyze {
             long connections = ranks.length;
             List<String> names = new ArrayList<>(tableRows.keySet());
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
-                    tcpFrames, connections, tableRows, damaged, secondsSince(start), phases);
+                    tcpFrames, connections, tableRows, damaged, secondsSince(start), phases,
+                    plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
+                    stageTimes.describe());
             out.commit(names, result.json());
             return result;
         } catch (IOException | RuntimeException e) {
             out.abort();
             throw e;
         } finally {
+            spark.sparkContext().setJobDescription(null);
             progress.close();
             spark.sparkContext().removeSparkListener(progress);
+            spark.sparkContext().removeSparkListener(stageTimes);
             SplitStatsAccumulator.unregister(id);
         }
     }
+
+    static final String READ = "read, decode and shuffle";
+    static final String PASS1 = "engine pass 1";
+    static final String PASS2 = "engine pass 2 and table writes";
 
     private static double secondsSince(long t) {
         return (System.nanoTime() - t) / 1e9;

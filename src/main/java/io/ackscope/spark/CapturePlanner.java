@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.network.util.JavaUtils;
 import org.apache.spark.sql.SparkSession;
@@ -22,6 +23,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Plans a read: lists the captures, splits the large splittable ones, and packs splits into tasks.
@@ -130,8 +132,9 @@ final class CapturePlanner {
         static Sizing of(SparkSession spark, List<CaptureFile> files) {
             long maxPartition = bytes(spark, "spark.sql.files.maxPartitionBytes", "128m");
             long openCost = bytes(spark, "spark.sql.files.openCostInBytes", "4m");
-            String minNum = spark.conf().get("spark.sql.files.minPartitionNum", "");
-            int minPartitions = minNum.isEmpty() ? spark.sparkContext().defaultParallelism() : Integer.parseInt(minNum);
+            int minPartitions = spark.conf().contains("spark.sql.files.minPartitionNum")
+                    ? Integer.parseInt(spark.conf().get("spark.sql.files.minPartitionNum"))
+                    : spark.sparkContext().defaultParallelism();
             long total = 0;
             for (CaptureFile f : files) {
                 total += f.length() + openCost;
@@ -150,11 +153,61 @@ final class CapturePlanner {
                          Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
         List<CaptureFile> files = list(paths, conf);
         Sizing sizing = Sizing.of(spark, files);
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        return plan(files, sizing, tasks -> tasks.isEmpty() ? List.of()
+                : jsc.parallelize(tasks, tasks.size()).map(t -> SplitCounter.count(t, confBroadcast.value().value()))
+                .collect());
+    }
+
+    /**
+     * Splits the files larger than one split into candidate ranges, walks them with {@code counter} (a Spark job,
+     * or a loop in tests), and turns the results into splits with exact first frame numbers, or whole-file reads.
+     */
+    static ReadPlan plan(List<CaptureFile> files, Sizing sizing,
+                         Function<List<SplitCounter.Task>, List<SplitCounter.Result>> counter) {
+        long max = sizing.maxSplitBytes();
+        List<SplitCounter.Task> tasks = new ArrayList<>();
+        for (CaptureFile f : files) {
+            if (f.length() > max) {
+                for (long start = 0, k = 0; start < f.length(); start += max, k++) {
+                    tasks.add(new SplitCounter.Task(f.path(), (int) k, start, Math.min(f.length(), start + max)));
+                }
+            }
+        }
+        List<SplitCounter.Result> results = counter.apply(tasks);
         List<CaptureSplit> splits = new ArrayList<>();
         List<FilePlan> filePlans = new ArrayList<>();
+        int t = 0;
         for (CaptureFile f : files) {
-            splits.add(new CaptureSplit(f, 0, 0, Long.MAX_VALUE, 1, true, true));
-            filePlans.add(new FilePlan(1, "not split yet"));
+            if (f.length() <= max) {
+                splits.add(new CaptureSplit(f, 0, 0, Long.MAX_VALUE, 1, true, true));
+                filePlans.add(new FilePlan(1, "fits in one split (" + max + " bytes)"));
+                continue;
+            }
+            int n = (int) ((f.length() + max - 1) / max);
+            List<SplitCounter.Task> ft = tasks.subList(t, t + n);
+            List<SplitCounter.Result> fr = results.subList(t, t + n);
+            t += n;
+            String whole = null;
+            int keep = n;
+            for (int i = 0; i < n && whole == null; i++) {
+                whole = fr.get(i).needsWhole();
+                if (whole == null && fr.get(i).errorOffset() >= 0 && keep == n) {
+                    keep = i + 1; // a whole-file read stops at the first damage: later splits are not read
+                }
+            }
+            if (whole != null) {
+                splits.add(new CaptureSplit(f, 0, 0, Long.MAX_VALUE, 1, true, true));
+                filePlans.add(new FilePlan(1, whole));
+                continue;
+            }
+            long firstFrame = 1;
+            for (int i = 0; i < keep; i++) {
+                SplitCounter.Task task = ft.get(i);
+                splits.add(new CaptureSplit(f, i, task.start(), task.end(), firstFrame, false, i == keep - 1));
+                firstFrame += fr.get(i).frames();
+            }
+            filePlans.add(new FilePlan(keep, null));
         }
         return new ReadPlan(files, filePlans, pack(splits, sizing));
     }

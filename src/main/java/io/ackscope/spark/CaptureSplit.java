@@ -7,8 +7,10 @@ import java.io.Serializable;
  *
  * @param file        the capture
  * @param splitIndex  0-based position of the split within its file
- * @param start       offset of the first record header to read (a verified record boundary), or 0 for a whole file
- * @param end         offset of the first record header not to read ({@code Long.MAX_VALUE}: read to the end)
+ * @param start       start of the byte range (0 for a whole file); the split reads the records from the first
+ *                    record boundary at or after it ({@link io.ackscope.capture.SplitLocator})
+ * @param end         end of the byte range ({@code Long.MAX_VALUE} for a whole file); the split reads on to finish
+ *                    its last record, up to the next split's first record
  * @param firstFrame  frame number of the first record of the split (1 for a whole file)
  * @param whole       the file is read in one piece from its first byte (compressed, unsplittable, or small)
  * @param last        the split ends the file: it reports the file's tail problem, if any
@@ -18,6 +20,6 @@ public record CaptureSplit(CaptureFile file, int splitIndex, long start, long en
 
     /** Bytes of the file this split covers, for packing splits into tasks and for progress. */
     public long byteLength() {
-        return whole ? file.length() : Math.min(end, file.length()) - start;
+        return whole ? file.length() : end - start;
     }
 }

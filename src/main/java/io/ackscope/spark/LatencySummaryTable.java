@@ -17,6 +17,7 @@ import static io.ackscope.spark.ColumnType.LONG_LIST;
 import static io.ackscope.spark.ColumnType.STRING;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.count_if;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.max;
@@ -112,10 +113,18 @@ public final class LatencySummaryTable {
             }
             rows.put(endpoint(r.getString(0), r.getInt(1)), b);
         }
-        for (Row r : values.groupBy("server_ip", "server_port", "metric")
-                .agg(count(lit(1)), expr("percentile_disc(0.5) WITHIN GROUP (ORDER BY v)"),
-                        expr("percentile_disc(0.9) WITHIN GROUP (ORDER BY v)"),
-                        expr("percentile_disc(0.99) WITHIN GROUP (ORDER BY v)"), max("v"))
+        // One aggregation: count, nearest-rank percentiles, maximum and every histogram bucket per (endpoint, metric).
+        List<org.apache.spark.sql.Column> aggs = new ArrayList<>();
+        for (String p : new String[]{"0.5", "0.9", "0.99"}) {
+            aggs.add(expr("percentile_disc(" + p + ") WITHIN GROUP (ORDER BY v)"));
+        }
+        aggs.add(max("v"));
+        for (int k = 0; k < BUCKETS; k++) {
+            aggs.add(count_if(col("bucket").equalTo(k)));
+        }
+        for (Row r : values.withColumn("bucket", expr("ackscope_latency_bucket(v)"))
+                .groupBy("server_ip", "server_port", "metric")
+                .agg(count(lit(1)), aggs.toArray(new org.apache.spark.sql.Column[0]))
                 .collectAsList()) {
             RowBuffer b = rows.get(endpoint(r.getString(0), r.getInt(1)));
             int base = TABLE.ordinal(r.getString(2) + "_count");
@@ -123,18 +132,12 @@ public final class LatencySummaryTable {
             for (int k = 0; k < 4; k++) {
                 b.setLong(base + 1 + k, ((Number) r.get(4 + k)).longValue());
             }
+            long[] h = new long[BUCKETS];
+            for (int k = 0; k < BUCKETS; k++) {
+                h[k] = r.getLong(8 + k);
+            }
+            b.setLongList(base + 5, h);
         }
-        Map<String, long[]> histograms = new TreeMap<>();
-        for (Row r : values.withColumn("bucket", expr("ackscope_latency_bucket(v)"))
-                .groupBy("server_ip", "server_port", "metric", "bucket").agg(count(lit(1))).collectAsList()) {
-            String key = endpoint(r.getString(0), r.getInt(1)) + "\t" + r.getString(2);
-            histograms.computeIfAbsent(key, k -> new long[BUCKETS])[r.getInt(3)] = r.getLong(4);
-        }
-        histograms.forEach((key, h) -> {
-            int tab = key.lastIndexOf('\t');
-            RowBuffer b = rows.get(key.substring(0, tab));
-            b.setLongList(TABLE.ordinal(key.substring(tab + 1) + "_histogram"), h);
-        });
         return new ArrayList<>(rows.values());
     }
 

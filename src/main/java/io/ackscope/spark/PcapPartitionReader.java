@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureProblem;
 import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.SplitLocator;
 import io.ackscope.decode.PacketDecoder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -37,6 +38,7 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
 
     private CaptureSplit split;
     private CaptureReader reader;
+    private SplitOpener.Opened opened;
     private PacketRowWriter rows;
     private SplitStats stats;
     private long frameBase;
@@ -57,16 +59,26 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     @Override
     public boolean next() throws IOException {
         while (true) {
-            if (reader == null && !openNextSplit()) {
-                return false;
+            if (reader == null) {
+                if (!openNextSplit()) {
+                    return false;
+                }
+                if (reader == null) {
+                    continue; // the split could not be opened; its damage is recorded
+                }
             }
             CaptureReader r = reader;
             try {
-                if (!r.next() || r.recordOffset() >= split.end()) {
+                // A split reader stops by itself at the next split's first record (whole files at the end).
+                if (!r.next()) {
                     finishSplit(r.tailProblem());
                     continue;
                 }
             } catch (CaptureException e) {
+                if (SplitLocator.needsWholeFileRead(r)) {
+                    // The planning pass walked this very split without this; the file changed under us.
+                    throw new IOException(split.file().path() + " changed while being read: " + e.getMessage(), e);
+                }
                 damaged(e);
                 continue;
             }
@@ -95,7 +107,8 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
                 httpPayloadOnly);
         frameBase = split.firstFrame() - 1;
         try {
-            reader = SplitOpener.open(split, conf);
+            opened = SplitOpener.open(split, conf);
+            reader = opened.reader();
             stats.format = reader.format().name().toLowerCase(java.util.Locale.ROOT);
         } catch (CaptureException e) {
             damaged(e);
@@ -128,10 +141,11 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     }
 
     private void closeReader() throws IOException {
-        CaptureReader r = reader;
+        SplitOpener.Opened o = opened;
         reader = null;
-        if (r != null) {
-            r.close();
+        opened = null;
+        if (o != null) {
+            o.close();
         }
     }
 

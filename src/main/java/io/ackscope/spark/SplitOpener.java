@@ -2,11 +2,12 @@ package io.ackscope.spark;
 
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.SplitLocator;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
+import java.io.Closeable;
 import java.io.IOException;
 
 /** Opens a {@link CaptureSplit} on its Hadoop filesystem, positioned at its first record. */
@@ -14,12 +15,32 @@ final class SplitOpener {
     private SplitOpener() {
     }
 
-    static CaptureReader open(CaptureSplit split, Configuration conf) throws IOException, CaptureException {
+    /** A split's reader and what else must be closed with it. */
+    record Opened(CaptureReader reader, Closeable input) implements Closeable {
+        @Override
+        public void close() throws IOException {
+            try (Closeable in = input) {
+                reader.close();
+            }
+        }
+    }
+
+    static Opened open(CaptureSplit split, Configuration conf) throws IOException, CaptureException {
         Path path = new Path(split.file().path());
         FileSystem fs = path.getFileSystem(conf);
-        FSDataInputStream in = fs.open(path);
+        if (split.whole()) {
+            var in = fs.open(path);
+            try {
+                return new Opened(CaptureReader.open(in, split.file().path()), in);
+            } catch (IOException | CaptureException | RuntimeException e) {
+                in.close();
+                throw e;
+            }
+        }
+        HadoopSeekableInput in = HadoopSeekableInput.open(fs, path);
         try {
-            return CaptureReader.open(in, split.file().path());
+            SplitLocator loc = SplitLocator.open(in, split.file().path());
+            return new Opened(loc.openSplit(split.start(), split.end()), in);
         } catch (IOException | CaptureException | RuntimeException e) {
             in.close();
             throw e;
