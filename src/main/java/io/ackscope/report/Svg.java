@@ -308,7 +308,7 @@ final class Svg {
             Text.html(sb, "frame " + r.frame() + (r.fileIndex() > 0 ? " of file " + r.fileIndex() : "") + ", "
                     + millis(r.relMicros()) + ": " + (r.fromClient() ? "client → server" : "server → client")
                     + " [" + r.flags() + "] Seq=" + r.seq() + (r.ack() >= 0 ? " Ack=" + r.ack() : "") + " Len="
-                    + r.len() + " Win=" + r.window() + (r.note().isEmpty() ? "" : "; " + r.note()), 400);
+                    + r.len() + " Win=" + r.window() + " (unscaled)" + (r.note().isEmpty() ? "" : "; " + r.note()), 400);
             sb.append("</title></line>");
             String label = "[" + r.flags() + "] Seq=" + r.seq() + (r.ack() >= 0 ? " Ack=" + r.ack() : "")
                     + " Len=" + r.len();
