@@ -75,9 +75,18 @@ final class ReportCommand implements Command {
 
     /**
      * After {@code analyze} committed its tables in {@code out} (a Hadoop path): writes {@code out/report.html}
-     * when {@code out} is on the local filesystem; otherwise says how to make it.
+     * when {@code out} is on the local filesystem; otherwise says how to make it. The tables are the job's result:
+     * a report that cannot be written is reported on the console and does not change the exit status.
      */
-    static void afterAnalyze(String out, PrintStream console) throws IOException {
+    static void afterAnalyze(String out, PrintStream console) {
+        try {
+            writeAfterAnalyze(out, console);
+        } catch (IOException | RuntimeException e) {
+            console.println("report: not written (" + e + "); the tables are complete: run ackscope report " + out);
+        }
+    }
+
+    private static void writeAfterAnalyze(String out, PrintStream console) throws IOException {
         String local = out.startsWith("file:") ? out.substring("file:".length()).replaceFirst("^/+", "/")
                 : out.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") ? null : out;
         if (local == null) {

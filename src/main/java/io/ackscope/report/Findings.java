@@ -95,8 +95,8 @@ final class Findings {
                 "Responses wait for the client's delayed ACK (Nagle × delayed ACK)",
                 "The server writes each response in more than one piece with Nagle's algorithm on (TCP_NODELAY "
                         + "off). Nagle sends the first piece and holds the rest until the first is acknowledged. "
-                        + "The client has nothing to send back yet, so it delays its acknowledgement (by up to "
-                        + "40 ms on Linux, 200 ms on Windows), hoping to combine it with data. Each side waits for "
+                        + "The client has nothing to send back yet, so it delays its acknowledgement (about "
+                        + "40 ms on Linux, up to 200 ms on Windows), hoping to combine it with data. Each side waits for "
                         + "the other until the client's delayed-ACK timer fires; then the rest of the response "
                         + "leaves at once. " + where,
                 ev, SERVER_HELD_FIXES, List.of(e.serverHeld.exampleStream));

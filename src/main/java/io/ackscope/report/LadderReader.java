@@ -381,8 +381,7 @@ final class LadderReader {
             String holder = s.holdingSide().role(), delayer = s.delayingSide().role();
             for (Entry e : entries()) {
                 if (e.frame == s.heldFrame()) {
-                    mark(e, "HELD", "small " + holder + " segment, unacknowledged: Nagle holds back the rest until "
-                            + "it is ACKed");
+                    mark(e, "HELD", "small " + holder + " segment not yet ACKed: Nagle holds the rest back");
                 } else if (e.frame == s.ackFrame()) {
                     mark(e, "DELAYED_ACK", delayer + "'s delayed ACK, " + Format.duration(s.ackDelayNanos() / 1000)
                             + " after the data: now the held data may leave");
