@@ -222,8 +222,10 @@ public final class HtmlReport {
         raw("<td data-stat=\"" + name + "\"");
         if (us != null) {
             raw(" data-us=\"" + us + "\"");
-            if (us >= 36_000 && us <= 50_000 || us >= 180_000 && us <= 230_000) {
-                raw(" class=\"timer-band\"");
+            if (us >= 36_000 && us <= 50_000) {
+                raw(" class=\"timer-band\" title=\"in the 36–50 ms band of the Linux/FreeBSD delayed-ACK timer\"");
+            } else if (us >= 180_000 && us <= 230_000) {
+                raw(" class=\"timer-band\" title=\"in the 180–230 ms band of the 200 ms delayed-ACK timer\"");
             }
         }
         raw(">");
