@@ -121,7 +121,7 @@ final class Findings {
 
     private static ReportData.Finding noStall(EndpointStats e) {
         AckShare acks = delayedAcks(e);
-        String what = e.requests > 0 ? count(e.requests) + " requests" : "the data";
+        String what = e.requests > 0 ? Format.plural(e.requests, "request", "requests") : "the data";
         List<String> ev = evidence(
                 "Checked " + what + " on " + Format.plural(e.connections, "connection", "connections")
                         + ": no data waited for a delayed acknowledgement.",
@@ -229,6 +229,13 @@ final class Findings {
                 .append(Format.plural(connections, "connection", "connections")).append(" to ")
                 .append(Format.plural(endpoints.size(), "server endpoint", "server endpoints"))
                 .append(": no request or response waited for a delayed acknowledgement.");
+        if (!endpoints.isEmpty() && endpoints.get(0).metrics[EndpointStats.RESPONSE].size() > 0) {
+            EndpointStats top = endpoints.get(0);
+            s.append(endpoints.size() == 1 ? " " : " Busiest endpoint, " + top.server + ": ")
+                    .append(endpoints.size() == 1 ? "Response time" : "response time").append(" p50 ")
+                    .append(duration(top.metrics[EndpointStats.RESPONSE].percentile(0.5))).append(", p99 ")
+                    .append(duration(top.metrics[EndpointStats.RESPONSE].percentile(0.99))).append('.');
+        }
         if (rto > 0) {
             s.append(' ').append(count(rto)).append(" retransmission timeouts cost ").append(duration(rtoMicros))
                     .append(" (see below).");

@@ -18,7 +18,6 @@ public final class HtmlReport {
 
     /** Flow graphs drawn open; the others are one click away. */
     private static final int OPEN_LADDERS = 1;
-    /** Charts per endpoint are drawn for the busiest endpoints only. */
     private final StringBuilder sb = new StringBuilder(256 * 1024);
 
     /**
@@ -691,6 +690,8 @@ public final class HtmlReport {
              .grid{grid-template-columns:repeat(2,minmax(0,1fr))}
              details.conn::details-content{content-visibility:visible;display:contents}
              .scroll{overflow:visible}
+             table{font-size:11px} th,td{padding:2px 5px}
+             table.nowrap td,table.list td:not(.capture):not(.wrap){white-space:normal}
              svg.ladder{min-width:0}
              a{color:inherit;text-decoration:none}
             }
