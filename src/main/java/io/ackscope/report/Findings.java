@@ -79,10 +79,11 @@ final class Findings {
                 : "The wait falls before the first byte of the response, so time to first byte itself grows by "
                 + "about " + duration(ack) + ".";
         List<String> ev = evidence(
-                count(e.laterRequestsStalled) + " of " + count(e.laterRequests)
+                e.requests == 0 ? count(e.serverHeld.count) + " stalls, outside any request/response exchange."
+                        : count(e.laterRequestsStalled) + " of " + count(e.laterRequests)
                         + " requests after the first on a keep-alive connection (" + percent(e.laterRequestsStalled,
-                        e.laterRequests) + ") lost time to a stall; " + count(e.firstRequestsStalled)
-                        + " first requests on a connection did.",
+                        e.laterRequests) + ") lost time to a stall; " + count(e.firstRequestsStalled) + " of "
+                        + count(e.requests - e.laterRequests) + " first requests on a connection did.",
                 "The client's ACK came " + duration(ack) + " after the data (median of " + count(e.serverHeld.count)
                         + " stalls); " + band(e.serverHeld),
                 "The held data left " + duration(e.serverHeld.resumeGap.percentile(0.5))
@@ -200,13 +201,15 @@ final class Findings {
                     "other server endpoints show") + " the same kind of stall." : "";
             if (serverHeld) {
                 long ack = worst.serverHeld.ackDelay.percentile(0.5);
+                String who = worst.laterRequestsStalled > 0
+                        ? percent(worst.laterRequestsStalled, worst.laterRequests)
+                        + " of requests after the first on a keep-alive connection ("
+                        + count(worst.laterRequestsStalled) + " of " + count(worst.laterRequests) + ") were held up"
+                        : Format.plural(worst.serverHeld.count, "stall", "stalls") + " held responses up";
                 return new ReportData.Verdict(true, "Stall found: responses from " + worst.server + " wait ~"
                         + duration(ack) + " for the client's delayed ACK",
-                        percent(worst.laterRequestsStalled, worst.laterRequests)
-                                + " of requests after the first on a keep-alive connection ("
-                                + count(worst.laterRequestsStalled) + " of " + count(worst.laterRequests)
-                                + ") were held up: the server sends with Nagle's algorithm on and the client delays "
-                                + "its acknowledgement, so each of these responses takes ~" + duration(ack)
+                        who + ": the server sends with Nagle's algorithm on and the client delays its "
+                                + "acknowledgement, so each of these responses takes ~" + duration(ack)
                                 + " longer. Stalls are " + percent(worst.stallShare()) + " of all response time."
                                 + others, SERVER_HELD_FIXES);
             }

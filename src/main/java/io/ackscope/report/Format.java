@@ -47,7 +47,10 @@ final class Format {
         if (s < 3600) {
             return s / 60 + " min " + s % 60 + " s";
         }
-        return s / 3600 + " h " + s % 3600 / 60 + " min";
+        if (s < 48 * 3600) {
+            return s / 3600 + " h " + s % 3600 / 60 + " min";
+        }
+        return count(s / 86400) + " days";
     }
 
     /** A duration, or an en dash when there is none. */

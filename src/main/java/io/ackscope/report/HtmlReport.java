@@ -342,7 +342,8 @@ public final class HtmlReport {
         text(t.requests().length == 0 ? "No measurements in the selected window."
                 : "In intervals of " + Format.duration(t.bucketMicros()) + " (UTC times): lines show the "
                 + "percentiles of each interval (log scale); bars below show requests (grey) and stalls (red) "
-                + "starting in it.");
+                + "starting in it." + (t.outside() == 0 ? "" : " " + Format.plural(t.outside(), "request is",
+                "requests are") + " not drawn: their timestamps lie far from the rest of the capture."));
         raw("</p><figure class=\"wide\">");
         Svg.timeline(sb, t);
         raw("<figcaption class=\"legend\">");

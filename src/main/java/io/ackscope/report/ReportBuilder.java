@@ -91,7 +91,7 @@ final class ReportBuilder {
         return new ReportData(dir.toString(), filter.describe(),
                 input.summary(totalConnections, conns.size(), requests, LIMITS.files(), LIMITS.skippedReasons()),
                 Findings.verdict(eps, requests, conns.size()), shown, eps.size() - shown.size(),
-                timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], List.of())
+                timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of())
                         : timeline.build(),
                 worst(input.paths()), slow, method(), LIMITS);
     }
@@ -150,9 +150,30 @@ final class ReportBuilder {
         });
         index = new StreamIndex(conns);
         if (!conns.isEmpty()) {
-            timeline = new TimelineBuilder(Math.max(span[0], filter.sinceMicros()),
-                    Math.min(span[1], filter.untilMicros() - 1));
+            long[] window = timelineWindow(span[0], span[1]);
+            timeline = new TimelineBuilder(Math.max(window[0], filter.sinceMicros()),
+                    Math.min(window[1], filter.untilMicros() - 1));
         }
+    }
+
+    /**
+     * The span the timeline covers: every selected connection, unless a few connections with clocks far from the
+     * rest (a capture stamped 1970, a bogus year 2262) would squeeze everything else into one interval; then the
+     * middle 99% of connections. What falls outside is counted and said on the page.
+     */
+    private long[] timelineWindow(long min, long max) {
+        int n = conns.size();
+        long[] firsts = new long[n], lasts = new long[n];
+        for (int i = 0; i < n; i++) {
+            firsts[i] = conns.get(i).first;
+            lasts[i] = conns.get(i).last;
+        }
+        java.util.Arrays.sort(firsts);
+        java.util.Arrays.sort(lasts);
+        long lo = firsts[(int) (n * 0.005)], hi = lasts[Math.max(0, (int) Math.ceil(n * 0.995) - 1)];
+        long core = Math.max(hi - lo, 0);
+        boolean outliers = (double) (max - min) > 3.0 * core + 3_600_000_000.0;
+        return outliers ? new long[]{lo, hi} : new long[]{min, max};
     }
 
     // ---- measurements ----------------------------------------------------------------------------------------

@@ -129,8 +129,10 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
      * @param bucketMicros bucket width
      * @param requests     exchanges starting in each bucket
      * @param stalls       stalls starting in each bucket
+     * @param outside      exchanges outside the buckets (clocks far from the rest of the capture)
      */
-    public record Timeline(long startMicros, long bucketMicros, long[] requests, long[] stalls, List<Series> series) {
+    public record Timeline(long startMicros, long bucketMicros, long[] requests, long[] stalls, long outside,
+                           List<Series> series) {
     }
 
     /** One line of the timeline chart. */

@@ -29,7 +29,8 @@ final class Svg {
         int decLo = (int) Math.floor(Math.log10(Math.max(1, LatencyBins.EDGES[first])));
         int decHi = Math.max(6, (int) Math.ceil(Math.log10(LatencyBins.upper(last)) - 1e-9));
         decLo = Math.max(0, Math.min(decLo, decHi - 3));
-        final int lo = decLo, span = decHi - decLo;
+        // Values below 1 µs (bin 0) get the half decade left of 1 µs.
+        final double lo = first == 0 ? -0.3 : decLo, span = decHi - lo;
         java.util.function.DoubleUnaryOperator x = v -> left + (Math.log10(Math.max(v, Math.pow(10, lo))) - lo)
                 / span * pw;
         long maxCount = 0;
@@ -58,7 +59,7 @@ final class Svg {
                 continue;
             }
             int bin = first + k;
-            double x0 = x.applyAsDouble(Math.max(1, LatencyBins.EDGES[bin]));
+            double x0 = bin == 0 ? left : x.applyAsDouble(LatencyBins.EDGES[bin]);
             double x1 = x.applyAsDouble(LatencyBins.upper(bin));
             double bh = Math.max(1, (double) c / maxCount * ph * 0.9);
             sb.append("<rect class=\"bar\" x=\"");
@@ -74,7 +75,7 @@ final class Svg {
             sb.append("</title></rect>");
         }
         sb.append("<path class=\"cdf\" d=\"M");
-        num(sb, x.applyAsDouble(Math.max(1, LatencyBins.EDGES[first])));
+        num(sb, first == 0 ? left : x.applyAsDouble(LatencyBins.EDGES[first]));
         sb.append(' ');
         num(sb, yBase);
         long cum = 0;
@@ -175,8 +176,9 @@ final class Svg {
         for (long at = Math.floorDiv(t.startMicros() + tick - 1, tick) * tick; at <= end; at += tick) {
             double gx = left + (double) (at - t.startMicros()) / (end - t.startMicros()) * pw;
             line(sb, gx, top, gx, bottom, "grid");
-            String label = Format.clock(at);
-            text(sb, gx, bottom + 14, "middle", "tick", tick % 1_000_000 == 0 ? label.substring(0, 8) : label);
+            String label = tick % 86_400_000_000L == 0 ? Format.time(at).substring(0, 10)
+                    : tick % 1_000_000 == 0 ? Format.clock(at).substring(0, 8) : Format.clock(at);
+            text(sb, gx, bottom + 14, "middle", "tick", label);
         }
         line(sb, left, mid, left + pw, mid, "axis");
         line(sb, left, bottom, left + pw, bottom, "axis");

@@ -18,12 +18,16 @@ final class TimelineBuilder {
     private final long start, width;
     private final int n;
     private final long[] requests, stalls;
+    /** Exchanges outside the covered span. */
+    private long outside;
     private final LongList[] response, ttfb, dataRtt;
 
     /** A timeline covering {@code [first, last]} (µs since the epoch). */
     TimelineBuilder(long first, long last) {
         long span = Math.max(1, last - first + 1);
-        long w = WIDTHS[WIDTHS.length - 1];
+        // Beyond the round widths (a corpus of captures from several years): whole days, as many as needed.
+        long day = WIDTHS[WIDTHS.length - 1];
+        long w = (span / MAX_BUCKETS / day + 1) * day;
         for (long c : WIDTHS) {
             if (span / c < MAX_BUCKETS) {
                 w = c;
@@ -55,7 +59,9 @@ final class TimelineBuilder {
 
     void exchange(long t, long ttfbMicros, long responseMicros) {
         int b = bucket(t);
-        if (b >= 0) {
+        if (b < 0) {
+            outside++;
+        } else {
             requests[b]++;
             if (ttfbMicros >= 0) {
                 ttfb[b].add(ttfbMicros);
@@ -96,7 +102,7 @@ final class TimelineBuilder {
             s.add(series("data_rtt_p99", "data RTT, p99", dataRtt, 0.99));
             s.add(series("data_rtt_p50", "data RTT, p50", dataRtt, 0.5));
         }
-        return new ReportData.Timeline(start, width, requests, stalls, s);
+        return new ReportData.Timeline(start, width, requests, stalls, outside, s);
     }
 
     private ReportData.Series series(String name, String label, LongList[] l, double p) {

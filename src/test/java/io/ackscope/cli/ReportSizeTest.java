@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,6 +60,10 @@ class ReportSizeTest {
             assertTrue(c.ladder().unavailable().contains("not found"), "no capture here: " + c.ladder());
         }
         assertTrue(size < MAX_BYTES, "report of " + CONNECTIONS + " connections is " + size + " bytes");
+        assertEquals(Map.of("UDP", 900_000L, "ICMP", 100_000L), d.input().skippedByReason());
+        String page = Files.readString(html);
+        assertTrue(page.contains("damaged at byte 123463: pcapng block length 7 below the minimum 12"),
+                "damaged files are named with the offset of the damage");
 
         double loadMs;
         int charts;

@@ -28,13 +28,23 @@ final class AnalyzedCaptures {
     private AnalyzedCaptures() {
     }
 
-    /** The output directory of {@code analyze CAPTURE --out DIR}, made on first use. */
+    /** The shared capture corpus; fails (does not skip) when it is missing. */
+    static Path corpus() {
+        String p = System.getProperty("ackscope.corpus");
+        if (p == null || !Files.isRegularFile(Path.of(p, "MANIFEST.tsv"))) {
+            throw new IllegalStateException("corpus not found: system property ackscope.corpus = " + p
+                    + " (surefire sets it to ../shared/corpus)");
+        }
+        return Path.of(p);
+    }
+
+    /** The output directory of {@code analyze CAPTURE --out DIR} (a file or a directory), made on first use. */
     static synchronized Path tables(Path capture) throws IOException {
         Path done = DONE.get(capture);
         if (done != null) {
             return done;
         }
-        assertTrue(Files.isRegularFile(capture), "capture missing: " + capture.toAbsolutePath());
+        assertTrue(Files.exists(capture), "capture missing: " + capture.toAbsolutePath());
         String name = capture.getFileName().toString().replaceAll("[^A-Za-z0-9.-]", "_");
         Path out = WORK.resolve("tables-" + name).toAbsolutePath();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();

@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ReportBrowserTest {
     static final Path SHOTS = Path.of("target", "report-screenshots");
+    static final String DAMAGED = "suri__bug-1450-04__tls_DER-incomplete-header.pcap";
     static Chromium chrome;
 
     @BeforeAll
@@ -168,10 +169,17 @@ class ReportBrowserTest {
         Files.write(SHOTS.resolve("latency.pdf"), pdf);
     }
 
+    /**
+     * The crafted capture, analysed together with a damaged capture from the corpus (a record whose captured length
+     * is beyond any sane bound, at byte 5035), so the page must also say which file is damaged and where.
+     */
     @Test
     void craftedCaptureShowsInjectedMarkupAsTextAndRunsNothing() throws Exception {
-        Path capture = CraftedCapture.write(AnalyzedCaptures.WORK.resolve("crafted-<b>&'x.pcap"));
-        Path dir = AnalyzedCaptures.tables(capture);
+        Path input = Files.createDirectories(AnalyzedCaptures.WORK.resolve("crafted-input"));
+        CraftedCapture.write(input.resolve("crafted-<b>&'x.pcap"));
+        Files.copy(AnalyzedCaptures.corpus().resolve(DAMAGED), input.resolve(DAMAGED),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path dir = AnalyzedCaptures.tables(input);
         Path html = dir.resolve(Report.FILE_NAME);
         String page = Files.readString(html);
         assertFalse(page.toLowerCase(Locale.ROOT).contains("<script"), "no script element in the file");
@@ -206,6 +214,11 @@ class ReportBrowserTest {
         assertTrue(ladder.contains("GET /\\x01\\x1b[31m<script>"), "the flow graph labels the request with its "
                 + "text, control characters shown as \\xNN: " + ladder);
         assertTrue(text.contains("crafted-<b>&'x.pcap"), "the file name is shown as text");
+        String damaged = p.string("[...document.querySelectorAll('#input tr.bad')].map(r => r.textContent)"
+                + ".join('\\n')");
+        assertTrue(damaged.contains(DAMAGED) && damaged.contains("damaged at byte 5035"),
+                "the damaged file is listed with the offset of the damage: " + damaged);
+        assertEquals("1", p.string("document.querySelector('#input [data-card=\"damaged\"] .v').textContent"));
         assertNotNull(p.eval("document.querySelector('body').style.display === '' ? 'visible' : null"),
                 "the injected style did not hide the page");
         screenshots(p, "crafted");
