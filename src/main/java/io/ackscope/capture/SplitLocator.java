@@ -42,9 +42,9 @@ import java.io.IOException;
  * locator got wrong): read the file whole and discard its split results.</li>
  * <li><b>Frame numbers.</b> A split reader numbers its records from 1 ({@link CaptureReader#frameNumber()}).
  * {@link CaptureReader#recordOffset()} is absolute and increases through the file, so file-wide numbers are the
- * split-local numbers plus the count of records in all earlier splits (a prefix sum over splits ordered by start).
- * pcapng custom blocks also take a number, as in tshark, so count with the last {@code frameNumber()}, not with the
- * number of records returned.</li>
+ * split-local numbers plus the count of records in all earlier splits (a prefix sum over splits ordered by start),
+ * starting from {@link #framesBeforeDataStart()}. pcapng custom blocks also take a number, as in tshark, so count a
+ * split with its last {@code frameNumber()}, not with the number of records returned.</li>
  * <li><b>Damage.</b> A split that meets damage throws {@link CaptureException} at the same offset as a whole-file
  * read. Later splits may still return records beyond the damage, which a whole-file read never reaches: to match it,
  * drop records whose offset exceeds the smallest damage offset reported for the file.</li>
@@ -56,12 +56,12 @@ public final class SplitLocator {
     /** Largest distance of a chain's timestamps from the file's first record (classic pcap). */
     static final long MAX_DISTANCE_FROM_FIRST_NANOS = 10L * 366 * 86_400L * 1_000_000_000L;
     /**
-     * END_OF_FILE_RULE: a chain that runs into the end of the file is believed only if it ends exactly there, after
-     * at least {@link #MIN_CHAIN_RECORDS} records. A chain cut by the end of the file proves nothing (any fake chain
-     * near the end would pass), so the last records of a cut file belong to the split that reaches them by reading
-     * on, which then reports the tail problem as a whole-file read does.
+     * Fewest validated headers in a chain.
      *
-     * <p>Fewest validated headers in a chain.
+     * <p><b>End of file.</b> A chain that runs into the end of the file is believed only if it ends exactly there,
+     * after at least this many records. A chain cut by the end of the file proves nothing (any fake chain near the
+     * end would pass), so the last records of a cut file belong to the split that reaches them by reading on, which
+     * then reports the tail problem as a whole-file read does.
      */
     static final int MIN_CHAIN_RECORDS = 3;
     /** Largest original length believed in a chain (bigger than any link's frames, jumbo or TSO). */
@@ -96,6 +96,7 @@ public final class SplitLocator {
     private int chainCount;
     /** Timestamp of the first record (classic pcap), the anchor for chain timestamps. */
     private long firstTimestamp;
+    private long framesBeforeDataStart;
 
     private SplitLocator(SeekableInput in, String name, long length, int maxRecordLength, CaptureFormat format,
                          PcapFileHeader pcapHeader, PcapngSection section, long dataStart, String notSplittable) {
@@ -159,8 +160,10 @@ public final class SplitLocator {
                 return new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null, null, length,
                         "no packet block before the end of the file");
             }
-            return new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null,
+            SplitLocator loc = new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null,
                     ng.currentSection(), ng.recordOffset(), null);
+            loc.framesBeforeDataStart = ng.frameNumber() - 1;
+            return loc;
         }
     }
 
@@ -172,6 +175,14 @@ public final class SplitLocator {
     /** Why the file must be read whole, or null. */
     public String whyNotSplittable() {
         return notSplittable;
+    }
+
+    /**
+     * Frame numbers taken before {@link #dataStart()} by blocks tshark numbers (pcapng custom blocks between the
+     * interface descriptions and the first packet): the first split's numbers start after them.
+     */
+    public long framesBeforeDataStart() {
+        return framesBeforeDataStart;
     }
 
     /** Offset of the first record (pcapng: the first packet block). */
@@ -309,7 +320,7 @@ public final class SplitLocator {
                 return records >= MIN_CHAIN_RECORDS || chainFailed();   // ends exactly at the end of the file
             }
             if (p + hl > length) {
-                return chainFailed();                          // see END_OF_FILE_RULE
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             byte[] b = window.at(p, hl);
             int o = window.offset(p);
@@ -334,7 +345,7 @@ public final class SplitLocator {
             }
             long next = p + hl + incl;
             if (next > length) {
-                return chainFailed();                          // see END_OF_FILE_RULE
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             if (++records >= MIN_CHAIN_RECORDS && p - start >= span) {
                 return true;                       // a validated header beyond the longest record
@@ -362,7 +373,7 @@ public final class SplitLocator {
                 return records >= MIN_CHAIN_RECORDS || chainFailed();
             }
             if (p + 12 > length) {
-                return chainFailed();                          // see END_OF_FILE_RULE
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             byte[] b = window.at(p, 12);
             int o = window.offset(p);
@@ -387,7 +398,7 @@ public final class SplitLocator {
                 return chainFailed();
             }
             if (p + len > length) {
-                return chainFailed();                          // see END_OF_FILE_RULE
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             long trailer = Endian.u32(window.at(p + len - 4, 4), window.offset(p + len - 4), be);
             if (trailer != len) {
