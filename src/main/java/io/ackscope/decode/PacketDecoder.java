@@ -171,6 +171,7 @@ public final class PacketDecoder {
     final long[] sackRight = new long[4];
     boolean hasFastOpen;
     int fastOpenCookieLength;   // 0 for a cookie request
+    boolean tcpOptionsSet;      // some option field above differs from its reset value (TcpOptions sets it)
 
     boolean hasUdp;
     boolean hasUdpPorts;        // srcPort/dstPort hold UDP ports (own, truncated, or quoted)
@@ -185,6 +186,13 @@ public final class PacketDecoder {
     int quotedIpOffset;         // -1 when nothing is quoted
     int quotedTransportOffset;  // offset of the quoted TCP/UDP header, -1 if none
     long quotedSrcHi, quotedSrcLo, quotedDstHi, quotedDstLo;
+
+    /** A decoder that has decoded nothing yet: every field at its reset value. */
+    public PacketDecoder() {
+        tcpOptionsSet = true;
+        quotedIpOffset = 0;
+        reset(-1);
+    }
 
     // ---- walk state (valid during decode only) -------------------------------------------------------------------
     private int captureEnd;     // first offset past the captured bytes
@@ -285,18 +293,21 @@ public final class PacketDecoder {
         payloadLength = 0;
         capturedPayloadLength = 0;
 
-        mss = -1;
-        windowScale = -1;
-        sackPermitted = false;
-        hasTimestamps = false;
-        tsVal = tsEcr = 0;
-        sackBlockCount = 0;
-        for (int i = 0; i < sackLeft.length; i++) {
-            sackLeft[i] = 0;
-            sackRight[i] = 0;
+        if (tcpOptionsSet) { // most packets carry none: skip the stores when the last one had none either
+            mss = -1;
+            windowScale = -1;
+            sackPermitted = false;
+            hasTimestamps = false;
+            tsVal = tsEcr = 0;
+            for (int i = 0; i < sackBlockCount; i++) { // entries past the count are already zero
+                sackLeft[i] = 0;
+                sackRight[i] = 0;
+            }
+            sackBlockCount = 0;
+            hasFastOpen = false;
+            fastOpenCookieLength = -1;
+            tcpOptionsSet = false;
         }
-        hasFastOpen = false;
-        fastOpenCookieLength = -1;
 
         hasUdp = false;
         hasUdpPorts = false;
@@ -306,10 +317,12 @@ public final class PacketDecoder {
         hasIcmp = false;
         icmpType = icmpCode = -1;
 
-        quotedIpVersion = 0;
-        quotedIpOffset = -1;
-        quotedTransportOffset = -1;
-        quotedSrcHi = quotedSrcLo = quotedDstHi = quotedDstLo = 0;
+        if (quotedIpOffset >= 0) { // set whenever a quote was parsed at all
+            quotedIpVersion = 0;
+            quotedIpOffset = -1;
+            quotedTransportOffset = -1;
+            quotedSrcHi = quotedSrcLo = quotedDstHi = quotedDstLo = 0;
+        }
 
         captureEnd = 0;
         limit = 0;
