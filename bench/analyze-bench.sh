@@ -128,8 +128,9 @@ timed() { # label outfile cmd... ; prints seconds and peak RSS
 
 export SPARK_LOCAL_IP=127.0.0.1
 echo "== timings on $capture ($mb MB)"
+# Through the embedded launcher, with its JVM settings (C1 JIT only; see jobs/ackscope).
 JAVA_OPTS="-Xmx${heap_mb}m" timed ackscope "$work/ackscope.out" \
-  java "-Xmx${heap_mb}m" -jar "$jar" analyze "$capture" --out "$work/out" --overwrite
+  "$root/jobs/ackscope" analyze "$capture" --out "$work/out" --overwrite
 sed 's/^/    /' "$work/ackscope.out"
 timed tcptrace /dev/null tcptrace -l -r "$capture"
 if [ "$skip_tshark" = 0 ]; then
@@ -144,8 +145,8 @@ awk -v a="$ackscope_secs" -v t="${tshark_secs:-0}" -v c="$tcptrace_secs" -v mb="
 
 # ---- 3. scale ---------------------------------------------------------------------------------------------------
 echo "== scale: analyze with -Xmx${small_heap_mb}m on a $mb MB capture ($((mb / small_heap_mb))x the heap)"
-if timed ackscope-small-heap "$work/small.out" \
-     java "-Xmx${small_heap_mb}m" -jar "$jar" analyze "$capture" --out "$work/out-small" --overwrite \
+if JAVA_OPTS="-Xmx${small_heap_mb}m" timed ackscope-small-heap "$work/small.out" \
+     "$root/jobs/ackscope" analyze "$capture" --out "$work/out-small" --overwrite \
        --conf spark.testing.reservedMemory=33554432; then
   grep -E "^read in|connections in" "$work/small.out" | sed 's/^/    /'
 fi

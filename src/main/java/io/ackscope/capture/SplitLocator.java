@@ -42,9 +42,9 @@ import java.io.IOException;
  * locator got wrong): read the file whole and discard its split results.</li>
  * <li><b>Frame numbers.</b> A split reader numbers its records from 1 ({@link CaptureReader#frameNumber()}).
  * {@link CaptureReader#recordOffset()} is absolute and increases through the file, so file-wide numbers are the
- * split-local numbers plus the count of records in all earlier splits (a prefix sum over splits ordered by start).
- * pcapng custom blocks also take a number, as in tshark, so count with the last {@code frameNumber()}, not with the
- * number of records returned.</li>
+ * split-local numbers plus the count of records in all earlier splits (a prefix sum over splits ordered by start),
+ * starting from {@link #framesBeforeDataStart()}. pcapng custom blocks also take a number, as in tshark, so count a
+ * split with its last {@code frameNumber()}, not with the number of records returned.</li>
  * <li><b>Damage.</b> A split that meets damage throws {@link CaptureException} at the same offset as a whole-file
  * read. Later splits may still return records beyond the damage, which a whole-file read never reaches: to match it,
  * drop records whose offset exceeds the smallest damage offset reported for the file.</li>
@@ -55,7 +55,14 @@ public final class SplitLocator {
     static final long MAX_TIME_STEP_NANOS = 86_400L * 1_000_000_000L;
     /** Largest distance of a chain's timestamps from the file's first record (classic pcap). */
     static final long MAX_DISTANCE_FROM_FIRST_NANOS = 10L * 366 * 86_400L * 1_000_000_000L;
-    /** Fewest validated headers in a chain. */
+    /**
+     * Fewest validated headers in a chain.
+     *
+     * <p><b>End of file.</b> A chain that runs into the end of the file is believed only if it ends exactly there,
+     * after at least this many records. A chain cut by the end of the file proves nothing (any fake chain near the
+     * end would pass), so the last records of a cut file belong to the split that reaches them by reading on, which
+     * then reports the tail problem as a whole-file read does.
+     */
     static final int MIN_CHAIN_RECORDS = 3;
     /** Largest original length believed in a chain (bigger than any link's frames, jumbo or TSO). */
     static final long MAX_PLAUSIBLE_ORIGINAL_LENGTH = 16L * 1024 * 1024;
@@ -77,8 +84,19 @@ public final class SplitLocator {
      */
     private final long scanLimit;
     private final Window window;
+    /**
+     * Headers visited by the last chain that failed. A chain from any of them follows the same headers, fails at
+     * the same place, and reaches no further (its span requirement is further away), so the scan skips them:
+     * without this, a file cut short or damaged would cost a walk to the bad record from every record before it.
+     */
+    private long[] deadChain = new long[64];
+    private int deadCount;
+    /** Headers of the chain being checked. */
+    private long[] chain = new long[64];
+    private int chainCount;
     /** Timestamp of the first record (classic pcap), the anchor for chain timestamps. */
     private long firstTimestamp;
+    private long framesBeforeDataStart;
 
     private SplitLocator(SeekableInput in, String name, long length, int maxRecordLength, CaptureFormat format,
                          PcapFileHeader pcapHeader, PcapngSection section, long dataStart, String notSplittable) {
@@ -104,7 +122,7 @@ public final class SplitLocator {
             this.span = 0;
         }
         this.scanLimit = pcapHeader != null ? span + 16 : PcapngReader.maxBlockLength(maxRecordLength) + 16L;
-        this.window = new Window(in, length);
+        this.window = new Window(in, length, span);
     }
 
     /** Reads the file's header (pcapng: up to its first packet block); see {@link #open(SeekableInput, String, int)}. */
@@ -142,8 +160,10 @@ public final class SplitLocator {
                 return new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null, null, length,
                         "no packet block before the end of the file");
             }
-            return new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null,
+            SplitLocator loc = new SplitLocator(in, name, length, maxRecordLength, CaptureFormat.PCAPNG, null,
                     ng.currentSection(), ng.recordOffset(), null);
+            loc.framesBeforeDataStart = ng.frameNumber() - 1;
+            return loc;
         }
     }
 
@@ -155,6 +175,14 @@ public final class SplitLocator {
     /** Why the file must be read whole, or null. */
     public String whyNotSplittable() {
         return notSplittable;
+    }
+
+    /**
+     * Frame numbers taken before {@link #dataStart()} by blocks tshark numbers (pcapng custom blocks between the
+     * interface descriptions and the first packet): the first split's numbers start after them.
+     */
+    public long framesBeforeDataStart() {
+        return framesBeforeDataStart;
     }
 
     /** Offset of the first record (pcapng: the first packet block). */
@@ -200,9 +228,22 @@ public final class SplitLocator {
             p = section.offset() + ((pos - section.offset() + 3) & ~3L);
         }
         long limit = Math.min(length, pos + scanLimit);
+        deadCount = 0;
+        int dead = 0;   // next entry of the last failed chain not yet passed
         for (; p < limit; p += step) {
+            while (dead < deadCount && deadChain[dead] < p) {
+                dead++;
+            }
+            if (dead < deadCount && deadChain[dead] == p) {
+                continue;   // on a chain already seen to fail: it would fail the same way
+            }
+            int before = deadCount;
+            long[] deadBefore = deadChain;
             if (pcapHeader != null ? pcapChainAt(p) : pcapngChainAt(p)) {
                 return p;
+            }
+            if (deadChain != deadBefore || deadCount != before) {
+                dead = 0;   // a new dead chain, starting at p
             }
         }
         return length;
@@ -239,6 +280,26 @@ public final class SplitLocator {
         }
     }
 
+    /** Records a header of the chain being checked; {@link #chainFailed()} keeps them for the scan. */
+    private void visit(long p) {
+        if (chainCount == chain.length) {
+            chain = java.util.Arrays.copyOf(chain, chainCount * 2);
+        }
+        chain[chainCount++] = p;
+    }
+
+    /** The chain being checked failed: if it got past its first header, it becomes the dead chain. */
+    private boolean chainFailed() {
+        if (chainCount > 0) {
+            long[] t = deadChain;
+            deadChain = chain;
+            chain = t;
+            deadCount = chainCount;
+            chainCount = 0;
+        }
+        return false;
+    }
+
     // ---- classic pcap chains ----------------------------------------------------------------------------------
 
     private boolean pcapChainAt(long start) throws IOException {
@@ -248,14 +309,18 @@ public final class SplitLocator {
         int bound = h.recordLengthBound(maxRecordLength);
         long fracLimit = h.nanosecondResolution() ? 1_000_000_000L : 1_000_000L;
         long fracToNanos = h.nanosecondResolution() ? 1 : 1000;
+        window.anchor(start);
+        chainCount = 0;
         long p = start;
         long previousTs = 0;
         boolean first = true;
         int records = 0;
         while (true) {
-            if (p == length || p + hl > length) {
-                // the chain ends exactly at the end of the file, or in a record header the end of the file cuts
-                return records >= MIN_CHAIN_RECORDS;
+            if (p == length) {
+                return records >= MIN_CHAIN_RECORDS || chainFailed();   // ends exactly at the end of the file
+            }
+            if (p + hl > length) {
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             byte[] b = window.at(p, hl);
             int o = window.offset(p);
@@ -271,22 +336,23 @@ public final class SplitLocator {
             // Strict on purpose: rejecting a true boundary only makes the previous split read on past its end.
             if (incl == 0 || incl > bound || incl > orig || orig > MAX_PLAUSIBLE_ORIGINAL_LENGTH
                     || frac >= fracLimit) {
-                return false;
+                return chainFailed();
             }
             long ts = seconds * 1_000_000_000L + frac * fracToNanos;
             if (Math.abs(ts - firstTimestamp) > MAX_DISTANCE_FROM_FIRST_NANOS
                     || (!first && Math.abs(ts - previousTs) > MAX_TIME_STEP_NANOS)) {
-                return false;
+                return chainFailed();
             }
             long next = p + hl + incl;
             if (next > length) {
-                return ++records >= MIN_CHAIN_RECORDS;   // data cut by the end of the file
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             if (++records >= MIN_CHAIN_RECORDS && p - start >= span) {
                 return true;                       // a validated header beyond the longest record
             }
             first = false;
             previousTs = ts;
+            visit(p);
             p = next;
         }
     }
@@ -297,12 +363,17 @@ public final class SplitLocator {
         boolean be = section.bigEndian();
         int interfaces = section.interfaces().size();
         int maxBlock = PcapngReader.maxBlockLength(maxRecordLength);
+        window.anchor(start);
+        chainCount = 0;
         long p = start;
         boolean first = true;
         int records = 0;
         while (true) {
-            if (p == length || p + 12 > length) {
-                return records >= MIN_CHAIN_RECORDS;
+            if (p == length) {
+                return records >= MIN_CHAIN_RECORDS || chainFailed();
+            }
+            if (p + 12 > length) {
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             byte[] b = window.at(p, 12);
             int o = window.offset(p);
@@ -314,27 +385,28 @@ public final class SplitLocator {
                 int bom = Endian.i32(b, o + 8, true);
                 boolean sbe = bom == PcapngReader.BYTE_ORDER_MAGIC;
                 if (!sbe && Integer.reverseBytes(bom) != PcapngReader.BYTE_ORDER_MAGIC) {
-                    return false;
+                    return chainFailed();
                 }
                 long slen = Endian.u32(b, o + 4, sbe);
                 if ((slen & 3) != 0 || slen < 28 || slen > maxBlock || p + slen > length) {
-                    return false;
+                    return chainFailed();
                 }
-                return Endian.u32(window.at(p + slen - 4, 4), window.offset(p + slen - 4), sbe) == slen;
+                return Endian.u32(window.at(p + slen - 4, 4), window.offset(p + slen - 4), sbe) == slen
+                        || chainFailed();
             }
             if ((len & 3) != 0 || len < 12 || len > maxBlock) {
-                return false;
+                return chainFailed();
             }
             if (p + len > length) {
-                return records >= MIN_CHAIN_RECORDS;   // a block cut by the end of the file, after a chain
+                return chainFailed();                          // see MIN_CHAIN_RECORDS
             }
             long trailer = Endian.u32(window.at(p + len - 4, 4), window.offset(p + len - 4), be);
             if (trailer != len) {
-                return false;
+                return chainFailed();
             }
             if (type == PcapngReader.EPB || type == PcapngReader.PB) {
                 if (len < 32) {
-                    return false;
+                    return chainFailed();
                 }
                 b = window.at(p, 28);
                 o = window.offset(p);
@@ -342,45 +414,62 @@ public final class SplitLocator {
                 long captured = Endian.u32(b, o + 20, be);
                 long orig = Endian.u32(b, o + 24, be);
                 if (id >= interfaces || captured > len - 32 || orig > MAX_PLAUSIBLE_ORIGINAL_LENGTH) {
-                    return false;
+                    return chainFailed();
                 }
             } else if (type == PcapngReader.SPB && (len < 16 || interfaces == 0)) {
-                return false;
+                return chainFailed();
             }
             if (++records >= MIN_CHAIN_RECORDS && p - start >= span) {
                 return true;
             }
             first = false;
+            visit(p);
             p += len;
         }
     }
 
-    /** A sliding window over the input, so chain checks read a page at a time instead of 16 bytes. */
+    /**
+     * A window over the input holding a whole chain's span, so a chain check (and the checks of the candidates
+     * after it) read the input once instead of 16 bytes at a time.
+     */
     private static final class Window {
-        private static final int SIZE = 64 * 1024;
+        private static final int MARGIN = 128 * 1024;
         private final SeekableInput in;
         private final long length;
-        private byte[] buf = new byte[SIZE];
+        private final long span;
+        private byte[] buf = new byte[0];
         private long start = -1;
         private int filled;
 
-        Window(SeekableInput in, long length) {
+        Window(SeekableInput in, long length, long span) {
             this.in = in;
             this.length = length;
+            this.span = span;
+        }
+
+        /** Before checking a chain from {@code pos}: load from there unless the window already covers its span. */
+        void anchor(long pos) throws IOException {
+            if (start < 0 || pos < start || (pos + span > start + filled && start + filled < length)) {
+                load(pos, 0);
+            }
         }
 
         /** Makes {@code [pos, pos + n)} available (the caller checked it lies within the file). */
         byte[] at(long pos, int n) throws IOException {
             if (start < 0 || pos < start || pos + n > start + filled) {
-                int want = (int) Math.min(Math.max(SIZE, n), length - pos);
-                if (buf.length < want) {
-                    buf = new byte[want];
-                }
-                in.readFully(pos, buf, 0, want);
-                start = pos;
-                filled = want;
+                load(pos, n);
             }
             return buf;
+        }
+
+        private void load(long pos, int n) throws IOException {
+            int want = (int) Math.min(Math.max(span + MARGIN, n), length - pos);
+            if (buf.length < want) {
+                buf = new byte[want];
+            }
+            in.readFully(pos, buf, 0, want);
+            start = pos;
+            filled = want;
         }
 
         int offset(long pos) {

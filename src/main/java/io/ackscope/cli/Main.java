@@ -18,6 +18,7 @@ public final class Main {
     static Map<String, Supplier<Command>> commands() {
         Map<String, Supplier<Command>> m = new LinkedHashMap<>();
         m.put("info", InfoCommand::new);
+        m.put("fields", FieldsCommand::new);
         m.put("conv", ConvCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
         m.put("analyze", AnalyzeCommand::new);

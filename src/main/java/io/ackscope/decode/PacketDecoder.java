@@ -1,5 +1,7 @@
 package io.ackscope.decode;
 
+import io.ackscope.capture.LinkTypes;
+
 import static io.ackscope.decode.BigEndian.i32;
 import static io.ackscope.decode.BigEndian.i64;
 import static io.ackscope.decode.BigEndian.u16;
@@ -14,7 +16,8 @@ import static io.ackscope.decode.BigEndian.u8;
  * {@link #status()} and {@link #stopLayer()} saying where and why, and keeps everything decoded before that point.
  * Accessors read the decoded fields; they are valid until the next {@code decode} call. One instance per thread.
  *
- * <p><b>What is decoded.</b> Link types {@link LinkTypes}; 802.1Q/802.1ad/QinQ tag stacks; MPLS label stacks;
+ * <p><b>What is decoded.</b> Link types EN10MB, LINUX_SLL, LINUX_SLL2, RAW (101, and the DLT values 12 and 14 some
+ * files carry), IPV4, IPV6, NULL and LOOP; 802.1Q/802.1ad/QinQ tag stacks; MPLS label stacks;
  * IPv4 with options; IPv6 with hop-by-hop, routing, fragment, destination-options and AH extension headers and
  * the jumbo payload option; IP-in-IP (4, 41) and GRE version 0 carrying IPv4, IPv6 or Ethernet, up to
  * {@link #MAX_ENCAPSULATIONS} IP headers deep; TCP with its options; UDP; ICMP and ICMPv6 with the IP and
@@ -85,6 +88,11 @@ public final class PacketDecoder {
     /** Ethertype values below this are IEEE 802.3 length fields. */
     private static final int ETHERTYPE_MIN = 0x0600;
 
+    /**
+     * DLT_RAW as BSD/OS and OpenBSD number it; some files carry it instead of LINKTYPE_RAW (tshark reads it as raw
+     * IP). {@link LinkTypes#RAW_OPENBSD} is 12, DLT_RAW as most other platforms number it.
+     */
+    private static final int DLT_RAW_14 = 14;
     private static final int ARPHRD_NETLINK = 824;
     /** A NULL/LOOP header value above this is an ethertype, not an address family. */
     private static final int IEEE_802_3_MAX_LENGTH = 1500;
@@ -163,6 +171,7 @@ public final class PacketDecoder {
     final long[] sackRight = new long[4];
     boolean hasFastOpen;
     int fastOpenCookieLength;   // 0 for a cookie request
+    boolean tcpOptionsSet;      // some option field above differs from its reset value (TcpOptions sets it)
 
     boolean hasUdp;
     boolean hasUdpPorts;        // srcPort/dstPort hold UDP ports (own, truncated, or quoted)
@@ -177,6 +186,13 @@ public final class PacketDecoder {
     int quotedIpOffset;         // -1 when nothing is quoted
     int quotedTransportOffset;  // offset of the quoted TCP/UDP header, -1 if none
     long quotedSrcHi, quotedSrcLo, quotedDstHi, quotedDstLo;
+
+    /** A decoder that has decoded nothing yet: every field at its reset value. */
+    public PacketDecoder() {
+        tcpOptionsSet = true;
+        quotedIpOffset = 0;
+        reset(-1);
+    }
 
     // ---- walk state (valid during decode only) -------------------------------------------------------------------
     private int captureEnd;     // first offset past the captured bytes
@@ -277,18 +293,21 @@ public final class PacketDecoder {
         payloadLength = 0;
         capturedPayloadLength = 0;
 
-        mss = -1;
-        windowScale = -1;
-        sackPermitted = false;
-        hasTimestamps = false;
-        tsVal = tsEcr = 0;
-        sackBlockCount = 0;
-        for (int i = 0; i < sackLeft.length; i++) {
-            sackLeft[i] = 0;
-            sackRight[i] = 0;
+        if (tcpOptionsSet) { // most packets carry none: skip the stores when the last one had none either
+            mss = -1;
+            windowScale = -1;
+            sackPermitted = false;
+            hasTimestamps = false;
+            tsVal = tsEcr = 0;
+            for (int i = 0; i < sackBlockCount; i++) { // entries past the count are already zero
+                sackLeft[i] = 0;
+                sackRight[i] = 0;
+            }
+            sackBlockCount = 0;
+            hasFastOpen = false;
+            fastOpenCookieLength = -1;
+            tcpOptionsSet = false;
         }
-        hasFastOpen = false;
-        fastOpenCookieLength = -1;
 
         hasUdp = false;
         hasUdpPorts = false;
@@ -298,10 +317,12 @@ public final class PacketDecoder {
         hasIcmp = false;
         icmpType = icmpCode = -1;
 
-        quotedIpVersion = 0;
-        quotedIpOffset = -1;
-        quotedTransportOffset = -1;
-        quotedSrcHi = quotedSrcLo = quotedDstHi = quotedDstLo = 0;
+        if (quotedIpOffset >= 0) { // set whenever a quote was parsed at all
+            quotedIpVersion = 0;
+            quotedIpOffset = -1;
+            quotedTransportOffset = -1;
+            quotedSrcHi = quotedSrcLo = quotedDstHi = quotedDstLo = 0;
+        }
 
         captureEnd = 0;
         limit = 0;
@@ -371,8 +392,8 @@ public final class PacketDecoder {
                     value = nullHeaderValue(Integer.reverseBytes(value));
                 }
                 cursor = p + LOOPBACK_HEADER;
-                if (value > IEEE_802_3_MAX_LENGTH) {
-                    nextEtherType = value & 0xffff; // some captures put an ethertype here
+                if (type == LinkTypes.NULL && value > IEEE_802_3_MAX_LENGTH) {
+                    nextEtherType = value & 0xffff; // some NULL captures put an ethertype here (not LOOP ones)
                     return STEP_ETHERTYPE;
                 }
                 if (value == AF_INET) {
@@ -384,8 +405,8 @@ public final class PacketDecoder {
                 return stop(DecodeStatus.UNSUPPORTED, Layer.LINK, StopReasons.ADDRESS_FAMILY_UNSUPPORTED);
             }
             case LinkTypes.RAW:
-            case LinkTypes.RAW_DLT12:
-            case LinkTypes.RAW_DLT14: {
+            case LinkTypes.RAW_OPENBSD:
+            case DLT_RAW_14: {
                 if (!need(p, 1, Layer.LINK)) {
                     return STEP_DONE;
                 }
@@ -788,13 +809,13 @@ public final class PacketDecoder {
             return;
         }
         hasTcp = true;
+        payloadOffset = t + headerLength;
+        payloadLength = Math.max(0, transportLength - headerLength);
+        capturedPayloadLength = Math.max(0, avail - headerLength);
         if (!need(t, TCP_MIN_HEADER, Layer.TCP)) {
             return;
         }
         urgentPointer = u16(b, t + 18); // safe: 20 bytes checked above
-        payloadOffset = t + headerLength;
-        payloadLength = Math.max(0, transportLength - headerLength);
-        capturedPayloadLength = Math.max(0, available(t) - headerLength);
         // Options: only those lying wholly inside the header, the IP payload and the capture are read.
         boolean optionsValid = TcpOptions.parse(this, b, t + TCP_MIN_HEADER, t + Math.min(headerLength, avail),
                 t + headerLength);

@@ -49,6 +49,7 @@ final class TcpOptions {
                 break; // cut by the snap length
             }
             // safe from here: `length` bytes at o are captured
+            d.tcpOptionsSet = true;
             switch (kind) {
                 case MSS:
                     if (length == 4) {

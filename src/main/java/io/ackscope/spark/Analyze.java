@@ -42,8 +42,8 @@ import static org.apache.spark.sql.functions.struct;
  *   <li>Pass 1: run the engine per partition to learn each connection's first appearance; rank those into global
  *       {@code tcp.stream} numbers on the driver.</li>
  *   <li>Pass 2: run it again over the same shuffle output, writing every engine table with the global numbers.</li>
- *   <li>Write {@code capture_files}, {@code latency_summary} and (with {@code --packets}) {@code packets}; commit
- *       ({@link OutputDirectory}).</li>
+ *   <li>Merge the tasks' per-server latency aggregates into {@code latency_summary}; write {@code capture_files}
+ *       and (with {@code --packets}) {@code packets}; commit ({@link OutputDirectory}).</li>
  * </ol>
  */
 public final class Analyze {
@@ -134,13 +134,11 @@ public final class Analyze {
             ranksB.destroy();
 
             t = System.nanoTime();
-            progress.phase("summarising latency per server");
-            spark.sparkContext().setJobDescription("latency summary");
-            Map<String, String> staged = new LinkedHashMap<>();
-            for (TableSchema s : EngineTables.ALL) {
-                staged.put(s.name(), out.staged(s.name()).toString());
+            LatencyAggregate latency = new LatencyAggregate();
+            for (EngineTask.Result r : results) {
+                latency.merge(r.latency());
             }
-            List<RowBuffer> summary = LatencySummaryTable.compute(spark, staged);
+            List<RowBuffer> summary = latency.rows();
             writeSmallTable(out, LatencySummaryTable.TABLE, summary, conf);
             tableRows.put(LatencySummaryTable.TABLE.name(), (long) summary.size());
             phases.put("latency summary", secondsSince(t));

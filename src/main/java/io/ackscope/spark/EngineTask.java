@@ -82,8 +82,8 @@ final class EngineTask {
     }
 
     /** What pass 2 of one partition produced. */
-    record Result(int partition, List<Written> files, long connections, long segments, int peakOpenTuples)
-            implements Serializable {
+    record Result(int partition, List<Written> files, long connections, long segments, int peakOpenTuples,
+                  LatencyAggregate latency) implements Serializable {
     }
 
     /**
@@ -99,7 +99,7 @@ final class EngineTask {
             feed(engine, rows);
             w.check();
             return new Result(partition, w.written(), engine.connections(), engine.segments(),
-                    engine.peakOpenTuples());
+                    engine.peakOpenTuples(), w.latency.sealed());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -115,6 +115,9 @@ final class EngineTask {
         private final Map<String, ParquetTableWriter> writers = new HashMap<>();
         private final Map<String, String> paths = new HashMap<>();
         private final Map<String, RowBuffer> rows = new HashMap<>();
+        /** Values of open connections, until their record says which server endpoint they belong to. */
+        private final Map<ConnectionId, LatencyAggregate.Values[]> openValues = new HashMap<>();
+        final LatencyAggregate latency = new LatencyAggregate();
         private ConnectionId lastId;
         private long lastStream;
         private IOException failure;
@@ -169,8 +172,20 @@ final class EngineTask {
             }
         }
 
+        private void value(ConnectionId id, int metric, long nanos) {
+            LatencyAggregate.Values[] v = openValues.computeIfAbsent(id,
+                    k -> new LatencyAggregate.Values[LatencyAggregate.METRICS]);
+            if (v[metric] == null) {
+                v[metric] = new LatencyAggregate.Values();
+            }
+            v[metric].add(nanos / 1000);
+        }
+
         @Override
         public void onRttSample(RttSample s) {
+            if (s.kind() == RttSample.Kind.DATA_ACK) {
+                value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
+            }
             RowBuffer r = row(EngineTables.RTT_SAMPLES);
             EngineTables.rttSample(r, s, stream(s.connection()));
             write(r);
@@ -178,6 +193,7 @@ final class EngineTask {
 
         @Override
         public void onAckDelay(AckDelay a) {
+            value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
             RowBuffer r = row(EngineTables.ACK_DELAYS);
             EngineTables.ackDelay(r, a, stream(a.connection()));
             write(r);
@@ -199,6 +215,9 @@ final class EngineTask {
 
         @Override
         public void onExchange(Exchange e) {
+            if (e.ttfbNanos() >= 0) {
+                value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
+            }
             RowBuffer r = row(EngineTables.EXCHANGES);
             EngineTables.exchange(r, e, stream(e.connection()));
             write(r);
@@ -206,6 +225,7 @@ final class EngineTask {
 
         @Override
         public void onConnection(ConnectionRecord c) {
+            latency.connection(c, openValues.remove(c.id()));
             RowBuffer r = row(EngineTables.CONNECTIONS);
             EngineTables.connection(r, c, stream(c.id()));
             write(r);

@@ -1,35 +1,21 @@
 package io.ackscope.spark;
 
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.api.java.UDF1;
-import org.apache.spark.sql.types.DataTypes;
-
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 import static io.ackscope.spark.ColumnType.INT;
 import static io.ackscope.spark.ColumnType.LONG;
 import static io.ackscope.spark.ColumnType.LONG_LIST;
 import static io.ackscope.spark.ColumnType.STRING;
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.count_if;
-import static org.apache.spark.sql.functions.expr;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.max;
-import static org.apache.spark.sql.functions.sum;
 
 /**
  * The {@code latency_summary} table: per server endpoint, exact percentiles and log-scale histograms of handshake
- * RTT, data RTT, ACK delay and time to first byte, computed from the other tables.
+ * RTT, data RTT, ACK delay and time to first byte.
  *
- * <p>Percentiles are nearest-rank ({@code percentile_disc}: the smallest value with at least that fraction of
- * values at or below it), so each is a value that was observed. Histogram bucket {@code k} counts values in
- * {@code [2^(k-1), 2^k)} µs ({@code k = 0}: below 1 µs); there are {@value #BUCKETS} buckets, the last open-ended.
+ * <p>Percentiles are exact and nearest-rank (the smallest value with at least that fraction of values at or below
+ * it, as SQL's {@code percentile_disc}), so each is a value that was observed; they come from the engine tasks'
+ * exact per-endpoint value counts ({@link LatencyAggregate}), not from re-reading the tables. Histogram bucket
+ * {@code k} counts values in {@code [2^(k-1), 2^k)} µs ({@code k = 0}: below 1 µs); there are {@value #BUCKETS} buckets, the last open-ended.
  */
 public final class LatencySummaryTable {
     private LatencySummaryTable() {
@@ -79,69 +65,4 @@ public final class LatencySummaryTable {
         return Math.min(BUCKETS - 1, 64 - Long.numberOfLeadingZeros(us));
     }
 
-    /**
-     * Computes the table from the staged engine tables under {@code tables} (a map from table name to a Parquet
-     * path) and returns its rows, sorted by server address and port.
-     */
-    static List<RowBuffer> compute(SparkSession spark, Map<String, String> tables) {
-        Dataset<Row> conns = spark.read().parquet(tables.get("connections"));
-        Dataset<Row> server = conns.select(col("stream"), col("server_ip"), col("server_port"));
-        Dataset<Row> values = conns.select(col("server_ip"), col("server_port"), lit("handshake_rtt").as("metric"),
-                        col("initial_rtt_us").as("v")).where(col("v").isNotNull())
-                .union(spark.read().parquet(tables.get("rtt_samples")).where(col("kind").equalTo("DATA_ACK"))
-                        .join(server, "stream").select(col("server_ip"), col("server_port"),
-                                lit("data_rtt").as("metric"), col("rtt_us").as("v")))
-                .union(spark.read().parquet(tables.get("ack_delays")).join(server, "stream")
-                        .select(col("server_ip"), col("server_port"), lit("ack_delay").as("metric"),
-                                col("ack_delay_us").as("v")))
-                .union(spark.read().parquet(tables.get("exchanges")).where(col("ttfb_us").isNotNull())
-                        .join(server, "stream").select(col("server_ip"), col("server_port"), lit("ttfb").as("metric"),
-                                col("ttfb_us").as("v")));
-        spark.udf().register("ackscope_latency_bucket", (UDF1<Long, Integer>) LatencySummaryTable::bucket,
-                DataTypes.IntegerType);
-
-        TreeMap<String, RowBuffer> rows = new TreeMap<>();
-        for (Row r : conns.groupBy("server_ip", "server_port")
-                .agg(count(lit(1)).as("connections"), sum("exchanges"), sum("stalls"), sum("stall_us"))
-                .collectAsList()) {
-            RowBuffer b = new RowBuffer(TABLE).clear();
-            b.setString(0, r.getString(0)).setInt(1, r.getInt(1)).setLong(2, r.getLong(2)).setLong(3, r.getLong(3))
-                    .setLong(4, r.getLong(4)).setLong(5, r.getLong(5));
-            for (String[] m : METRICS) {
-                int base = TABLE.ordinal(m[0] + "_count");
-                b.setLong(base, 0).setLongList(base + 5, new long[BUCKETS]);
-            }
-            rows.put(endpoint(r.getString(0), r.getInt(1)), b);
-        }
-        // One aggregation: count, nearest-rank percentiles, maximum and every histogram bucket per (endpoint, metric).
-        List<org.apache.spark.sql.Column> aggs = new ArrayList<>();
-        for (String p : new String[]{"0.5", "0.9", "0.99"}) {
-            aggs.add(expr("percentile_disc(" + p + ") WITHIN GROUP (ORDER BY v)"));
-        }
-        aggs.add(max("v"));
-        for (int k = 0; k < BUCKETS; k++) {
-            aggs.add(count_if(col("bucket").equalTo(k)));
-        }
-        for (Row r : values.withColumn("bucket", expr("ackscope_latency_bucket(v)"))
-                .groupBy("server_ip", "server_port", "metric")
-                .agg(count(lit(1)), aggs.toArray(new org.apache.spark.sql.Column[0]))
-                .collectAsList()) {
-            RowBuffer b = rows.get(endpoint(r.getString(0), r.getInt(1)));
-            int base = TABLE.ordinal(r.getString(2) + "_count");
-            b.setLong(base, r.getLong(3));
-            for (int k = 0; k < 4; k++) {
-                b.setLong(base + 1 + k, ((Number) r.get(4 + k)).longValue());
-            }
-            long[] h = new long[BUCKETS];
-            for (int k = 0; k < BUCKETS; k++) {
-                h[k] = r.getLong(8 + k);
-            }
-            b.setLongList(base + 5, h);
-        }
-        return new ArrayList<>(rows.values());
-    }
-
-    private static String endpoint(String ip, int port) {
-        return ip + "\t" + port;
-    }
 }

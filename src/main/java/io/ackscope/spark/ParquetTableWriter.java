@@ -117,7 +117,11 @@ public final class ParquetTableWriter implements Closeable {
     }
 
     private static final class RowWriteSupport extends WriteSupport<RowBuffer> {
+        /** Most engine strings are enum names (the same String instance every time): encode each once. */
+        private static final int MAX_CACHED_STRINGS = 256;
+
         private final TableSchema table;
+        private final java.util.IdentityHashMap<String, Binary> encoded = new java.util.IdentityHashMap<>();
         private RecordConsumer out;
 
         RowWriteSupport(TableSchema table) {
@@ -159,7 +163,7 @@ public final class ParquetTableWriter implements Closeable {
                 case INT -> out.addInteger((int) row.longAt(i));
                 case LONG, TIMESTAMP -> out.addLong(row.longAt(i));
                 case DOUBLE -> out.addDouble(row.doubleAt(i));
-                case STRING -> out.addBinary(Binary.fromString((String) row.refAt(i)));
+                case STRING -> out.addBinary(binary((String) row.refAt(i)));
                 case BINARY -> out.addBinary(Binary.fromConstantByteArray((byte[]) row.refAt(i)));
                 case STRING_LIST -> {
                     @SuppressWarnings("unchecked")
@@ -208,6 +212,17 @@ public final class ParquetTableWriter implements Closeable {
                 }
                 case SACK_BLOCKS -> throw new IllegalArgumentException("SACK_BLOCKS");
             }
+        }
+
+        private Binary binary(String s) {
+            Binary b = encoded.get(s);
+            if (b == null) {
+                b = Binary.fromString(s);
+                if (encoded.size() < MAX_CACHED_STRINGS) {
+                    encoded.put(s, b);
+                }
+            }
+            return b;
         }
 
         private void startList(int n) {

@@ -47,12 +47,7 @@ public final class ConnectionAnalyzer {
     private boolean closed;
     private long closedAt = -1;
 
-    // history: one byte per event, bit 7 set = from a
-    private final byte[] history = new byte[48];
-    private int historyLen;
-    private int historyOnce;       // bit per (letter, side) already recorded
-    private final int[] retransCountForHistory = new int[2];
-    private final int[] zeroWinCountForHistory = new int[2];
+    private final History history = new History();
 
     private final Summary.Acc[] dataRtt = {new Summary.Acc(), new Summary.Acc()};   // index: 0 = from a, 1 = from b
     private final Summary.Acc tsRtt = new Summary.Acc();
@@ -183,9 +178,12 @@ public final class ConnectionAnalyzer {
         afterSequenceAnalysis(s, fwd, rev);
         if (fa.hasAnalysis && tsFirstRtt != 0) {
             fa.initialRttNanos = tsFirstRtt;
+            fa.initialRttShown = true;
         }
         // Wireshark only shows ack_rtt when it is non-zero.
-        if (fa.ackedFrame >= 0 && fa.ackRttNanos == 0) {
+        if (fa.ackedFrame >= 0 && fa.ackRttNanos != 0) {
+            fa.ackRttShown = true;
+        } else {
             fa.ackRttNanos = -1;
         }
 
@@ -508,55 +506,32 @@ public final class ConnectionAnalyzer {
         // history letters
         boolean fromA = fi == 0;
         if ((f & SYN) != 0 && (f & (FIN | RST)) != 0) {
-            once('Q', fromA);
+            history.once('Q', fromA);
         }
         if ((f & (SYN | RST)) == (SYN | RST)) {
-            once('I', fromA);
+            history.once('I', fromA);
         }
         if ((f & (SYN | ACK)) == SYN) {
-            once('S', fromA);
+            history.once('S', fromA);
         } else if ((f & (SYN | ACK)) == (SYN | ACK)) {
-            once('H', fromA);
+            history.once('H', fromA);
         }
         if (s.payloadLength > 0) {
-            once('D', fromA);
+            history.once('D', fromA);
         } else if ((f & (SYN | FIN | RST | ACK)) == ACK) {
-            once('A', fromA);
+            history.once('A', fromA);
         }
         if ((f & FIN) != 0) {
-            once('F', fromA);
+            history.once('F', fromA);
         }
         if ((f & RST) != 0) {
-            once('R', fromA);
+            history.once('R', fromA);
         }
         if (fa.retransmission()) {
-            logScale('T', fromA, retransCountForHistory, fi);
+            history.retransmission(fromA);
         }
         if ((fl & FrameAnalysis.ZERO_WINDOW) != 0) {
-            logScale('W', fromA, zeroWinCountForHistory, fi);
-        }
-    }
-
-    private static final String ONCE_LETTERS = "SHADFRQI";
-
-    private void once(char letter, boolean fromA) {
-        int bit = 1 << (ONCE_LETTERS.indexOf(letter) * 2 + (fromA ? 1 : 0));
-        if ((historyOnce & bit) == 0) {
-            historyOnce |= bit;
-            addHistory(letter, fromA);
-        }
-    }
-
-    private void logScale(char letter, boolean fromA, int[] counts, int fi) {
-        int n = ++counts[fi];
-        if (n == 1 || n == 10 || n == 100 || n == 1000 || n == 10_000 || n == 100_000 || n == 1_000_000) {
-            addHistory(letter, fromA);
-        }
-    }
-
-    private void addHistory(char letter, boolean fromA) {
-        if (historyLen < history.length) {
-            history[historyLen++] = (byte) (letter | (fromA ? 0x80 : 0));
+            history.zeroWindow(fromA);
         }
     }
 
@@ -774,17 +749,11 @@ public final class ConnectionAnalyzer {
         boolean origSyn = synTs >= 0;
         boolean respSynAck = synAckTs >= 0;
         String state = connState(origSyn, respSynAck, o.rsts > 0, r.rsts > 0, o.fins > 0, r.fins > 0);
-        char[] h = new char[historyLen];
-        for (int i = 0; i < historyLen; i++) {
-            boolean fromA = (history[i] & 0x80) != 0;
-            char c = (char) (history[i] & 0x7f);
-            h[i] = fromA == origIsA ? c : Character.toLowerCase(c);
-        }
         ConnectionRecord.EndReason why = reason == ConnectionRecord.EndReason.IDLE_TIMEOUT && closed
                 ? ConnectionRecord.EndReason.CLOSED : reason;
         ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
-                vantage(), state, new String(h), why, dataRtt[oi].build(), dataRtt[ri].build(), tsRtt.build(),
+                vantage(), state, history.render(origIsA), why, dataRtt[oi].build(), dataRtt[ri].build(), tsRtt.build(),
                 stallCount, stallNanos, exchanges.count(), exchanges.ttfb(), rtoEvents, zeroWindowWaits);
         sink.onConnection(rec);
     }

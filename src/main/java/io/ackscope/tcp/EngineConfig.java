@@ -13,8 +13,11 @@ package io.ackscope.tcp;
  */
 public record EngineConfig(long idleTimeoutNanos, long closedLingerNanos) {
 
-    /** 30 minutes idle, 60 seconds after close. */
-    public static final EngineConfig DEFAULTS = new EngineConfig(30L * 60 * 1_000_000_000L, 60L * 1_000_000_000L);
+    /**
+     * 30 minutes idle; 10 seconds after close (long enough for retransmitted FINs and final ACKs, short enough that
+     * connection churn does not fill memory with closed connections).
+     */
+    public static final EngineConfig DEFAULTS = new EngineConfig(30L * 60 * 1_000_000_000L, 10L * 1_000_000_000L);
 
     /** True when connection {@code c} is over at capture time {@code now}, whatever comes next. */
     boolean expired(ConnectionAnalyzer c, long now) {

@@ -14,7 +14,7 @@ final class Flow {
     int winScale = -1;
     boolean isFirstAck;
     int lastSegmentFlags;
-    boolean validBif;
+    boolean validBif = true;     // Wireshark initialises valid_bif to 1; a lost segment clears it
     long nextSeq;
     long nextSeqFrame;
     long nextSeqTime;
@@ -68,8 +68,8 @@ final class Flow {
 
     // TCP timestamp option RTT (pping): TSvals this side sent, waiting for the peer to echo them.
     static final int TSVAL_RING = 64;
-    final long[] tsvals = new long[TSVAL_RING];
-    final long[] tsvalTimes = new long[TSVAL_RING];
+    private long[] tsvals;        // allocated when the side first sends a TSval
+    private long[] tsvalTimes;
     int tsvalHead;   // index of the oldest entry
     int tsvalCount;
     long lastTsval = -1;
@@ -84,6 +84,10 @@ final class Flow {
             return;
         }
         lastTsval = tsval;
+        if (tsvals == null) {
+            tsvals = new long[TSVAL_RING];
+            tsvalTimes = new long[TSVAL_RING];
+        }
         if (tsvalCount == TSVAL_RING) {
             tsvalHead = (tsvalHead + 1) % TSVAL_RING;
             tsvalCount--;

@@ -38,10 +38,17 @@ public final class FrameAnalysis {
     public int dupAckNum;
     /** Frame whose segment this frame acknowledges ({@code tcp.analysis.acks_frame}), -1 if none. */
     public long ackedFrame;
-    /** {@code tcp.analysis.ack_rtt} in ns, -1 when tshark would not show it (no exact ACK, or zero). */
+    /**
+     * {@code tcp.analysis.ack_rtt} in ns, -1 when tshark would not show it (no exact ACK, or zero). It is negative
+     * only when capture timestamps run backwards; {@link #ackRttShown} is the exact presence flag.
+     */
     public long ackRttNanos;
+    /** tshark would show {@code tcp.analysis.ack_rtt} on this frame (even a negative one). */
+    public boolean ackRttShown;
     /** {@code tcp.analysis.initial_rtt} in ns, -1 when tshark would not show it on this frame. */
     public long initialRttNanos;
+    /** tshark would show {@code tcp.analysis.initial_rtt} on this frame. */
+    public boolean initialRttShown;
     /** Retransmission timeout measured like tshark's {@code tcp.analysis.rto} (ns), -1 if not a retransmission. */
     public long rtoNanos;
     /** True when tshark would have attached its SEQ/ACK analysis to this frame. */
@@ -55,7 +62,9 @@ public final class FrameAnalysis {
         dupAckNum = 0;
         ackedFrame = -1;
         ackRttNanos = -1;
+        ackRttShown = false;
         initialRttNanos = -1;
+        initialRttShown = false;
         rtoNanos = -1;
         hasAnalysis = false;
     }

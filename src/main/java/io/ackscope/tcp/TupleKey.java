@@ -45,6 +45,31 @@ public final class TupleKey {
         return this;
     }
 
+    /** Lower endpoint's address (high, low 64 bits) and port; the upper endpoint is {@code b}. */
+    public long aHi() {
+        return aHi;
+    }
+
+    public long aLo() {
+        return aLo;
+    }
+
+    public int aPort() {
+        return aPort;
+    }
+
+    public long bHi() {
+        return bHi;
+    }
+
+    public long bLo() {
+        return bLo;
+    }
+
+    public int bPort() {
+        return bPort;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof TupleKey k)) {

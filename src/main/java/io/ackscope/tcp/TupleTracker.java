@@ -6,11 +6,13 @@ import static io.ackscope.decode.PacketDecoder.SYN;
 /**
  * Connection identification for one canonical 4-tuple (part a of the engine), like tshark's {@code tcp.stream}.
  *
- * <p><b>Contract.</b> Feed it every segment of one 4-tuple (either direction), ordered by timestamp and then by
- * (file index, frame number); it splits them into connections and runs a {@link ConnectionAnalyzer} on each. All
- * results depend only on that 4-tuple's segments, so a job may group segments by 4-tuple, run one tracker per group
- * (in any order, on any machine) and get exactly what a whole-file {@link TcpEngine} run gives, except the stream
- * numbers, which it renumbers by each connection's (first file index, first frame number).
+ * <p><b>Contract.</b> Feed it every segment of one 4-tuple (either direction) in the order a whole-file
+ * {@link TcpEngine} sees them: by file index, then frame number (tshark's one-pass order; a job that sorts by
+ * timestamp gets the same whenever timestamps do not run backwards inside a file and files are given in time order).
+ * It splits them into connections and runs a {@link ConnectionAnalyzer} on each. All results depend only on that
+ * 4-tuple's segments, so a job may group segments by {@link TupleKey}, run one tracker per group (in any order, on
+ * any machine) and get exactly what a whole-file {@link TcpEngine} run gives, except the stream numbers, which it
+ * renumbers by each connection's (first file index, first frame number).
  *
  * <p>A new connection starts on the same 4-tuple when:
  * <ul>

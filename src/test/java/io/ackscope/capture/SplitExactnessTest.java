@@ -23,7 +23,7 @@ class SplitExactnessTest {
      * Split sizes; the smallest ones only for files up to the given length (every split validates a chain of about
      * 256 KiB, so tiny splits of the megabyte files would only repeat the same work thousands of times).
      */
-    private static final long[][] SIZES = {{317, 300_000}, {1000, 1_000_000}, {4096, Long.MAX_VALUE},
+    private static final long[][] SIZES = {{317, 150_000}, {1000, 400_000}, {4096, Long.MAX_VALUE},
         {65_536, Long.MAX_VALUE}, {1 << 20, Long.MAX_VALUE}};
 
     /** Files that need a whole-file read, and the start of why; every other corpus file must split. */
@@ -45,6 +45,7 @@ class SplitExactnessTest {
         int compared = 0;
         long splits = 0;
         for (String file : Corpus.captures()) {
+            long t0 = System.nanoTime();
             byte[] bytes = Corpus.bytes(file);
             Records.Outcome whole = Records.readStream(new ByteArrayInputStream(bytes), file);
             for (long[] sizeAndLimit : SIZES) {
@@ -68,6 +69,9 @@ class SplitExactnessTest {
                 splits += split.splits;
                 compare(file + " split " + size, whole, split);
                 compared++;
+            }
+            if (System.getProperty("ackscope.split.timing") != null) {
+                System.out.printf("  %-55s %8d bytes %6d ms%n", file, bytes.length, (System.nanoTime() - t0) / 1_000_000);
             }
         }
         System.out.println("split exactness: " + compared + " file/size pairs compared over " + splits

@@ -53,7 +53,7 @@ final class Splits {
             out.fallback = plan.whyNotSplittable();
             return out;
         }
-        long framesBefore = 0;
+        long framesBefore = plan.framesBeforeDataStart();
         List<Records.Rec> kept = new ArrayList<>();
         for (long start = 0; start < file.length; start += size) {
             out.splits++;

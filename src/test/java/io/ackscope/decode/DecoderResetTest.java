@@ -1,5 +1,6 @@
 package io.ackscope.decode;
 
+import io.ackscope.capture.LinkTypes;
 import static io.ackscope.decode.Fixtures.ETHERNET_IPV4_TCP_SYN;
 import static io.ackscope.decode.Fixtures.ETHERTYPE_IPV4;
 import static io.ackscope.decode.Fixtures.ETHERTYPE_IPV6;

@@ -6,16 +6,16 @@ import java.io.ByteArrayOutputStream;
  * Hand-built packet bytes. Every header builder spells out its fields one per line, with their meaning, so a
  * test's fixture can be read against the RFC.
  */
-final class Fixtures {
+public final class Fixtures {
     private Fixtures() {
     }
 
-    static final int ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86dd, ETHERTYPE_ARP = 0x0806,
+    public static final int ETHERTYPE_IPV4 = 0x0800, ETHERTYPE_IPV6 = 0x86dd, ETHERTYPE_ARP = 0x0806,
             ETHERTYPE_VLAN = 0x8100, ETHERTYPE_QINQ = 0x88a8, ETHERTYPE_QINQ_OLD = 0x9100, ETHERTYPE_MPLS = 0x8847;
-    static final int TCP = 6, UDP = 17, ICMP = 1, ICMPV6 = 58, IPIP = 4, IPV6_IN_IP = 41, GRE = 47;
+    public static final int TCP = 6, UDP = 17, ICMP = 1, ICMPV6 = 58, IPIP = 4, IPV6_IN_IP = 41, GRE = 47;
 
     /** A Linux SYN to port 80 with MSS 1460, SACK permitted, timestamps and window scale 7: every byte named. */
-    static final byte[] ETHERNET_IPV4_TCP_SYN = hex(
+    public static final byte[] ETHERNET_IPV4_TCP_SYN = hex(
             "00 11 22 33 44 55",        // Ethernet destination
             "66 77 88 99 aa bb",        // Ethernet source
             "08 00",                    // ethertype IPv4
@@ -44,12 +44,12 @@ final class Fixtures {
             "01",                       // option NOP
             "03 03 07");                // option window scale 7
 
-    static final int SYN_IP = 14, SYN_TCP = 34, SYN_TCP_HEADER = 40;
+    public static final int SYN_IP = 14, SYN_TCP = 34, SYN_TCP_HEADER = 40;
 
     // ---- builders --------------------------------------------------------------------------------------------------
 
     /** Bytes from hex groups; spaces are ignored so each group can carry its own comment. */
-    static byte[] hex(String... groups) {
+    public static byte[] hex(String... groups) {
         String s = String.join("", groups).replace(" ", "");
         byte[] b = new byte[s.length() / 2];
         for (int i = 0; i < b.length; i++) {
@@ -58,7 +58,7 @@ final class Fixtures {
         return b;
     }
 
-    static byte[] cat(byte[]... parts) {
+    public static byte[] cat(byte[]... parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (byte[] p : parts) {
             out.writeBytes(p);
@@ -66,40 +66,40 @@ final class Fixtures {
         return out.toByteArray();
     }
 
-    static byte[] u16(int v) {
+    public static byte[] u16(int v) {
         return new byte[] {(byte) (v >>> 8), (byte) v};
     }
 
-    static byte[] u32(long v) {
+    public static byte[] u32(long v) {
         return new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
     }
 
-    static byte[] zeros(int n) {
+    public static byte[] zeros(int n) {
         return new byte[n];
     }
 
-    static byte[] fill(int n, int value) {
+    public static byte[] fill(int n, int value) {
         byte[] b = new byte[n];
         java.util.Arrays.fill(b, (byte) value);
         return b;
     }
 
     /** A copy of {@code b} with {@code b[i] = v}. */
-    static byte[] with(byte[] b, int i, int v) {
+    public static byte[] with(byte[] b, int i, int v) {
         byte[] c = b.clone();
         c[i] = (byte) v;
         return c;
     }
 
     /** A copy of {@code b} with the 16-bit big-endian value {@code v} at {@code i}. */
-    static byte[] with16(byte[] b, int i, int v) {
+    public static byte[] with16(byte[] b, int i, int v) {
         byte[] c = b.clone();
         c[i] = (byte) (v >>> 8);
         c[i + 1] = (byte) v;
         return c;
     }
 
-    static byte[] ethernet(int etherType, byte[] payload) {
+    public static byte[] ethernet(int etherType, byte[] payload) {
         return cat(
                 hex("02 00 00 00 00 01"),   // destination MAC
                 hex("02 00 00 00 00 02"),   // source MAC
@@ -108,13 +108,13 @@ final class Fixtures {
     }
 
     /** An 802.1Q/802.1ad tag: TCI then the ethertype of what follows. */
-    static byte[] vlanTag(int vlanId, int innerEtherType) {
+    public static byte[] vlanTag(int vlanId, int innerEtherType) {
         return cat(
                 u16(vlanId & 0x0fff),       // PCP 0, DEI 0, VLAN id
                 u16(innerEtherType));       // ethertype of the next header
     }
 
-    static byte[] mplsLabel(int label, boolean bottomOfStack) {
+    public static byte[] mplsLabel(int label, boolean bottomOfStack) {
         long v = ((long) label << 12)       // label (20 bits)
                 | (0 << 9)                  // traffic class
                 | (bottomOfStack ? 1 << 8 : 0) // bottom of stack
@@ -122,12 +122,12 @@ final class Fixtures {
         return u32(v);
     }
 
-    static byte[] ipv4(int protocol, byte[] payload) {
+    public static byte[] ipv4(int protocol, byte[] payload) {
         return ipv4(protocol, payload, 20 + payload.length, new byte[0], 0);
     }
 
     /** IPv4 with an explicit total length, options (a multiple of 4 bytes) and flags/fragment-offset word. */
-    static byte[] ipv4(int protocol, byte[] payload, int totalLength, byte[] options, int flagsAndOffset) {
+    public static byte[] ipv4(int protocol, byte[] payload, int totalLength, byte[] options, int flagsAndOffset) {
         int ihl = (20 + options.length) / 4;
         return cat(
                 new byte[] {(byte) (0x40 | (ihl & 0x0f))}, // version 4, IHL
@@ -144,14 +144,14 @@ final class Fixtures {
                 payload);
     }
 
-    static final long IPV6_SRC_HI = 0x2001_0db8_0000_0000L, IPV6_SRC_LO = 1, IPV6_DST_HI = 0x2001_0db8_0000_0000L,
-            IPV6_DST_LO = 2;
+    public static final long IPV6_SRC_HI = 0x2001_0db8_0000_0000L, IPV6_SRC_LO = 1,
+            IPV6_DST_HI = 0x2001_0db8_0000_0000L, IPV6_DST_LO = 2;
 
-    static byte[] ipv6(int nextHeader, byte[] payload) {
+    public static byte[] ipv6(int nextHeader, byte[] payload) {
         return ipv6(nextHeader, payload, payload.length);
     }
 
-    static byte[] ipv6(int nextHeader, byte[] payload, int payloadLength) {
+    public static byte[] ipv6(int nextHeader, byte[] payload, int payloadLength) {
         return cat(
                 hex("60 00 00 00"),         // version 6, traffic class 0, flow label 0
                 u16(payloadLength),         // payload length
@@ -163,14 +163,14 @@ final class Fixtures {
     }
 
     /** A hop-by-hop, routing or destination-options header padded to 8 bytes with a PadN option. */
-    static byte[] ipv6Extension(int nextHeader) {
+    public static byte[] ipv6Extension(int nextHeader) {
         return cat(
                 new byte[] {(byte) nextHeader}, // next header
                 hex("00"),                  // header extension length 0 (8 bytes in all)
                 hex("01 04 00 00 00 00"));  // option PadN, 4 bytes of padding
     }
 
-    static byte[] ipv6Fragment(int nextHeader, int offsetBytes, boolean more) {
+    public static byte[] ipv6Fragment(int nextHeader, int offsetBytes, boolean more) {
         return cat(
                 new byte[] {(byte) nextHeader}, // next header
                 hex("00"),                  // reserved
@@ -179,7 +179,7 @@ final class Fixtures {
     }
 
     /** TCP with ACK|PSH, the given data offset (in 32-bit words) and options filling the header. */
-    static byte[] tcp(int dataOffsetWords, byte[] options, byte[] payload) {
+    public static byte[] tcp(int dataOffsetWords, byte[] options, byte[] payload) {
         return cat(
                 u16(1234),                  // source port
                 u16(80),                    // destination port
@@ -194,15 +194,15 @@ final class Fixtures {
                 payload);
     }
 
-    static byte[] tcp(byte[] payload) {
+    public static byte[] tcp(byte[] payload) {
         return tcp(5, new byte[0], payload);
     }
 
-    static byte[] udp(byte[] payload) {
+    public static byte[] udp(byte[] payload) {
         return udp(payload, 8 + payload.length);
     }
 
-    static byte[] udp(byte[] payload, int length) {
+    public static byte[] udp(byte[] payload, int length) {
         return cat(
                 u16(5353),                  // source port
                 u16(53),                    // destination port
@@ -211,7 +211,7 @@ final class Fixtures {
                 payload);
     }
 
-    static byte[] icmp(int type, int code, byte[] body) {
+    public static byte[] icmp(int type, int code, byte[] body) {
         return cat(
                 new byte[] {(byte) type},   // type
                 new byte[] {(byte) code},   // code

@@ -1,5 +1,6 @@
 package io.ackscope.decode;
 
+import io.ackscope.capture.LinkTypes;
 import static io.ackscope.decode.Fixtures.ETHERNET_IPV4_TCP_SYN;
 import static io.ackscope.decode.Fixtures.ETHERTYPE_ARP;
 import static io.ackscope.decode.Fixtures.ETHERTYPE_IPV4;
@@ -120,7 +121,7 @@ class LinkLayerDecodeTest {
 
     @Test
     void decodesRawIpUnderEveryRawNumbering() {
-        for (int linkType : new int[] {LinkTypes.RAW, LinkTypes.RAW_DLT12, LinkTypes.RAW_DLT14}) {
+        for (int linkType : new int[] {LinkTypes.RAW, LinkTypes.RAW_OPENBSD, 14 /* DLT_RAW on OpenBSD */}) {
             decode(linkType, IPV4_TCP);
             assertIpv4TcpAt(0);
             decode(linkType, IPV6_TCP);

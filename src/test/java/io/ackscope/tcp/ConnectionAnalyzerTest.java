@@ -240,4 +240,26 @@ class ConnectionAnalyzerTest {
         assertEquals(2, c.exchanges.size());
         assertFalse(c.ackDelays.isEmpty());
     }
+
+    @Test
+    void stallSeenNearTheClientSubtractsThePathRttFromTheServersResume() {
+        // capture next to the client, 10 ms RTT to the server; the server's header arrives, the client delays its
+        // ACK 40 ms, the body arrives one RTT after that ACK (it left the server right after the ACK reached it)
+        Segments g = new Segments();
+        g.client(SYN, 1000, 0, 0);
+        g.after(10 * MS).server(SYN | ACK, 5000, 1001, 0);
+        g.after(20 * US).client(ACK, 1001, 5001, 0);
+        g.after(US).client(ACK | PSH, 1001, 5001, 40);
+        g.after(10 * MS + 100 * US).server(ACK | PSH, 5001, 1041, 200);
+        g.after(40 * MS).client(ACK, 1041, 5201, 0);
+        g.after(10 * MS + 50 * US).server(ACK | PSH, 5201, 1041, 900);
+        Segments.Collected c = g.run();
+        assertEquals(Vantage.NEAR_CLIENT, c.connections.get(0).vantage());
+        AckDelay d = c.ackDelays.stream().filter(x -> x.frameNumber() == 6).findFirst().orElseThrow();
+        assertEquals(AckDelay.Method.DIRECT, d.method());
+        assertEquals(40L * MS, d.valueNanos());
+        assertEquals(1, c.stalls.size());
+        assertEquals(10L * MS + 50 * US, c.stalls.get(0).resumeGapNanos());
+        assertEquals(Side.RESPONDER, c.stalls.get(0).holdingSide());
+    }
 }

@@ -1,0 +1,237 @@
+package io.ackscope.cli;
+
+import com.beust.jcommander.Parameter;
+import com.beust.jcommander.Parameters;
+import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureReader;
+import io.ackscope.decode.DecodeStatus;
+import io.ackscope.decode.Layer;
+import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.AnalysisSink;
+import io.ackscope.tcp.FrameAnalysis;
+import io.ackscope.tcp.Segment;
+import io.ackscope.tcp.TcpEngine;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code ackscope fields -r FILE [-e FIELD]...}: one tab-separated row per frame, with a header line, as
+ * {@code tshark -n -r FILE -T fields -E header=y -E separator=/t -E occurrence=f -e FIELD...} prints it.
+ *
+ * <p>Without {@code -e} the fields are {@link #DEFAULT_FIELDS}: the decoded columns of the corpus's
+ * {@code expected/*.tcp.tsv}, so the output can be compared with tshark's directly.
+ *
+ * <p>Known differences from tshark: IP fragments are not reassembled (the TCP or UDP header shows on the first
+ * fragment, where tshark shows it on the last one, reassembled); timestamps with out-of-range sub-second fields are
+ * printed arithmetically (tshark prints artefacts such as 10 decimals); a pcapng block that tshark counts as a
+ * frame without being a packet (custom and journal blocks) gets a row with only its frame number.
+ */
+@Parameters(commandNames = "fields", commandDescription = "Print one tab-separated row of fields per frame, "
+        + "as tshark -T fields -E header=y -E occurrence=f prints them")
+public final class FieldsCommand implements Command {
+
+    /** The fields printed when no -e is given. */
+    static final List<String> DEFAULT_FIELDS = List.of("frame.number", "frame.time_epoch", "ip.src", "ipv6.src",
+            "tcp.srcport", "ip.dst", "ipv6.dst", "tcp.dstport", "tcp.flags", "tcp.seq_raw", "tcp.ack_raw",
+            "tcp.len", "tcp.window_size_value");
+
+    private static final int OUTPUT_BUFFER = 1 << 16;
+
+    @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file (pcap or pcapng, optionally "
+            + "gzip/zstd/bzip2 compressed)")
+    String file;
+
+    @Parameter(names = {"-e", "--field"}, description = "Field to print (repeatable), in tshark's naming; "
+            + "default: frame.number frame.time_epoch ip.src ipv6.src tcp.srcport ip.dst ipv6.dst tcp.dstport "
+            + "tcp.flags tcp.seq_raw tcp.ack_raw tcp.len tcp.window_size_value. Run with -e list for all.")
+    List<String> fields = new ArrayList<>();
+
+    @Parameter(names = {"--stats"}, description = "After the rows, print to standard error how many frames "
+            + "decoded and where the others stopped")
+    boolean stats;
+
+    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
+    boolean help;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public FieldsCommand() {
+        this(System.out, System.err);
+    }
+
+    FieldsCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public boolean help() {
+        return help;
+    }
+
+    @Override
+    public int run() throws IOException {
+        List<String> names = fields.isEmpty() ? DEFAULT_FIELDS : fields;
+        if (names.contains("list")) {
+            for (FrameFields.Field f : FrameFields.all()) {
+                out.println(f.name() + "\t" + f.description());
+            }
+            return 0;
+        }
+        FrameFields.Field[] selected = new FrameFields.Field[names.size()];
+        FrameFields.Pass pass = FrameFields.Pass.READ;
+        for (int i = 0; i < selected.length; i++) {
+            selected[i] = FrameFields.get(names.get(i));
+            if (selected[i] == null) {
+                err.println("ackscope fields: unknown field '" + names.get(i) + "'. Known fields: "
+                        + knownFields());
+                return 2;
+            }
+            if (selected[i].pass().compareTo(pass) > 0) {
+                pass = selected[i].pass();
+            }
+        }
+        return print(selected, pass);
+    }
+
+    private static String knownFields() {
+        StringBuilder sb = new StringBuilder();
+        for (FrameFields.Field f : FrameFields.all()) {
+            sb.append(sb.length() == 0 ? "" : " ").append(f.name());
+        }
+        return sb.toString();
+    }
+
+    private int print(FrameFields.Field[] selected, FrameFields.Pass pass) throws IOException {
+        boolean decode = pass != FrameFields.Pass.READ;
+        boolean analyse = pass == FrameFields.Pass.TCP_ANALYSIS;
+        TsvOutput o = new TsvOutput(out, OUTPUT_BUFFER);
+        for (int i = 0; i < selected.length; i++) {
+            if (i > 0) {
+                o.tab();
+            }
+            o.ascii(selected[i].name());
+        }
+        o.newline();
+        FrameFields.Frame frame = new FrameFields.Frame();
+        frame.decoder = new PacketDecoder();
+        Segment segment = new Segment();
+        // one pass in frame order, as tshark without -2; the sink sees the frame's analysis before its row is written
+        TcpEngine engine = new TcpEngine(new AnalysisSink() {
+            @Override
+            public void onFrame(Segment s, FrameAnalysis a) {
+                frame.analysis = a;
+            }
+        });
+        DecodeCounts counts = new DecodeCounts();
+        long nextNumber = 1;
+        int exit = 0;
+        try (CaptureReader r = CaptureReader.open(Path.of(file))) {
+            frame.reader = r;
+            try {
+                while (r.next()) {
+                    nextNumber = nonPacketRows(o, selected, nextNumber, r.frameNumber());
+                    nextNumber = r.frameNumber() + 1;
+                    if (decode) {
+                        frame.decoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(),
+                                r.originalLength());
+                        counts.add(frame.decoder);
+                    }
+                    frame.analysis = null;
+                    if (analyse && segment.fill(frame.decoder, r.data(), 0, r.frameNumber(), r.timestampNanos(),
+                            r.originalLength())) {
+                        engine.accept(segment);
+                    }
+                    for (int i = 0; i < selected.length; i++) {
+                        if (i > 0) {
+                            o.tab();
+                        }
+                        selected[i].writer().write(frame, o);
+                    }
+                    o.newline();
+                }
+                // pcapng blocks that tshark numbers as frames after the last packet
+                nonPacketRows(o, selected, nextNumber, r.frameNumber() + 1);
+                if (r.tailProblem() != null) {
+                    o.flush();
+                    err.println("ackscope fields: " + file + ": byte " + r.tailProblem().offset() + ": "
+                            + r.tailProblem().reason() + " (the frames before it were printed)");
+                }
+            } catch (CaptureException e) {
+                o.flush();
+                err.println("ackscope fields: " + e.getMessage() + " (the frames before it were printed)");
+                exit = 1;
+            }
+        } catch (CaptureException e) {
+            o.flush();
+            err.println("ackscope fields: " + e.getMessage());
+            return 1;
+        }
+        o.flush();
+        if (stats && decode) {
+            counts.print(err);
+        }
+        return exit;
+    }
+
+    /** Rows with only a frame number for the numbers in [from, to) that were not packets; returns {@code to}. */
+    private static long nonPacketRows(TsvOutput o, FrameFields.Field[] selected, long from, long to)
+            throws IOException {
+        for (long n = from; n < to; n++) {
+            for (int i = 0; i < selected.length; i++) {
+                if (i > 0) {
+                    o.tab();
+                }
+                if (selected[i].name().equals("frame.number")) {
+                    o.decimal(n);
+                }
+            }
+            o.newline();
+        }
+        return to;
+    }
+
+    /** Frames by decode outcome: OK, or status / layer / reason (reasons are constants, so keys repeat). */
+    private static final class DecodeCounts {
+        private static final DecodeStatus[] STATUSES = DecodeStatus.values();
+        private static final Layer[] LAYERS = Layer.values();
+
+        private long total;
+        private long ok;
+        private final Map<String, long[]> stopped = new LinkedHashMap<>();
+
+        void add(PacketDecoder d) {
+            total++;
+            if (d.status() == DecodeStatus.OK) {
+                ok++;
+                return;
+            }
+            long[] c = stopped.get(d.stopReason());
+            if (c == null) {
+                c = new long[STATUSES.length * LAYERS.length];
+                stopped.put(d.stopReason(), c);
+            }
+            c[d.status().ordinal() * LAYERS.length + d.stopLayer().ordinal()]++;
+        }
+
+        void print(PrintStream err) {
+            err.println(total + " frames decoded: " + ok + " ok");
+            for (Map.Entry<String, long[]> e : stopped.entrySet()) {
+                long[] c = e.getValue();
+                for (int i = 0; i < c.length; i++) {
+                    if (c[i] > 0) {
+                        err.println(c[i] + " " + STATUSES[i / LAYERS.length] + " at " + LAYERS[i % LAYERS.length]
+                                + ": " + e.getKey());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/**
+ * The TCP analysis engine: connections ({@code tcp.stream}), Wireshark-compatible sequence analysis, RTT, ACK delay,
+ * Nagle &times; delayed-ACK stalls, other latency causes and request/response exchanges.
+ *
+ * <p><b>Shape.</b> Input is a reusable {@link io.ackscope.tcp.Segment} (primitives plus a bounded payload prefix),
+ * so frames can travel as rows and be rebuilt anywhere. Part (a), {@link io.ackscope.tcp.TupleTracker}, splits
+ * one canonical 4-tuple's segments into connections; part (b), {@link io.ackscope.tcp.ConnectionAnalyzer},
+ * analyses one connection. {@link io.ackscope.tcp.TcpEngine} runs both over a whole capture with a bounded flow
+ * table. Results go to an {@link io.ackscope.tcp.AnalysisSink} as they are found; nothing is buffered beyond the
+ * state of open connections.
+ *
+ * <p><b>Contract for distributed runs.</b> Everything about a connection depends only on its 4-tuple's segments in
+ * (file index, frame number) order. Grouping by 4-tuple, running one {@code TupleTracker} per group and
+ * renumbering connections by (first file index, first frame number) gives the whole-file engine's results.
+ *
+ * <p><b>Units.</b> Times are epoch nanoseconds and durations nanoseconds everywhere in this package (fields and
+ * components end in {@code Nanos}); -1 means absent. Consumers writing Parquet convert durations to microseconds
+ * and timestamps to TIMESTAMP columns. Sequence numbers are unsigned 32-bit values in longs.
+ *
+ * <p>No Spark here: the package runs and is tested in a plain JVM.
+ */
+package io.ackscope.tcp;
