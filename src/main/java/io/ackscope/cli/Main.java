@@ -26,6 +26,8 @@ public final class Main {
         m.put("capture", CaptureCommand::new);
         m.put("load", LoadCommand::new);
         m.put("serve", ServeCommand::new);
+        m.put("analyze", AnalyzeCommand::new);
+        m.put("report", ReportCommand::new);
         m.put("lab", LabCommand::new);
         return m;
     }

@@ -17,12 +17,12 @@ import java.util.Map;
 
 /**
  * Writes the per-request rows of a load run to Parquet (table {@code load_requests}, documented in
- * {@code docs/schema.md}). Uses parquet's {@link LocalOutputFile}, so writing a local file needs no Hadoop file
+ * {@code docs/load_requests.md}). Uses parquet's {@link LocalOutputFile}, so writing a local file needs no Hadoop file
  * system. One reused Avro record for all rows.
  */
 public final class RequestParquet {
 
-    /** Avro schema of one row; the column documentation lives in {@code docs/schema.md}. */
+    /** Avro schema of one row; the column documentation lives in {@code docs/load_requests.md}. */
     public static final Schema SCHEMA = SchemaBuilder.record("load_requests").namespace("io.ackscope.load")
             .fields()
             .requiredLong("request_index")

@@ -1,0 +1,55 @@
+package io.ackscope.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+
+/**
+ * The HTML summary report of an {@code analyze} output directory: {@code DIR/report.html}, made from the tables
+ * alone (and, for the flow graphs, the capture files if they are still where analyze read them).
+ */
+public final class Report {
+    /** The report's file name inside the output directory. */
+    public static final String FILE_NAME = "report.html";
+
+    private Report() {
+    }
+
+    /** The data the page shows. */
+    public static ReportData data(Path tablesDir, ReportFilter filter, boolean flowGraphs) throws IOException {
+        if (!Files.isRegularFile(tablesDir.resolve("_SUCCESS"))) {
+            throw new IOException(tablesDir + " is not a complete ackscope analyze output (no _SUCCESS marker)");
+        }
+        return ReportBuilder.build(tablesDir, filter, flowGraphs);
+    }
+
+    /** The columns the report reads, by table (its whole dependency on the schema analyze writes). */
+    public static java.util.Map<String, java.util.List<String>> columnsRead() {
+        return Tables.all();
+    }
+
+    /** The page for {@code data}. */
+    public static String html(ReportData data) {
+        return HtmlReport.render(data, Format.time(Instant.now().getEpochSecond() * 1_000_000).replace(".000000", ""),
+                Report.class.getPackage().getImplementationVersion());
+    }
+
+    /**
+     * Writes the report of {@code tablesDir} to {@code out} (replacing it in one step, so a reader never sees half
+     * a page).
+     *
+     * @return the data shown, for a summary line
+     */
+    public static ReportData write(Path tablesDir, Path out, ReportFilter filter) throws IOException {
+        ReportData d = data(tablesDir, filter, true);
+        byte[] page = html(d).getBytes(StandardCharsets.UTF_8);
+        Path abs = out.toAbsolutePath();
+        Path tmp = abs.resolveSibling("." + abs.getFileName() + ".tmp");
+        Files.write(tmp, page);
+        Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return d;
+    }
+}

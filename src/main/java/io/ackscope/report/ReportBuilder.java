@@ -1,0 +1,438 @@
+package io.ackscope.report;
+
+import io.ackscope.tcp.Addresses;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+
+/**
+ * Computes a {@link ReportData} from the tables of an {@code analyze} output directory: one pass over each table,
+ * only the columns in {@link Tables}, filtered by a {@link ReportFilter}.
+ *
+ * <p>Memory: one small record per selected connection and one {@code long} per latency value (exact percentiles);
+ * everything the page shows is bounded by {@link #LIMITS}.
+ */
+final class ReportBuilder {
+    static final ReportData.Limits LIMITS = new ReportData.Limits(50, 4, 6, LadderReader.MAX_ROWS, 20, 100,
+            TimelineBuilder.MAX_BUCKETS, 12, 10);
+
+    private final Path dir;
+    private final ReportFilter filter;
+    private final boolean ladders;
+
+    private final Map<String, EndpointStats> endpoints = new HashMap<>();
+    private final List<Conn> conns = new ArrayList<>();
+    private StreamIndex index;
+    private final Map<String, Long> vantage = new TreeMap<>();
+    private final Map<String, Long> ackMethods = new TreeMap<>();
+    private long totalConnections, requests;
+    private TimelineBuilder timeline;
+    private final PriorityQueue<ReportData.Request> slowest = new PriorityQueue<>(
+            Comparator.comparingLong(ReportBuilder::slowness));
+
+    /** One selected connection: its row in {@code connections}, and what the filtered measurements add. */
+    static final class Conn {
+        long stream, first, last, firstFrame, packets, payload, retransmissions;
+        int firstFile;
+        String client, connState, history, vantage;
+        EndpointStats endpoint;
+        long requests, stalls, stallMicros, maxTtfb = -1, maxResponse = -1;
+        long worstStallMicros = -1, worstStallHeldFrame = -1, slowestStart = -1;
+        String worstStallEvidence;
+    }
+
+    private ReportBuilder(Path dir, ReportFilter filter, boolean ladders) {
+        this.dir = dir;
+        this.filter = filter;
+        this.ladders = ladders;
+    }
+
+    /**
+     * Builds the report data.
+     *
+     * @param ladders re-read the capture files for the worst connections' flow graphs (when they are readable)
+     */
+    static ReportData build(Path dir, ReportFilter filter, boolean ladders) throws IOException {
+        return new ReportBuilder(dir, filter, ladders).run();
+    }
+
+    private ReportData run() throws IOException {
+        InputReader input = InputReader.read(dir);
+        readConnections();
+        readExchanges();
+        readRttSamples();
+        readAckDelays();
+        readStalls();
+        if (TableReader.exists(dir, Tables.LATENCY_EVENTS)) {
+            readLatencyEvents();
+        }
+
+        List<EndpointStats> eps = new ArrayList<>(endpoints.values());
+        eps.sort(Comparator.comparingLong((EndpointStats e) -> e.requests).thenComparingLong(e -> e.connections)
+                .reversed().thenComparing(e -> e.server));
+        List<ReportData.Endpoint> shown = new ArrayList<>();
+        for (EndpointStats e : eps.subList(0, Math.min(eps.size(), LIMITS.endpoints()))) {
+            shown.add(new ReportData.Endpoint(e.server, e.connections, e.requests, e.laterRequests,
+                    e.laterRequestsStalled, e.serverHeld.count, e.clientHeld.count, e.stallMicros, e.stallShare(),
+                    e.distributions(), e.ackClasses, e.vantage, Findings.of(e)));
+        }
+        List<ReportData.Request> slow = new ArrayList<>(slowest);
+        slow.sort(Comparator.comparingLong(ReportBuilder::slowness).reversed()
+                .thenComparingLong(ReportData.Request::stream).thenComparingInt(ReportData.Request::index));
+
+        return new ReportData(dir.toString(), filter.describe(),
+                input.summary(totalConnections, conns.size(), requests, LIMITS.files(), LIMITS.skippedReasons()),
+                Findings.verdict(eps, requests, conns.size()), shown, eps.size() - shown.size(),
+                timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of())
+                        : timeline.build(),
+                worst(input.paths()), slow, method(), LIMITS);
+    }
+
+    private static long slowness(ReportData.Request r) {
+        return r.responseMicros() != null ? r.responseMicros() : r.ttfbMicros() != null ? r.ttfbMicros() : -1;
+    }
+
+    // ---- connections -----------------------------------------------------------------------------------------
+
+    private void readConnections() throws IOException {
+        long[] span = {Long.MAX_VALUE, Long.MIN_VALUE};
+        TableReader.scan(dir, Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS, b -> {
+            TableReader.LongColumn stream = b.longs("stream"), firstFile = b.longs("first_file_index"),
+                    firstFrame = b.longs("first_frame_number"), first = b.longs("first_timestamp"),
+                    last = b.longs("last_timestamp"), syn = b.longs("syn_timestamp"),
+                    initialRtt = b.longs("initial_rtt_us"), clientPort = b.longs("client_port"),
+                    serverPort = b.longs("server_port"), cPackets = b.longs("client_packets"),
+                    sPackets = b.longs("server_packets"), cPayload = b.longs("client_payload_bytes"),
+                    sPayload = b.longs("server_payload_bytes"), cRetrans = b.longs("client_retransmissions"),
+                    sRetrans = b.longs("server_retransmissions");
+            String[] vant = b.strings("vantage"), state = b.strings("conn_state"), hist = b.strings("history"),
+                    clientIp = b.strings("client_ip"), serverIp = b.strings("server_ip");
+            for (int i = 0; i < b.rows; i++) {
+                totalConnections++;
+                String server = Addresses.endpointText(serverIp[i], (int) serverPort.values[i]);
+                if (!filter.selectsServer(server) || !filter.overlaps(first.values[i], last.values[i])) {
+                    continue;
+                }
+                Conn c = new Conn();
+                c.stream = stream.values[i];
+                c.firstFile = (int) firstFile.values[i];
+                c.firstFrame = firstFrame.values[i];
+                c.first = first.values[i];
+                c.last = last.values[i];
+                c.packets = cPackets.values[i] + sPackets.values[i];
+                c.payload = cPayload.values[i] + sPayload.values[i];
+                c.retransmissions = cRetrans.values[i] + sRetrans.values[i];
+                c.client = Addresses.endpointText(clientIp[i], (int) clientPort.values[i]);
+                c.connState = state[i];
+                c.history = hist[i];
+                c.vantage = vant[i];
+                c.endpoint = endpoints.computeIfAbsent(server, EndpointStats::new);
+                c.endpoint.connections++;
+                c.endpoint.connectionMicros += c.last - c.first;
+                c.endpoint.vantage.merge(c.vantage, 1L, Long::sum);
+                vantage.merge(c.vantage, 1L, Long::sum);
+                long handshakeAt = syn.present[i] ? syn.values[i] : c.first;
+                if (initialRtt.present[i] && filter.inWindow(handshakeAt)) {
+                    c.endpoint.metrics[EndpointStats.HANDSHAKE_RTT].add(initialRtt.values[i]);
+                }
+                conns.add(c);
+                span[0] = Math.min(span[0], c.first);
+                span[1] = Math.max(span[1], c.last);
+            }
+        });
+        index = new StreamIndex(conns);
+        if (!conns.isEmpty()) {
+            long[] window = timelineWindow(span[0], span[1]);
+            timeline = new TimelineBuilder(Math.max(window[0], filter.sinceMicros()),
+                    Math.min(window[1], filter.untilMicros() - 1));
+        }
+    }
+
+    /**
+     * The span the timeline covers: every selected connection, unless a few connections with clocks far from the
+     * rest (a capture stamped 1970, a bogus year 2262) would squeeze everything else into one interval; then the
+     * middle 99% of connections. What falls outside is counted and said on the page.
+     */
+    private long[] timelineWindow(long min, long max) {
+        int n = conns.size();
+        long[] firsts = new long[n], lasts = new long[n];
+        for (int i = 0; i < n; i++) {
+            firsts[i] = conns.get(i).first;
+            lasts[i] = conns.get(i).last;
+        }
+        java.util.Arrays.sort(firsts);
+        java.util.Arrays.sort(lasts);
+        long lo = firsts[(int) (n * 0.005)], hi = lasts[Math.max(0, (int) Math.ceil(n * 0.995) - 1)];
+        long core = Math.max(hi - lo, 0);
+        boolean outliers = (double) (max - min) > 3.0 * core + 3_600_000_000.0;
+        return outliers ? new long[]{lo, hi} : new long[]{min, max};
+    }
+
+    // ---- measurements ----------------------------------------------------------------------------------------
+
+    private void readExchanges() throws IOException {
+        TableReader.scan(dir, Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS, b -> {
+            TableReader.LongColumn stream = b.longs("stream"), idx = b.longs("exchange_index"),
+                    start = b.longs("request_start"), ttfb = b.longs("ttfb_us"), stall = b.longs("stall_us"),
+                    rstall = b.longs("response_stall_us"), complete = b.longs("complete_us"),
+                    reqBytes = b.longs("request_bytes"), respBytes = b.longs("response_bytes"),
+                    status = b.longs("http_status");
+            String[] method = b.strings("http_method"), target = b.strings("http_target"),
+                    host = b.strings("http_host");
+            for (int i = 0; i < b.rows; i++) {
+                Conn c = index.get(stream.values[i]);
+                if (c == null || !filter.inWindow(start.values[i])) {
+                    continue;
+                }
+                long t = ttfb.present[i] ? ttfb.values[i] : -1;
+                long done = complete.present[i] ? complete.values[i] : -1;
+                c.endpoint.exchange((int) idx.values[i], t, stall.present[i] ? stall.values[i] : 0,
+                        rstall.present[i] ? rstall.values[i] : 0, done);
+                requests++;
+                c.requests++;
+                c.maxTtfb = Math.max(c.maxTtfb, t);
+                if (done > c.maxResponse || done == c.maxResponse && start.values[i] < c.slowestStart) {
+                    c.maxResponse = done;
+                    c.slowestStart = start.values[i];
+                }
+                timeline.exchange(start.values[i], t, done);
+                long key = done >= 0 ? done : t;
+                if (slowest.size() < LIMITS.slowestRequests() || key > slowness(slowest.peek())) {
+                    slowest.add(new ReportData.Request(c.stream, (int) idx.values[i], start.values[i],
+                            c.endpoint.server, method[i], target[i], host[i],
+                            status.present[i] ? (int) status.values[i] : null, t >= 0 ? t : null,
+                            done >= 0 ? done : null,
+                            (stall.present[i] ? stall.values[i] : 0) + (rstall.present[i] ? rstall.values[i] : 0),
+                            reqBytes.values[i], respBytes.values[i]));
+                    if (slowest.size() > LIMITS.slowestRequests()) {
+                        slowest.poll();
+                    }
+                }
+            }
+        });
+    }
+
+    private void readRttSamples() throws IOException {
+        TableReader.scan(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS, b -> {
+            TableReader.LongColumn stream = b.longs("stream"), ts = b.longs("timestamp"), rtt = b.longs("rtt_us");
+            String[] kind = b.strings("kind");
+            for (int i = 0; i < b.rows; i++) {
+                if (!"DATA_ACK".equals(kind[i])) {
+                    continue;
+                }
+                Conn c = index.get(stream.values[i]);
+                if (c == null || !filter.inWindow(ts.values[i])) {
+                    continue;
+                }
+                c.endpoint.metrics[EndpointStats.DATA_RTT].add(rtt.values[i]);
+                timeline.dataRtt(ts.values[i], rtt.values[i]);
+            }
+        });
+    }
+
+    private void readAckDelays() throws IOException {
+        TableReader.scan(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS, b -> {
+            TableReader.LongColumn stream = b.longs("stream"), ts = b.longs("timestamp"),
+                    delay = b.longs("ack_delay_us");
+            String[] side = b.strings("acking_side"), method = b.strings("method"), cls = b.strings("ack_class");
+            for (int i = 0; i < b.rows; i++) {
+                Conn c = index.get(stream.values[i]);
+                if (c == null || !filter.inWindow(ts.values[i])) {
+                    continue;
+                }
+                c.endpoint.ackDelay(side[i], delay.values[i], cls[i]);
+                ackMethods.merge(method[i], 1L, Long::sum);
+            }
+        });
+    }
+
+    private void readStalls() throws IOException {
+        TableReader.scan(dir, Tables.STALLS, Tables.STALLS_COLUMNS, b -> {
+            TableReader.LongColumn stream = b.longs("stream"), start = b.longs("start_timestamp"),
+                    duration = b.longs("duration_us"), ack = b.longs("ack_delay_us"),
+                    gap = b.longs("resume_gap_us"), held = b.longs("held_frame");
+            String[] holding = b.strings("holding_side"), evidence = b.strings("evidence");
+            for (int i = 0; i < b.rows; i++) {
+                Conn c = index.get(stream.values[i]);
+                if (c == null || !filter.inWindow(start.values[i])) {
+                    continue;
+                }
+                long d = duration.values[i];
+                c.endpoint.stall(c.stream, "SERVER".equals(holding[i]), d, ack.values[i], gap.values[i],
+                        evidence[i]);
+                c.stalls++;
+                c.stallMicros += d;
+                if (d > c.worstStallMicros || d == c.worstStallMicros && held.values[i] < c.worstStallHeldFrame) {
+                    c.worstStallMicros = d;
+                    c.worstStallHeldFrame = held.values[i];
+                    c.worstStallEvidence = evidence[i];
+                }
+                timeline.stall(start.values[i]);
+            }
+        });
+    }
+
+    private void readLatencyEvents() throws IOException {
+        TableReader.scan(dir, Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS, b -> {
+            TableReader.LongColumn stream = b.longs("stream"), start = b.longs("start_timestamp"),
+                    duration = b.longs("duration_us");
+            String[] kind = b.strings("kind"), evidence = b.strings("evidence");
+            for (int i = 0; i < b.rows; i++) {
+                Conn c = index.get(stream.values[i]);
+                if (c != null && filter.inWindow(start.values[i])) {
+                    c.endpoint.latencyEvent(c.stream, kind[i], duration.values[i], evidence[i]);
+                }
+            }
+        });
+    }
+
+    // ---- worst connections -----------------------------------------------------------------------------------
+
+    /** Most stall time first, then the slowest response, the slowest first byte, retransmissions, duration. */
+    static final Comparator<Conn> WORST_FIRST = Comparator.comparingLong((Conn c) -> c.stallMicros)
+            .thenComparingLong(c -> c.maxResponse).thenComparingLong(c -> c.maxTtfb)
+            .thenComparingLong(c -> c.retransmissions).thenComparingLong(c -> c.last - c.first).reversed()
+            .thenComparingLong(c -> c.stream);
+
+    private List<ReportData.Connection> worst(List<String> files) {
+        PriorityQueue<Conn> top = new PriorityQueue<>(WORST_FIRST.reversed());
+        for (Conn c : conns) {
+            top.add(c);
+            if (top.size() > LIMITS.worstConnections()) {
+                top.poll();
+            }
+        }
+        List<Conn> chosen = new ArrayList<>(top);
+        chosen.sort(WORST_FIRST);
+        List<LadderReader.Want> wants = new ArrayList<>();
+        for (Conn c : chosen) {
+            wants.add(new LadderReader.Want(c.stream, c.firstFile, c.firstFrame, c.packets, c.last,
+                    c.worstStallHeldFrame, c.worstStallHeldFrame >= 0 ? -1 : c.slowestStart));
+        }
+        List<ReportData.Ladder> graphs = ladders ? LadderReader.read(files, wants)
+                : LadderReader.unavailable(wants, "flow graphs were not requested");
+        List<ReportData.Connection> out = new ArrayList<>();
+        for (int i = 0; i < chosen.size(); i++) {
+            Conn c = chosen.get(i);
+            out.add(new ReportData.Connection(c.stream, c.client, c.endpoint.server, c.first, c.last - c.first,
+                    c.packets, c.payload, c.requests, c.stalls, c.stallMicros, c.maxTtfb >= 0 ? c.maxTtfb : null,
+                    c.maxResponse >= 0 ? c.maxResponse : null, c.retransmissions, c.connState, c.history,
+                    c.vantage, why(c), c.worstStallEvidence, graphs.get(i)));
+        }
+        return out;
+    }
+
+    private static String why(Conn c) {
+        if (c.stallMicros > 0) {
+            return Format.plural(c.stalls, "stall", "stalls") + " cost " + Format.duration(c.stallMicros);
+        }
+        if (c.maxResponse >= 0) {
+            return "slowest response " + Format.duration(c.maxResponse);
+        }
+        if (c.maxTtfb >= 0) {
+            return "slowest first byte " + Format.duration(c.maxTtfb);
+        }
+        if (c.retransmissions > 0) {
+            return Format.plural(c.retransmissions, "retransmission", "retransmissions");
+        }
+        return "longest connection, " + Format.duration(c.last - c.first);
+    }
+
+    // ---- method ----------------------------------------------------------------------------------------------
+
+    private ReportData.Method method() {
+        long total = 0;
+        String top = "UNKNOWN";
+        long topN = -1;
+        for (Map.Entry<String, Long> e : vantage.entrySet()) {
+            total += e.getValue();
+            if (e.getValue() > topN) {
+                topN = e.getValue();
+                top = e.getKey();
+            }
+        }
+        String share = total == 0 ? "" : " (" + Format.count(topN) + " of " + Format.plural(total, "connection",
+                "connections") + ")";
+        String text = switch (top) {
+            case "LOCAL" -> "Both ends of the connections were on the capturing host" + share
+                    + ": every delay is seen directly, with no network path in between.";
+            case "NEAR_CLIENT" -> "The capture was taken next to the clients" + share + ": the clients' ACK delays "
+                    + "are read directly; the servers' are estimated by subtracting the path RTT.";
+            case "NEAR_SERVER" -> "The capture was taken next to the servers" + share + ": the servers' ACK delays "
+                    + "are read directly; the clients' are estimated by subtracting the path RTT.";
+            case "IN_BETWEEN" -> "The capture was taken on the path between clients and servers" + share
+                    + ": ACK delays of both sides are estimated by subtracting the RTT of the leg to that host.";
+            default -> total == 0 ? "No connections selected." : "The handshakes were not captured" + share
+                    + ", so the vantage point cannot be inferred; ACK delays are upper bounds (they include the "
+                    + "path).";
+        };
+        List<String> notes = List.of(
+                "Vantage point: inferred per connection from the two handshake legs (SYN → SYN/ACK is the path to "
+                        + "the server and back, SYN/ACK → ACK the path to the client and back); the leg to the "
+                        + "near host is only that host's processing time.",
+                "Handshake RTT: the sum of both legs as seen at the capture point (tshark's "
+                        + "tcp.analysis.initial_rtt).",
+                "Data RTT: from a data segment to the ACK that covers its end (tshark's tcp.analysis.ack_rtt), "
+                        + "both directions. It includes the receiver's ACK delay, so delayed ACKs show up in it.",
+                "ACK delay: for every ACK that newly acknowledges data, the time since the oldest data it "
+                        + "acknowledges arrived at the acking host. Read directly where the capture is next to "
+                        + "that host (DIRECT), else the path RTT is subtracted (ESTIMATED); without a handshake "
+                        + "it is an upper bound (UNCORRECTED).",
+                "Time to first byte: first request segment to first response segment, at the capture point. "
+                        + "Response time: first request segment to the last response segment before the next "
+                        + "request.",
+                "Stall (Nagle × delayed ACK): a side has a small segment unacknowledged and sends nothing more "
+                        + "although more data is ready; the peer's ACK comes after a delayed-ACK timer, and the "
+                        + "next data segment leaves within about a millisecond of that ACK.",
+                "Share of time lost to stalls: stall time inside request/response exchanges divided by their "
+                        + "total response time, per server endpoint.",
+                "Percentiles are nearest-rank over every value (the smallest value with at least that share of "
+                        + "the values at or below it), the same as the latency_summary table. Histograms count "
+                        + "the same values in " + LIMITS.histogramBinsPerDecade() + " logarithmic bins per decade "
+                        + "(one per microsecond below 10 µs).");
+        return new ReportData.Method(vantage, text, ackMethods, notes);
+    }
+
+    /** Selected connections by stream: an array when streams are dense (they are, from analyze), else a map. */
+    private static final class StreamIndex {
+        private final Conn[] dense;
+        private final Map<Long, Conn> sparse;
+
+        StreamIndex(List<Conn> conns) {
+            long max = -1;
+            boolean nonNegative = true;
+            for (Conn c : conns) {
+                max = Math.max(max, c.stream);
+                nonNegative &= c.stream >= 0;
+            }
+            if (nonNegative && max < 4L * conns.size() + 1024) {
+                dense = new Conn[(int) max + 1];
+                for (Conn c : conns) {
+                    dense[(int) c.stream] = c;
+                }
+                sparse = null;
+            } else {
+                dense = null;
+                sparse = new LinkedHashMap<>();
+                for (Conn c : conns) {
+                    sparse.put(c.stream, c);
+                }
+            }
+        }
+
+        Conn get(long stream) {
+            if (dense != null) {
+                return stream >= 0 && stream < dense.length ? dense[(int) stream] : null;
+            }
+            return sparse.get(stream);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package io.ackscope.report;
+
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Reads the tables of an {@code analyze} output directory ({@code DIR/NAME/*.parquet}) column by column, by
+ * column name, without Spark: the report must start in a fraction of a second and must not depend on the Spark
+ * package. Only the requested columns are decoded (Parquet projection), one row group at a time, into primitive
+ * arrays ({@link Batch}); nothing is allocated per row except the strings of string columns, and repeated string
+ * values share one instance.
+ *
+ * <p>Scalar columns of type BOOLEAN, INT32, INT64 (also TIMESTAMP) read as {@code long}; BINARY (UTF-8) as
+ * {@code String}. Lists of INT32/INT64 read as {@code long[]}; a map of string to INT64 as {@code Map}. A missing
+ * table or column is an {@link IOException} that names it.
+ */
+final class TableReader {
+    private TableReader() {
+    }
+
+    /** Receives a table one row group at a time. */
+    interface BatchConsumer {
+        void accept(Batch batch) throws IOException;
+    }
+
+    /** True when {@code dir/table} holds at least one Parquet file. */
+    static boolean exists(Path dir, String table) throws IOException {
+        return !parts(dir.resolve(table)).isEmpty();
+    }
+
+    /** Reads {@code columns} of {@code dir/table}, one {@link Batch} per row group. */
+    static void scan(Path dir, String table, List<String> columns, BatchConsumer consumer) throws IOException {
+        Path tableDir = dir.resolve(table);
+        List<Path> files = parts(tableDir);
+        if (files.isEmpty()) {
+            throw new IOException("table " + table + " not found: no Parquet files in " + tableDir);
+        }
+        Map<Binary, String> strings = new HashMap<>();
+        for (Path f : files) {
+            try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(f),
+                    ParquetReadOptions.builder().build())) {
+                MessageType schema = r.getFooter().getFileMetaData().getSchema();
+                List<Type> fields = new ArrayList<>();
+                for (String c : columns) {
+                    if (!schema.containsField(c)) {
+                        throw new IOException(f + ": table " + table + " has no column " + c
+                                + " (written by a different version of ackscope?)");
+                    }
+                    fields.add(schema.getType(c));
+                }
+                MessageType projection = new MessageType(schema.getName(), fields);
+                r.setRequestedSchema(projection);
+                String createdBy = r.getFooter().getFileMetaData().getCreatedBy();
+                GroupRecordConverter converter = new GroupRecordConverter(projection);
+                PageReadStore pages;
+                while ((pages = r.readNextRowGroup()) != null) {
+                    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, converter.getRootConverter(),
+                            projection, createdBy);
+                    int rows = Math.toIntExact(pages.getRowCount());
+                    Batch b = new Batch(columns, rows);
+                    for (int i = 0; i < columns.size(); i++) {
+                        b.data[i] = read(store, projection, columns.get(i), rows, strings);
+                    }
+                    if (strings.size() > 4096) {
+                        strings.clear();
+                    }
+                    consumer.accept(b);
+                }
+            }
+        }
+    }
+
+    private static List<Path> parts(Path tableDir) throws IOException {
+        if (!Files.isDirectory(tableDir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(tableDir)) {
+            return s.filter(p -> {
+                String n = p.getFileName().toString();
+                return n.endsWith(".parquet") && !n.startsWith("_") && !n.startsWith(".");
+            }).sorted().toList();
+        }
+    }
+
+    private static Object read(ColumnReadStoreImpl store, MessageType schema, String column, int rows,
+                               Map<Binary, String> strings) throws IOException {
+        List<ColumnDescriptor> leaves = new ArrayList<>();
+        for (ColumnDescriptor d : schema.getColumns()) {
+            if (d.getPath()[0].equals(column)) {
+                leaves.add(d);
+            }
+        }
+        ColumnDescriptor first = leaves.get(0);
+        if (first.getMaxRepetitionLevel() == 0) {
+            return scalar(store.getColumnReader(first), first, rows, strings);
+        }
+        if (leaves.size() == 1) {
+            return longLists(store.getColumnReader(first), first, rows);
+        }
+        if (leaves.size() == 2 && isString(first.getPrimitiveType())) {
+            String[][] keys = stringLists(store.getColumnReader(first), first, rows, strings);
+            long[][] values = longLists(store.getColumnReader(leaves.get(1)), leaves.get(1), rows);
+            List<Map<String, Long>> maps = new ArrayList<>(rows);
+            for (int i = 0; i < rows; i++) {
+                Map<String, Long> m = new java.util.LinkedHashMap<>();
+                for (int k = 0; k < keys[i].length; k++) {
+                    m.put(keys[i][k], values[i][k]);
+                }
+                maps.add(m);
+            }
+            return maps;
+        }
+        throw new IOException("column " + column + " has a shape the report does not read");
+    }
+
+    private static boolean isString(PrimitiveType t) {
+        return t.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY;
+    }
+
+    private static Object scalar(ColumnReader r, ColumnDescriptor d, int rows, Map<Binary, String> strings)
+            throws IOException {
+        int maxDef = d.getMaxDefinitionLevel();
+        PrimitiveType.PrimitiveTypeName t = d.getPrimitiveType().getPrimitiveTypeName();
+        if (t == PrimitiveType.PrimitiveTypeName.BINARY) {
+            String[] out = new String[rows];
+            for (int i = 0; i < rows; i++) {
+                if (r.getCurrentDefinitionLevel() == maxDef) {
+                    out[i] = string(r.getBinary(), strings);
+                }
+                r.consume();
+            }
+            return out;
+        }
+        LongColumn out = new LongColumn(rows);
+        for (int i = 0; i < rows; i++) {
+            if (r.getCurrentDefinitionLevel() == maxDef) {
+                out.present[i] = true;
+                out.values[i] = switch (t) {
+                    case INT64 -> r.getLong();
+                    case INT32 -> r.getInteger();
+                    case BOOLEAN -> r.getBoolean() ? 1 : 0;
+                    case DOUBLE -> Math.round(r.getDouble());
+                    default -> throw new IOException(d + ": type " + t + " is not read by the report");
+                };
+            }
+            r.consume();
+        }
+        return out;
+    }
+
+    /** Reads a list column (3-level list, or the key or value leaf of a map): one array per row. */
+    private static long[][] longLists(ColumnReader r, ColumnDescriptor d, int rows) {
+        int maxDef = d.getMaxDefinitionLevel();
+        boolean int32 = d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT32;
+        long[][] out = new long[rows][];
+        long[] buf = new long[64];
+        for (int i = 0; i < rows; i++) {
+            int n = 0;
+            do {
+                if (r.getCurrentDefinitionLevel() == maxDef) {
+                    if (n == buf.length) {
+                        buf = java.util.Arrays.copyOf(buf, n * 2);
+                    }
+                    buf[n++] = int32 ? r.getInteger() : r.getLong();
+                }
+                r.consume();
+            } while (r.getCurrentRepetitionLevel() > 0);
+            out[i] = java.util.Arrays.copyOf(buf, n);
+        }
+        return out;
+    }
+
+    private static String[][] stringLists(ColumnReader r, ColumnDescriptor d, int rows, Map<Binary, String> strings) {
+        int maxDef = d.getMaxDefinitionLevel();
+        String[][] out = new String[rows][];
+        List<String> buf = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            buf.clear();
+            do {
+                if (r.getCurrentDefinitionLevel() == maxDef) {
+                    buf.add(string(r.getBinary(), strings));
+                }
+                r.consume();
+            } while (r.getCurrentRepetitionLevel() > 0);
+            out[i] = buf.toArray(new String[0]);
+        }
+        return out;
+    }
+
+    private static String string(Binary b, Map<Binary, String> strings) {
+        String s = strings.get(b);
+        if (s == null) {
+            s = b.toStringUsingUTF8();
+            if (b.length() <= 64) {
+                strings.put(b.copy(), s);
+            }
+        }
+        return s;
+    }
+
+    /** A nullable integer column: {@code values[i]} is meaningful only where {@code present[i]}. */
+    static final class LongColumn {
+        final long[] values;
+        final boolean[] present;
+
+        LongColumn(int rows) {
+            values = new long[rows];
+            present = new boolean[rows];
+        }
+    }
+
+    /** The requested columns of one row group. */
+    static final class Batch {
+        private final List<String> names;
+        final int rows;
+        final Object[] data;
+
+        Batch(List<String> names, int rows) {
+            this.names = names;
+            this.rows = rows;
+            this.data = new Object[names.size()];
+        }
+
+        private Object col(String name) {
+            int i = names.indexOf(name);
+            if (i < 0) {
+                throw new IllegalArgumentException("column " + name + " was not requested");
+            }
+            return data[i];
+        }
+
+        LongColumn longs(String name) {
+            return (LongColumn) col(name);
+        }
+
+        String[] strings(String name) {
+            return (String[]) col(name);
+        }
+
+        long[][] longLists(String name) {
+            return (long[][]) col(name);
+        }
+
+        @SuppressWarnings("unchecked")
+        List<Map<String, Long>> maps(String name) {
+            return (List<Map<String, Long>>) col(name);
+        }
+    }
+}

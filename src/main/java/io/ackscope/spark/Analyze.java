@@ -1,0 +1,269 @@
+package io.ackscope.spark;
+
+import io.ackscope.tcp.Segment;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.greatest;
+import static org.apache.spark.sql.functions.least;
+import static org.apache.spark.sql.functions.struct;
+
+/**
+ * {@code ackscope analyze}: captures in, Parquet tables out.
+ *
+ * <ol>
+ *   <li>Read every capture with the {@code pcap} source (large files in parallel splits), keeping TCP frames only
+ *       and counting every frame per file ({@link SplitStatsAccumulator}).</li>
+ *   <li>Shuffle TCP frames by canonical 4-tuple and sort each partition in file order (file, then frame number):
+ *       the order the single-JVM engine reads them. (Not by timestamp: capture timestamps can run backwards, and
+ *       the engine, like tshark, follows the file.)</li>
+ *   <li>Pass 1: run the engine per partition to learn each connection's first appearance; rank those into global
+ *       {@code tcp.stream} numbers on the driver.</li>
+ *   <li>Pass 2: run it again over the same shuffle output, writing every engine table with the global numbers.</li>
+ *   <li>Merge the tasks' per-server latency aggregates into {@code latency_summary}; write {@code capture_files}
+ *       and (with {@code --packets}) {@code packets}; commit ({@link OutputDirectory}).</li>
+ * </ol>
+ */
+public final class Analyze {
+    private Analyze() {
+    }
+
+    /**
+     * @param inputs     capture files, directories or globs (any Hadoop filesystem)
+     * @param out        output directory
+     * @param overwrite  replace an earlier ackscope output in {@code out}
+     * @param packets    also write the {@code packets} table
+     * @param partitions shuffle partitions for the engine; 0 = {@code spark.sql.shuffle.partitions}
+     */
+    public record Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions) {
+    }
+
+    /** What a run wrote, for the console summary and the {@code _SUCCESS} marker. */
+    public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long connections,
+                          Map<String, Long> tableRows, List<String> damaged, double seconds,
+                          Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
+                          Map<String, String> taskTime) {
+
+        public String json() {
+            StringBuilder sb = new StringBuilder(256);
+            sb.append("{\"tool\":\"ackscope\",\"command\":\"analyze\",\"files\":").append(files)
+                    .append(",\"bytes\":").append(bytes).append(",\"frames\":").append(frames)
+                    .append(",\"tcp_frames\":").append(tcpFrames).append(",\"connections\":").append(connections)
+                    .append(",\"seconds\":").append(String.format(Locale.ROOT, "%.3f", seconds)).append(",\"tables\":{");
+            int i = 0;
+            for (Map.Entry<String, Long> e : tableRows.entrySet()) {
+                sb.append(i++ > 0 ? "," : "").append('"').append(e.getKey()).append("\":").append(e.getValue());
+            }
+            sb.append("},\"damaged_files\":").append(damaged.size()).append("}\n");
+            return sb.toString();
+        }
+    }
+
+    /** Runs the analysis on {@code spark}; progress goes to {@code console}. */
+    public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal)
+            throws IOException {
+        long start = System.nanoTime();
+        Map<String, Double> phases = new LinkedHashMap<>();
+        Configuration conf = spark.sparkContext().hadoopConfiguration();
+        OutputDirectory out = OutputDirectory.prepare(o.out(), conf, o.overwrite());
+        String id = UUID.randomUUID().toString();
+        SplitStatsAccumulator splits = SplitStatsAccumulator.register(spark.sparkContext(), id);
+        ProgressReporter progress = new ProgressReporter(console, splits, terminal, 10);
+        spark.sparkContext().addSparkListener(progress);
+        StageTimes stageTimes = new StageTimes();
+        spark.sparkContext().addSparkListener(stageTimes);
+        try {
+            String staging = out.staging().toString();
+            int partitions = o.partitions() > 0 ? o.partitions()
+                    : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
+            Dataset<Row> frames = spark.read().format("pcap")
+                    .option(SplitStatsAccumulator.OPTION, id)
+                    .option("payloadBytes", Segment.MAX_PAYLOAD_PREFIX)
+                    .option("payload", "http")
+                    .load(o.inputs().toArray(new String[0]))
+                    .where(col("tcp_flags").isNotNull())
+                    .select(Arrays.stream(SegmentRows.COLUMNS).map(org.apache.spark.sql.functions::col)
+                            .toArray(org.apache.spark.sql.Column[]::new));
+            org.apache.spark.sql.Column a = struct(col("src_addr").as("addr"), col("src_port").as("port"));
+            org.apache.spark.sql.Column b = struct(col("dst_addr").as("addr"), col("dst_port").as("port"));
+            long t = System.nanoTime();
+            spark.sparkContext().setJobDescription(READ);
+            JavaRDD<InternalRow> sorted = frames.repartition(partitions, least(a, b), greatest(a, b))
+                    .sortWithinPartitions("file_index", "frame_number")
+                    .queryExecution().toRdd().toJavaRDD();
+
+            spark.sparkContext().setJobDescription(PASS1);
+            List<long[]> keyLists = sorted.mapPartitions(it -> List.of(EngineTask.connectionKeys(it)).iterator())
+                    .collect();
+            phases.put(READ + " and " + PASS1, secondsSince(t));
+            long[] ranks = mergeSorted(keyLists);
+            progress.phase("analysing connections");
+
+            t = System.nanoTime();
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            spark.sparkContext().setJobDescription(PASS2);
+            Broadcast<long[]> ranksB = jsc.broadcast(ranks);
+            Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(conf));
+            List<EngineTask.Result> results = sorted.mapPartitionsWithIndex((idx, it) -> List.of(
+                    EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), staging,
+                            confB.value().value())).iterator(), false).collect();
+            Map<String, Long> tableRows = commitEngineTables(out, results);
+            phases.put(PASS2, secondsSince(t));
+            ranksB.destroy();
+
+            t = System.nanoTime();
+            LatencyAggregate latency = new LatencyAggregate();
+            for (EngineTask.Result r : results) {
+                latency.merge(r.latency());
+            }
+            List<RowBuffer> summary = latency.rows();
+            writeSmallTable(out, LatencySummaryTable.TABLE, summary, conf);
+            tableRows.put(LatencySummaryTable.TABLE.name(), (long) summary.size());
+            phases.put("latency summary", secondsSince(t));
+
+            ReadPlan plan = splits.plan();
+            List<SplitStats> perFile = plan.perFile(splits.value());
+            List<RowBuffer> fileRows = new ArrayList<>();
+            List<String> damaged = new ArrayList<>();
+            long totalFrames = 0, tcpFrames = 0;
+            for (CaptureFile f : plan.files()) {
+                SplitStats s = perFile.get(f.index());
+                fileRows.add(CaptureFilesTable.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
+                        plan.filePlans().get(f.index()), s));
+                if (s != null) {
+                    totalFrames += s.frames().frames();
+                    tcpFrames += s.frames().tcpFrames();
+                    if (s.errorOffset != null) {
+                        damaged.add(f.path() + ": byte " + s.errorOffset + ": " + s.errorReason);
+                    }
+                }
+            }
+            writeSmallTable(out, CaptureFilesTable.TABLE, fileRows, conf);
+            tableRows.put(CaptureFilesTable.TABLE.name(), (long) fileRows.size());
+
+            if (o.packets()) {
+                t = System.nanoTime();
+                progress.phase("writing packets");
+                spark.sparkContext().setJobDescription("packets table");
+                spark.read().format("pcap").option("payloadBytes", 0)
+                        .load(o.inputs().toArray(new String[0]))
+                        .write().parquet(out.staged("packets").toString());
+                tableRows.put("packets", totalFrames);
+                phases.put("packets table", secondsSince(t));
+            }
+            long connections = ranks.length;
+            List<String> names = new ArrayList<>(tableRows.keySet());
+            Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
+                    tcpFrames, connections, tableRows, damaged, secondsSince(start), phases,
+                    plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
+                    stageTimes.describe());
+            out.commit(names, result.json());
+            return result;
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e;
+        } finally {
+            spark.sparkContext().setJobDescription(null);
+            progress.close();
+            spark.sparkContext().removeSparkListener(progress);
+            spark.sparkContext().removeSparkListener(stageTimes);
+            SplitStatsAccumulator.unregister(id);
+        }
+    }
+
+    static final String READ = "read, decode and shuffle";
+    static final String PASS1 = "engine pass 1";
+    static final String PASS2 = "engine pass 2 and table writes";
+
+    private static double secondsSince(long t) {
+        return (System.nanoTime() - t) / 1e9;
+    }
+
+    /** Merges the sorted key lists of all partitions (the 4-tuples are disjoint, so keys are distinct). */
+    static long[] mergeSorted(List<long[]> lists) {
+        int n = 0;
+        for (long[] l : lists) {
+            n += l.length;
+        }
+        long[] all = new long[n];
+        int p = 0;
+        for (long[] l : lists) {
+            System.arraycopy(l, 0, all, p, l.length);
+            p += l.length;
+        }
+        Arrays.sort(all);
+        for (int i = 1; i < all.length; i++) {
+            if (all[i] == all[i - 1]) {
+                throw new IllegalStateException("two connections start at the same frame: " + all[i]);
+            }
+        }
+        return all;
+    }
+
+    /**
+     * Moves each task's files into their tables (one winning attempt per partition: the results Spark returned),
+     * removes the other attempts' leftovers, gives a table without rows one empty file (so its schema is there),
+     * and marks the tables done.
+     */
+    private static Map<String, Long> commitEngineTables(OutputDirectory out, List<EngineTask.Result> results)
+            throws IOException {
+        FileSystem fs = out.fs();
+        Map<String, Long> rows = new LinkedHashMap<>();
+        for (TableSchema t : EngineTables.ALL) {
+            rows.put(t.name(), 0L);
+        }
+        for (EngineTask.Result r : results) {
+            for (EngineTask.Written w : r.files()) {
+                Path from = new Path(w.path());
+                Path to = new Path(out.staged(w.table()), from.getName());
+                if (!fs.rename(from, to)) {
+                    throw new IOException("cannot move " + from + " to " + to);
+                }
+                rows.merge(w.table(), w.rows(), Long::sum);
+            }
+        }
+        for (TableSchema t : EngineTables.ALL) {
+            Path dir = out.staged(t.name());
+            fs.delete(new Path(dir, "_temporary"), true);
+            FileStatus[] parts = fs.exists(dir) ? fs.listStatus(dir) : new FileStatus[0];
+            if (parts.length == 0) {
+                new ParquetTableWriter(t, new Path(dir, "part-00000.snappy.parquet"), fs.getConf()).close();
+            }
+            out.tableDone(t.name());
+        }
+        return rows;
+    }
+
+    private static void writeSmallTable(OutputDirectory out, TableSchema t, List<RowBuffer> rows, Configuration conf)
+            throws IOException {
+        try (ParquetTableWriter w = new ParquetTableWriter(t, new Path(out.staged(t.name()),
+                "part-00000.snappy.parquet"), conf)) {
+            for (RowBuffer r : rows) {
+                w.write(r);
+            }
+        }
+        out.tableDone(t.name());
+    }
+}

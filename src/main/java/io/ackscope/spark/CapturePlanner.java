@@ -1,0 +1,237 @@
+package io.ackscope.spark;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.network.util.JavaUtils;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Plans a read: lists the captures, splits the large splittable ones, and packs splits into tasks.
+ *
+ * <p>Sizes follow Spark's file sources ({@code FilePartition.maxSplitBytes}): a split is at most
+ * {@code min(spark.sql.files.maxPartitionBytes, max(spark.sql.files.openCostInBytes, totalBytes / minPartitions))}
+ * bytes, where totalBytes counts each file plus the open cost and minPartitions is
+ * {@code spark.sql.files.minPartitionNum} or the default parallelism; small splits are packed into one task up to
+ * that size, each costing the open cost extra. So one large file is read by at least as many tasks as there are
+ * cores, and a directory of small files does not become thousands of tasks.
+ */
+final class CapturePlanner {
+    private CapturePlanner() {
+    }
+
+    /** The input paths given to {@code load(...)} ({@code path} or the JSON array {@code paths}). */
+    static List<String> paths(CaseInsensitiveStringMap options) {
+        List<String> out = new ArrayList<>();
+        String json = options.get("paths");
+        if (json != null) {
+            try {
+                out.addAll(new ObjectMapper().readValue(json, new TypeReference<List<String>>() { }));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("option paths is not a JSON array of strings: " + json, e);
+            }
+        }
+        String one = options.get("path");
+        if (one != null && !out.contains(one)) {
+            out.add(one);
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException("pcap: no input path; use load(path, ...)");
+        }
+        return out;
+    }
+
+    /** The session's Hadoop configuration with the read options applied (for fs.* settings). */
+    static Configuration hadoopConf(SparkSession spark, Map<String, String> options) {
+        Configuration conf = new Configuration(spark.sparkContext().hadoopConfiguration());
+        options.forEach((k, v) -> {
+            if (!k.equals("path") && !k.equals("paths")) {
+                conf.set(k, v);
+            }
+        });
+        return conf;
+    }
+
+    /**
+     * Expands paths (files, directories recursively, globs) into captures sorted by path. Names starting with
+     * {@code .} or {@code _} inside directories are skipped, as Spark's file sources do. A path that matches
+     * nothing is an error.
+     */
+    static List<CaptureFile> list(List<String> paths, Configuration conf) throws IOException {
+        TreeMap<String, FileStatus> found = new TreeMap<>();
+        for (String p : paths) {
+            Path path = new Path(p);
+            FileSystem fs = path.getFileSystem(conf);
+            FileStatus[] matches = fs.globStatus(path);
+            if (matches == null || matches.length == 0) {
+                throw new FileNotFoundException("no capture matches " + p);
+            }
+            for (FileStatus st : matches) {
+                if (st.isDirectory()) {
+                    RemoteIterator<LocatedFileStatus> it = fs.listFiles(st.getPath(), true);
+                    while (it.hasNext()) {
+                        LocatedFileStatus f = it.next();
+                        if (!hidden(st.getPath(), f.getPath())) {
+                            found.put(f.getPath().toString(), f);
+                        }
+                    }
+                } else {
+                    found.put(st.getPath().toString(), st);
+                }
+            }
+        }
+        List<CaptureFile> out = new ArrayList<>(found.size());
+        for (FileStatus st : found.values()) {
+            out.add(new CaptureFile(out.size(), st.getPath().toString(), st.getLen(), hosts(st)));
+        }
+        return out;
+    }
+
+    private static boolean hidden(Path root, Path file) {
+        for (Path p = file; p != null && !p.equals(root); p = p.getParent()) {
+            String n = p.getName();
+            if (n.startsWith(".") || n.startsWith("_")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String[] hosts(FileStatus st) throws IOException {
+        if (st instanceof LocatedFileStatus l && l.getBlockLocations() != null && l.getBlockLocations().length > 0) {
+            BlockLocation b = l.getBlockLocations()[0];
+            String[] h = b.getHosts();
+            if (h.length > 0 && !(h.length == 1 && h[0].equals("localhost"))) {
+                return h;
+            }
+        }
+        return new String[0];
+    }
+
+    /** Split size limits from the session's settings. */
+    record Sizing(long maxSplitBytes, long openCostInBytes) {
+        static Sizing of(SparkSession spark, List<CaptureFile> files) {
+            long maxPartition = bytes(spark, "spark.sql.files.maxPartitionBytes", "128m");
+            long openCost = bytes(spark, "spark.sql.files.openCostInBytes", "4m");
+            int minPartitions = spark.conf().contains("spark.sql.files.minPartitionNum")
+                    ? Integer.parseInt(spark.conf().get("spark.sql.files.minPartitionNum"))
+                    : spark.sparkContext().defaultParallelism();
+            long total = 0;
+            for (CaptureFile f : files) {
+                total += f.length() + openCost;
+            }
+            long perCore = total / Math.max(1, minPartitions);
+            return new Sizing(Math.max(1, Math.min(maxPartition, Math.max(openCost, perCore))), openCost);
+        }
+
+        private static long bytes(SparkSession spark, String key, String dflt) {
+            return JavaUtils.byteStringAsBytes(spark.conf().get(key, dflt));
+        }
+    }
+
+    /** Lists, splits and packs; see the class comment. */
+    static ReadPlan plan(SparkSession spark, List<String> paths, Configuration conf,
+                         Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
+        List<CaptureFile> files = list(paths, conf);
+        Sizing sizing = Sizing.of(spark, files);
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        return plan(files, sizing, tasks -> tasks.isEmpty() ? List.of()
+                : jsc.parallelize(tasks, tasks.size()).map(t -> SplitCounter.count(t, confBroadcast.value().value()))
+                .collect());
+    }
+
+    /**
+     * Splits the files larger than one split into candidate ranges, walks them with {@code counter} (a Spark job,
+     * or a loop in tests), and turns the results into splits with exact first frame numbers, or whole-file reads.
+     */
+    static ReadPlan plan(List<CaptureFile> files, Sizing sizing,
+                         Function<List<SplitCounter.Task>, List<SplitCounter.Result>> counter) {
+        long max = sizing.maxSplitBytes();
+        List<SplitCounter.Task> tasks = new ArrayList<>();
+        for (CaptureFile f : files) {
+            if (f.length() > max) {
+                for (long start = 0, k = 0; start < f.length(); start += max, k++) {
+                    tasks.add(new SplitCounter.Task(f.path(), (int) k, start, Math.min(f.length(), start + max)));
+                }
+            }
+        }
+        List<SplitCounter.Result> results = counter.apply(tasks);
+        List<CaptureSplit> splits = new ArrayList<>();
+        List<FilePlan> filePlans = new ArrayList<>();
+        int t = 0;
+        for (CaptureFile f : files) {
+            if (f.length() <= max) {
+                splits.add(new CaptureSplit(f, 0, 0, Long.MAX_VALUE, 1, true, true));
+                filePlans.add(new FilePlan(1, "fits in one split (" + max + " bytes)"));
+                continue;
+            }
+            int n = (int) ((f.length() + max - 1) / max);
+            List<SplitCounter.Task> ft = tasks.subList(t, t + n);
+            List<SplitCounter.Result> fr = results.subList(t, t + n);
+            t += n;
+            String whole = null;
+            int keep = n;
+            for (int i = 0; i < n && whole == null; i++) {
+                whole = fr.get(i).needsWhole();
+                if (whole == null && fr.get(i).errorOffset() >= 0 && keep == n) {
+                    keep = i + 1; // a whole-file read stops at the first damage: later splits are not read
+                }
+            }
+            if (whole != null) {
+                splits.add(new CaptureSplit(f, 0, 0, Long.MAX_VALUE, 1, true, true));
+                filePlans.add(new FilePlan(1, whole));
+                continue;
+            }
+            long firstFrame = 1;
+            for (int i = 0; i < keep; i++) {
+                SplitCounter.Task task = ft.get(i);
+                splits.add(new CaptureSplit(f, i, task.start(), task.end(), firstFrame, false, i == keep - 1));
+                firstFrame += fr.get(i).frames();
+            }
+            filePlans.add(new FilePlan(keep, null));
+        }
+        return new ReadPlan(files, filePlans, pack(splits, sizing));
+    }
+
+    /** Packs splits into tasks like Spark's {@code FilePartition.getFilePartitions} (largest first, next fit). */
+    static List<CapturePartition> pack(List<CaptureSplit> splits, Sizing sizing) {
+        List<CaptureSplit> bySize = new ArrayList<>(splits);
+        bySize.sort(Comparator.comparingLong(CaptureSplit::byteLength).reversed()
+                .thenComparingInt(s -> s.file().index()).thenComparingInt(CaptureSplit::splitIndex));
+        List<CapturePartition> out = new ArrayList<>();
+        List<CaptureSplit> current = new ArrayList<>();
+        long size = 0;
+        for (CaptureSplit s : bySize) {
+            if (!current.isEmpty() && size + s.byteLength() > sizing.maxSplitBytes()) {
+                out.add(new CapturePartition(List.copyOf(current)));
+                current.clear();
+                size = 0;
+            }
+            current.add(s);
+            size += s.byteLength() + sizing.openCostInBytes();
+        }
+        if (!current.isEmpty()) {
+            out.add(new CapturePartition(List.copyOf(current)));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,257 @@
+package io.ackscope.spark;
+
+import io.ackscope.tcp.AckDelay;
+import io.ackscope.tcp.AnalysisSink;
+import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.ConnectionRecord;
+import io.ackscope.tcp.Exchange;
+import io.ackscope.tcp.LatencyEvent;
+import io.ackscope.tcp.RttSample;
+import io.ackscope.tcp.Segment;
+import io.ackscope.tcp.Stall;
+import io.ackscope.tcp.TcpEngine;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs one {@link TcpEngine} over one shuffle partition: frames of whole 4-tuples, in file order. The engine's
+ * results depend only on each 4-tuple's own frames, so each connection comes out exactly as a single engine over
+ * all the input would give it; only its {@code tcp.stream} number is local.
+ *
+ * <p>Pass 1 ({@link #connectionKeys}) only collects each connection's (first file, first frame), from which the
+ * driver ranks connections into global stream numbers. Pass 2 ({@link #write}) runs again over the same shuffle
+ * output (Spark reuses it) and writes every table with the global numbers into task-attempt files that the driver
+ * commits.
+ */
+final class EngineTask {
+    private EngineTask() {
+    }
+
+    /** Packs a connection's first appearance into one sortable long. */
+    static long key(int fileIndex, long frameNumber) {
+        if (fileIndex < 0 || fileIndex >= (1 << 23) || frameNumber < 0 || frameNumber >= (1L << 40)) {
+            throw new IllegalArgumentException("file " + fileIndex + " frame " + frameNumber + " out of range");
+        }
+        return ((long) fileIndex << 40) | frameNumber;
+    }
+
+    static long key(ConnectionId id) {
+        return key(id.firstFileIndex(), id.firstFrameNumber());
+    }
+
+    /** Pass 1: the first-appearance keys of the partition's connections, sorted. */
+    static long[] connectionKeys(Iterator<InternalRow> rows) {
+        long[][] keys = {new long[1024]};
+        int[] n = {0};
+        TcpEngine engine = new TcpEngine(new AnalysisSink() {
+            @Override
+            public void onConnection(ConnectionRecord c) {
+                if (n[0] == keys[0].length) {
+                    keys[0] = Arrays.copyOf(keys[0], n[0] * 2);
+                }
+                keys[0][n[0]++] = key(c.id());
+            }
+        });
+        feed(engine, rows);
+        long[] out = Arrays.copyOf(keys[0], n[0]);
+        Arrays.sort(out);
+        return out;
+    }
+
+    private static void feed(TcpEngine engine, Iterator<InternalRow> rows) {
+        Segment s = new Segment();
+        while (rows.hasNext()) {
+            SegmentRows.fill(s, rows.next());
+            engine.accept(s);
+        }
+        engine.finish();
+    }
+
+    /** A table file one task attempt wrote. */
+    record Written(String table, String path, long rows) implements Serializable {
+    }
+
+    /** What pass 2 of one partition produced. */
+    record Result(int partition, List<Written> files, long connections, long segments, int peakOpenTuples,
+                  LatencyAggregate latency) implements Serializable {
+    }
+
+    /**
+     * Pass 2: analyses the partition and writes its rows of every engine table under
+     * {@code staging/<table>/_temporary/<attempt>/}.
+     *
+     * @param ranks sorted first-appearance keys of all connections: a connection's stream number is its index
+     */
+    static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, String stagingRoot,
+                        Configuration conf) {
+        try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks)) {
+            TcpEngine engine = new TcpEngine(w);
+            feed(engine, rows);
+            w.check();
+            return new Result(partition, w.written(), engine.connections(), engine.segments(),
+                    engine.peakOpenTuples(), w.latency.sealed());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The sink of pass 2: one lazily opened writer per table, one reused row per table. */
+    private static final class Writers implements AnalysisSink, AutoCloseable {
+        private final int partition;
+        private final long attempt;
+        private final String stagingRoot;
+        private final Configuration conf;
+        private final long[] ranks;
+        private final Map<String, ParquetTableWriter> writers = new HashMap<>();
+        private final Map<String, String> paths = new HashMap<>();
+        private final Map<String, RowBuffer> rows = new HashMap<>();
+        /** Values of open connections, until their record says which server endpoint they belong to. */
+        private final Map<ConnectionId, LatencyAggregate.Values[]> openValues = new HashMap<>();
+        final LatencyAggregate latency = new LatencyAggregate();
+        private ConnectionId lastId;
+        private long lastStream;
+        private IOException failure;
+
+        Writers(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks) {
+            this.partition = partition;
+            this.attempt = attempt;
+            this.stagingRoot = stagingRoot;
+            this.conf = conf;
+            this.ranks = ranks;
+        }
+
+        private long stream(ConnectionId id) {
+            if (id != lastId) {
+                int r = Arrays.binarySearch(ranks, key(id));
+                if (r < 0) {
+                    throw new IllegalStateException("connection " + id + " was not seen in pass 1");
+                }
+                lastId = id;
+                lastStream = r;
+            }
+            return lastStream;
+        }
+
+        private RowBuffer row(TableSchema t) {
+            return rows.computeIfAbsent(t.name(), k -> new RowBuffer(t));
+        }
+
+        private void write(RowBuffer r) {
+            if (failure != null) {
+                return;
+            }
+            String table = r.schema().name();
+            try {
+                ParquetTableWriter w = writers.get(table);
+                if (w == null) {
+                    String path = stagingRoot + "/" + table + "/_temporary/" + attempt + "/part-"
+                            + String.format("%05d", partition) + ".snappy.parquet";
+                    w = new ParquetTableWriter(r.schema(), new Path(path), conf);
+                    writers.put(table, w);
+                    paths.put(table, path);
+                }
+                w.write(r);
+            } catch (IOException e) {
+                failure = e;
+            }
+        }
+
+        void check() throws IOException {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+
+        private void value(ConnectionId id, int metric, long nanos) {
+            LatencyAggregate.Values[] v = openValues.computeIfAbsent(id,
+                    k -> new LatencyAggregate.Values[LatencyAggregate.METRICS]);
+            if (v[metric] == null) {
+                v[metric] = new LatencyAggregate.Values();
+            }
+            v[metric].add(nanos / 1000);
+        }
+
+        @Override
+        public void onRttSample(RttSample s) {
+            if (s.kind() == RttSample.Kind.DATA_ACK) {
+                value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
+            }
+            RowBuffer r = row(EngineTables.RTT_SAMPLES);
+            EngineTables.rttSample(r, s, stream(s.connection()));
+            write(r);
+        }
+
+        @Override
+        public void onAckDelay(AckDelay a) {
+            value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
+            RowBuffer r = row(EngineTables.ACK_DELAYS);
+            EngineTables.ackDelay(r, a, stream(a.connection()));
+            write(r);
+        }
+
+        @Override
+        public void onStall(Stall s) {
+            RowBuffer r = row(EngineTables.STALLS);
+            EngineTables.stall(r, s, stream(s.connection()));
+            write(r);
+        }
+
+        @Override
+        public void onLatencyEvent(LatencyEvent e) {
+            RowBuffer r = row(EngineTables.LATENCY_EVENTS);
+            EngineTables.latencyEvent(r, e, stream(e.connection()));
+            write(r);
+        }
+
+        @Override
+        public void onExchange(Exchange e) {
+            if (e.ttfbNanos() >= 0) {
+                value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
+            }
+            RowBuffer r = row(EngineTables.EXCHANGES);
+            EngineTables.exchange(r, e, stream(e.connection()));
+            write(r);
+        }
+
+        @Override
+        public void onConnection(ConnectionRecord c) {
+            latency.connection(c, openValues.remove(c.id()));
+            RowBuffer r = row(EngineTables.CONNECTIONS);
+            EngineTables.connection(r, c, stream(c.id()));
+            write(r);
+        }
+
+        List<Written> written() {
+            return writers.entrySet().stream()
+                    .map(e -> new Written(e.getKey(), paths.get(e.getKey()), e.getValue().rows()))
+                    .toList();
+        }
+
+        @Override
+        public void close() throws IOException {
+            IOException first = failure;
+            for (ParquetTableWriter w : writers.values()) {
+                try {
+                    w.close();
+                } catch (IOException e) {
+                    if (first == null) {
+                        first = e;
+                    }
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package io.ackscope.spark;
+
+import java.io.Serializable;
+
+/**
+ * How one capture is read.
+ *
+ * @param splits      number of splits (1 when read whole)
+ * @param wholeReason why the file is read whole, or null when it is split
+ */
+record FilePlan(int splits, String wholeReason) implements Serializable {
+}

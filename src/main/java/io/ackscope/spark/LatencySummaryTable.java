@@ -1,0 +1,68 @@
+package io.ackscope.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.ackscope.spark.ColumnType.INT;
+import static io.ackscope.spark.ColumnType.LONG;
+import static io.ackscope.spark.ColumnType.LONG_LIST;
+import static io.ackscope.spark.ColumnType.STRING;
+
+/**
+ * The {@code latency_summary} table: per server endpoint, exact percentiles and log-scale histograms of handshake
+ * RTT, data RTT, ACK delay and time to first byte.
+ *
+ * <p>Percentiles are exact and nearest-rank (the smallest value with at least that fraction of values at or below
+ * it, as SQL's {@code percentile_disc}), so each is a value that was observed; they come from the engine tasks'
+ * exact per-endpoint value counts ({@link LatencyAggregate}), not from re-reading the tables. Histogram bucket
+ * {@code k} counts values in {@code [2^(k-1), 2^k)} µs ({@code k = 0}: below 1 µs); there are {@value #BUCKETS} buckets, the last open-ended.
+ */
+public final class LatencySummaryTable {
+    private LatencySummaryTable() {
+    }
+
+    public static final int BUCKETS = 40;
+
+    /** Metric name (column prefix) and what it is. */
+    static final String[][] METRICS = {
+            {"handshake_rtt", "Handshake RTT (`connections.initial_rtt_us`)"},
+            {"data_rtt", "Data→ACK RTT (`rtt_samples` of kind DATA_ACK, both directions)"},
+            {"ack_delay", "ACK delay (`ack_delays`, both sides)"},
+            {"ttfb", "Time to first byte (`exchanges.ttfb_us`)"},
+    };
+
+    public static final TableSchema TABLE;
+
+    static {
+        List<Column> c = new ArrayList<>();
+        c.add(new Column("server_ip", STRING, false, "", "Server (responder) address."));
+        c.add(new Column("server_port", INT, false, "", "Server port."));
+        c.add(new Column("connections", LONG, false, "", "Connections to the endpoint."));
+        c.add(new Column("exchanges", LONG, false, "", "Request/response exchanges."));
+        c.add(new Column("stalls", LONG, false, "", "Nagle × delayed-ACK stalls."));
+        c.add(new Column("stall_us", LONG, false, "µs", "Total stall time."));
+        for (String[] m : METRICS) {
+            c.add(new Column(m[0] + "_count", LONG, false, "", m[1] + ": number of values."));
+            for (String p : new String[]{"p50", "p90", "p99"}) {
+                c.add(new Column(m[0] + "_" + p + "_us", LONG, true, "µs",
+                        m[1] + ": " + p.substring(1) + "th percentile (nearest rank); null without values."));
+            }
+            c.add(new Column(m[0] + "_max_us", LONG, true, "µs", m[1] + ": maximum."));
+            c.add(new Column(m[0] + "_histogram", LONG_LIST, false, "",
+                    m[1] + ": counts per bucket k = [2^(k-1), 2^k) µs, k = 0 below 1 µs, " + BUCKETS + " buckets."));
+        }
+        TABLE = new TableSchema("latency_summary",
+                "One row per server endpoint (responder address and port): how many connections, exchanges and "
+                        + "stalls, and the distributions of handshake RTT, data RTT, ACK delay and time to first byte.",
+                c);
+    }
+
+    /** Histogram bucket of a value in µs (see the class comment). */
+    public static int bucket(long us) {
+        if (us < 1) {
+            return 0;
+        }
+        return Math.min(BUCKETS - 1, 64 - Long.numberOfLeadingZeros(us));
+    }
+
+}

@@ -1,0 +1,165 @@
+package io.ackscope.spark;
+
+import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureProblem;
+import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.SplitLocator;
+import io.ackscope.decode.PacketDecoder;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+
+/**
+ * Reads the splits of one task: each record of a split is decoded once with the task's one {@link PacketDecoder},
+ * counted in the split's {@link SplitStats}, and (unless the scan wants TCP frames only and it is not one) written
+ * into the task's one reused row. A damaged file ends its split at the damage: the error and its offset go to the
+ * statistics (or fail the task with {@code failOnDamage}).
+ */
+final class PcapPartitionReader implements PartitionReader<InternalRow> {
+    private static final Logger LOG = LoggerFactory.getLogger(PcapPartitionReader.class);
+
+    private final Iterator<CaptureSplit> splits;
+    private final StructType required;
+    private final Configuration conf;
+    private final int payloadBytes;
+    private final boolean httpPayloadOnly;
+    private final boolean failOnDamage;
+    private final boolean tcpOnly;
+    private final SplitStatsAccumulator statsSink;
+    private final PacketDecoder decoder = new PacketDecoder();
+
+    private CaptureSplit split;
+    private CaptureReader reader;
+    private SplitOpener.Opened opened;
+    private PacketRowWriter rows;
+    private SplitStats stats;
+    private long frameBase;
+    private UnsafeRow current;
+
+    PcapPartitionReader(CapturePartition partition, StructType required, Configuration conf, int payloadBytes,
+                        boolean httpPayloadOnly, boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator statsSink) {
+        this.splits = partition.splits().iterator();
+        this.required = required;
+        this.conf = conf;
+        this.payloadBytes = payloadBytes;
+        this.httpPayloadOnly = httpPayloadOnly;
+        this.failOnDamage = failOnDamage;
+        this.tcpOnly = tcpOnly;
+        this.statsSink = statsSink;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        while (true) {
+            if (reader == null) {
+                if (!openNextSplit()) {
+                    return false;
+                }
+                if (reader == null) {
+                    continue; // the split could not be opened; its damage is recorded
+                }
+            }
+            CaptureReader r = reader;
+            try {
+                // A split reader stops by itself at the next split's first record (whole files at the end).
+                if (!r.next()) {
+                    finishSplit(r.tailProblem());
+                    continue;
+                }
+            } catch (CaptureException e) {
+                if (SplitLocator.needsWholeFileRead(r)) {
+                    // The planning pass walked this very split without this; the file changed under us.
+                    throw new IOException(split.file().path() + " changed while being read: " + e.getMessage(), e);
+                }
+                damaged(e);
+                continue;
+            }
+            int capLen = r.capturedLength();
+            long ts = r.timestampNanos();
+            stats.record(ts, ts != PacketRowWriter.NO_TIMESTAMP, capLen, r.originalLength(), r.linkType(), 0,
+                    r.interfaceId());
+            decoder.decode(r.linkType(), r.data(), r.dataOffset(), capLen, r.originalLength());
+            boolean tcp = stats.frames().count(decoder);
+            if (tcpOnly && !tcp) {
+                continue;
+            }
+            current = rows.write(decoder, r.data(), frameBase + r.frameNumber(), r.recordOffset(), ts, capLen,
+                    r.originalLength(), r.linkType(), r.interfaceId());
+            return true;
+        }
+    }
+
+    private boolean openNextSplit() throws IOException {
+        if (!splits.hasNext()) {
+            return false;
+        }
+        split = splits.next();
+        stats = new SplitStats(split.file().index(), split.splitIndex());
+        rows = new PacketRowWriter(required, split.file().path(), split.file().index(), payloadBytes,
+                httpPayloadOnly);
+        frameBase = split.firstFrame() - 1;
+        try {
+            opened = SplitOpener.open(split, conf);
+            reader = opened.reader();
+            stats.format = reader.format().name().toLowerCase(java.util.Locale.ROOT);
+        } catch (CaptureException e) {
+            damaged(e);
+        }
+        return true;
+    }
+
+    private void damaged(CaptureException e) throws IOException {
+        if (failOnDamage) {
+            throw new IOException(e.getMessage(), e);
+        }
+        LOG.warn("{}: damaged at byte {}: {}; the rest of the file is not read", split.file().path(), e.offset(),
+                e.reason());
+        stats.errorOffset = e.offset();
+        stats.errorReason = e.reason();
+        finishSplit(null);
+    }
+
+    private void finishSplit(CaptureProblem tail) throws IOException {
+        if (tail != null && split.last()) {
+            stats.tailOffset = tail.offset();
+            stats.tailReason = tail.reason();
+        }
+        stats.complete = true;
+        stats.frames().seal();
+        if (statsSink != null) {
+            statsSink.add(stats);
+        }
+        closeReader();
+    }
+
+    private void closeReader() throws IOException {
+        SplitOpener.Opened o = opened;
+        reader = null;
+        opened = null;
+        if (o != null) {
+            o.close();
+        }
+    }
+
+    @Override
+    public InternalRow get() {
+        return current;
+    }
+
+    @Override
+    public void close() {
+        try {
+            closeReader();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

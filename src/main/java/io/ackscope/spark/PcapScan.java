@@ -1,0 +1,93 @@
+package io.ackscope.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.apache.spark.util.SerializableConfiguration;
+import scala.reflect.ClassTag$;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/** A planned read: which captures, split where, read by which tasks. Planning runs once per scan. */
+final class PcapScan implements Scan, Batch {
+    private final CaseInsensitiveStringMap options;
+    private final StructType required;
+    private final boolean tcpOnly;
+    private ReadPlan plan;
+    private Broadcast<SerializableConfiguration> conf;
+
+    PcapScan(CaseInsensitiveStringMap options, StructType required, boolean tcpOnly) {
+        this.options = options;
+        this.required = required;
+        this.tcpOnly = tcpOnly;
+    }
+
+    @Override
+    public StructType readSchema() {
+        return required;
+    }
+
+    @Override
+    public String description() {
+        return "pcap " + String.join(",", CapturePlanner.paths(options)) + (tcpOnly ? " (TCP frames)" : "");
+    }
+
+    @Override
+    public Batch toBatch() {
+        return this;
+    }
+
+    private synchronized void plan() {
+        if (plan != null) {
+            return;
+        }
+        SparkSession spark = SparkSession.active();
+        Configuration hadoop = CapturePlanner.hadoopConf(spark, options);
+        conf = spark.sparkContext().broadcast(new SerializableConfiguration(hadoop),
+                ClassTag$.MODULE$.apply(SerializableConfiguration.class));
+        try {
+            plan = CapturePlanner.plan(spark, CapturePlanner.paths(options), hadoop, conf);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public InputPartition[] planInputPartitions() {
+        plan();
+        SplitStatsAccumulator acc = statsAccumulator();
+        if (acc != null) {
+            acc.planned(plan);
+        }
+        return plan.partitions().toArray(new InputPartition[0]);
+    }
+
+    @Override
+    public PartitionReaderFactory createReaderFactory() {
+        plan();
+        return new PcapReaderFactory(required, conf, options.getInt("payloadBytes", 128),
+                payloadHttpOnly(),
+                options.getBoolean("failOnDamage", false), tcpOnly,
+                statsAccumulator());
+    }
+
+    private boolean payloadHttpOnly() {
+        String p = options.getOrDefault("payload", "all");
+        if (!p.equals("all") && !p.equals("http")) {
+            throw new IllegalArgumentException("option payload must be all or http, not " + p);
+        }
+        return p.equals("http");
+    }
+
+    private SplitStatsAccumulator statsAccumulator() {
+        return SplitStatsAccumulator.lookup(options.get(SplitStatsAccumulator.OPTION));
+    }
+}

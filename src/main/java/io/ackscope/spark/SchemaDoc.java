@@ -1,0 +1,65 @@
+package io.ackscope.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Renders {@code docs/schema.md} from the table definitions, so the documentation cannot drift from the code (a
+ * golden test compares the file with this output).
+ */
+public final class SchemaDoc {
+    private SchemaDoc() {
+    }
+
+    /** Every table {@code analyze} writes, in documentation order. */
+    public static List<TableSchema> tables() {
+        List<TableSchema> t = new ArrayList<>();
+        t.add(CaptureFilesTable.TABLE);
+        t.addAll(EngineTables.ALL);
+        t.add(LatencySummaryTable.TABLE);
+        t.add(PacketSchema.TABLE);
+        return t;
+    }
+
+    public static String markdown() {
+        StringBuilder sb = new StringBuilder(32_768);
+        sb.append("# Output tables of `ackscope analyze`\n\n")
+                .append("<!-- Generated from io.ackscope.spark table definitions by SchemaDocTest; do not edit by hand.\n")
+                .append("     Regenerate with: ACKSCOPE_UPDATE_GOLDEN=1 mvn -B test -Dtest=SchemaDocTest -->\n\n")
+                .append("`ackscope analyze INPUT... --out DIR` writes one Parquet directory per table under `DIR`, ")
+                .append("and `DIR/_SUCCESS` (a JSON summary of the run) last. A table directory is complete when it ")
+                .append("holds its own `_SUCCESS`; a run is complete when `DIR/_SUCCESS` exists.\n\n")
+                .append("Conventions:\n\n")
+                .append("- Timestamps are Parquet `TIMESTAMP(MICROS, UTC)` (Spark `timestamp`); where the capture ")
+                .append("has nanoseconds, `packets.timestamp_ns` keeps them.\n")
+                .append("- Durations are integer microseconds, rounded down, in columns ending in `_us`.\n")
+                .append("- Byte counts are in columns ending in `_bytes`; frame and segment counts are plain counts.\n")
+                .append("- A connection's client is its originator (the SYN sender), its server the responder.\n")
+                .append("- `stream` is tshark's `tcp.stream`: connections numbered from 0 in order of first ")
+                .append("appearance, over the input files in sorted path order.\n")
+                .append("- Null means absent (a value that could not be measured), never zero.\n")
+                .append("- Text taken from captures (HTTP fields, file names) is untrusted: escape it before display.\n\n")
+                .append("`ackscope load --out FILE.parquet` writes per-request latencies: see ")
+                .append("[load_requests.md](load_requests.md).\n\n");
+        sb.append("Tables: ");
+        List<TableSchema> all = tables();
+        for (int i = 0; i < all.size(); i++) {
+            sb.append(i > 0 ? ", " : "").append('[').append(all.get(i).name()).append("](#").append(all.get(i).name())
+                    .append(')');
+        }
+        sb.append(".\n");
+        for (TableSchema t : all) {
+            sb.append("\n## ").append(t.name()).append("\n\n").append(t.doc()).append("\n\n");
+            if (t == PacketSchema.TABLE) {
+                sb.append("Written only with `--packets`; also the row schema of `spark.read.format(\"pcap\")`.\n\n");
+            }
+            sb.append("| column | type | unit | null | meaning |\n|---|---|---|---|---|\n");
+            for (Column c : t.columns()) {
+                sb.append("| `").append(c.name()).append("` | ").append(c.type().sql()).append(" | ")
+                        .append(c.unit()).append(" | ").append(c.nullable() ? "yes" : "no").append(" | ")
+                        .append(c.doc().replace("|", "\\|")).append(" |\n");
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,66 @@
+package io.ackscope.spark;
+
+import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.SplitLocator;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.IOException;
+import java.io.Serializable;
+
+/**
+ * The planning pass over a split file: each candidate split is walked once (records only, nothing decoded) to learn
+ * how many frame numbers it takes, whether it meets damage, and whether the file must be read whole after all.
+ * From these the planner gives each split its exact first frame number (a prefix sum in split order), drops splits
+ * beyond the first damage (a whole-file read never gets there), or falls back to one whole-file read.
+ */
+final class SplitCounter {
+    private SplitCounter() {
+    }
+
+    /** One candidate split: byte range {@code [start, end)} of a file. */
+    record Task(String path, int splitIndex, long start, long end) implements Serializable {
+    }
+
+    /**
+     * @param frames      frame numbers the split takes (its last split-local frame number; pcapng custom blocks
+     *                    count as tshark numbers them)
+     * @param errorOffset offset of damage the split met, or -1
+     * @param needsWhole  why the file must be read whole (a fooled locator, a section or interface declared after
+     *                    the first packet), or null
+     */
+    record Result(long frames, long errorOffset, String needsWhole) implements Serializable {
+    }
+
+    static Result count(Task t, Configuration conf) throws IOException {
+        Path path = new Path(t.path());
+        FileSystem fs = path.getFileSystem(conf);
+        try (HadoopSeekableInput in = HadoopSeekableInput.open(fs, path)) {
+            SplitLocator loc;
+            try {
+                loc = SplitLocator.open(in, t.path());
+            } catch (CaptureException e) {
+                return new Result(0, -1, "header unreadable: " + e.reason());
+            }
+            if (!loc.splittable()) {
+                return new Result(0, -1, loc.whyNotSplittable());
+            }
+            long frames = 0;
+            try (CaptureReader r = loc.openSplit(t.start(), t.end())) {
+                try {
+                    while (r.next()) {
+                        frames = r.frameNumber();
+                    }
+                } catch (CaptureException e) {
+                    if (SplitLocator.needsWholeFileRead(r)) {
+                        return new Result(frames, -1, e.reason());
+                    }
+                    return new Result(frames, e.offset(), null);
+                }
+            }
+            return new Result(frames, -1, null);
+        }
+    }
+}

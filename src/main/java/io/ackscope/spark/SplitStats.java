@@ -1,0 +1,100 @@
+package io.ackscope.spark;
+
+import java.io.Serializable;
+import java.util.TreeSet;
+
+/**
+ * What reading one {@link CaptureSplit} found: frames and bytes, time range, link types, frame accounting, and
+ * the damage or truncation that ended it. Filled by the task reading the split; merged per file on the driver
+ * ({@link #merge}) in split order.
+ */
+public final class SplitStats implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final int fileIndex;
+    final int splitIndex;
+    String format;                 // "pcap" / "pcapng", null until the header was read
+    String compression;            // "none", "gzip", ...
+    long capturedBytes;
+    long originalBytes;
+    long firstNanos = Long.MAX_VALUE;
+    long lastNanos = Long.MIN_VALUE;
+    final TreeSet<Integer> linkTypes = new TreeSet<>();
+    final TreeSet<Long> interfaces = new TreeSet<>();   // section << 32 | interface id
+    final FrameAccounting frames = new FrameAccounting();
+    /** Damage (CaptureException, or an I/O error) that ended reading, with its byte offset; null if none. */
+    Long errorOffset;
+    String errorReason;
+    /** The file ended inside its last record. */
+    Long tailOffset;
+    String tailReason;
+    boolean complete;              // the split was read to its end (or to the damage)
+
+    private transient int lastLinkType = -1;
+    private transient long lastInterface = -1;
+
+    public SplitStats(int fileIndex, int splitIndex) {
+        this.fileIndex = fileIndex;
+        this.splitIndex = splitIndex;
+    }
+
+    /** Counts one record's frame-level facts (the decode accounting is done by {@link #frames()}). */
+    void record(long timestampNanos, boolean hasTimestamp, int capLen, long origLen, int linkType, int section,
+                int interfaceId) {
+        capturedBytes += capLen;
+        originalBytes += origLen;
+        if (hasTimestamp) {
+            if (timestampNanos < firstNanos) {
+                firstNanos = timestampNanos;
+            }
+            if (timestampNanos > lastNanos) {
+                lastNanos = timestampNanos;
+            }
+        }
+        if (linkType != lastLinkType) {
+            linkTypes.add(linkType);
+            lastLinkType = linkType;
+        }
+        long iface = ((long) section << 32) | (interfaceId & 0xffffffffL);
+        if (iface != lastInterface) {
+            interfaces.add(iface);
+            lastInterface = iface;
+        }
+    }
+
+    public int fileIndex() {
+        return fileIndex;
+    }
+
+    public int splitIndex() {
+        return splitIndex;
+    }
+
+    public FrameAccounting frames() {
+        return frames;
+    }
+
+    /** Adds a later split of the same file; the first error (in file order) wins. */
+    public void merge(SplitStats o) {
+        if (format == null) {
+            format = o.format;
+            compression = o.compression;
+        }
+        capturedBytes += o.capturedBytes;
+        originalBytes += o.originalBytes;
+        firstNanos = Math.min(firstNanos, o.firstNanos);
+        lastNanos = Math.max(lastNanos, o.lastNanos);
+        linkTypes.addAll(o.linkTypes);
+        interfaces.addAll(o.interfaces);
+        frames.merge(o.frames);
+        if (errorOffset == null && o.errorOffset != null) {
+            errorOffset = o.errorOffset;
+            errorReason = o.errorReason;
+        }
+        if (o.tailOffset != null) {
+            tailOffset = o.tailOffset;
+            tailReason = o.tailReason;
+        }
+        complete &= o.complete;
+    }
+}

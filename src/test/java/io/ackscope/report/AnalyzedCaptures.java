@@ -1,0 +1,59 @@
+package io.ackscope.report;
+
+import io.ackscope.cli.Main;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Captures analysed once per test JVM with the real {@code ackscope analyze} (embedded Spark), shared by every
+ * report test: the tables and the {@code report.html} that analyze writes next to them.
+ */
+final class AnalyzedCaptures {
+    static final Path LATENCY = Path.of("sample-pcaps", "nginx-nodelay-off.pcap.gz");
+    static final Path GOOD = Path.of("sample-pcaps", "nginx-nodelay-on.pcap.gz");
+    static final Path WORK = Path.of("target", "report-tests");
+
+    private static final Map<Path, Path> DONE = new HashMap<>();
+
+    private AnalyzedCaptures() {
+    }
+
+    /** The shared capture corpus; fails (does not skip) when it is missing. */
+    static Path corpus() {
+        String p = System.getProperty("ackscope.corpus");
+        if (p == null || !Files.isRegularFile(Path.of(p, "MANIFEST.tsv"))) {
+            throw new IllegalStateException("corpus not found: system property ackscope.corpus = " + p
+                    + " (surefire sets it to ../shared/corpus)");
+        }
+        return Path.of(p);
+    }
+
+    /** The output directory of {@code analyze CAPTURE --out DIR} (a file or a directory), made on first use. */
+    static synchronized Path tables(Path capture) throws IOException {
+        Path done = DONE.get(capture);
+        if (done != null) {
+            return done;
+        }
+        assertTrue(Files.exists(capture), "capture missing: " + capture.toAbsolutePath());
+        String name = capture.getFileName().toString().replaceAll("[^A-Za-z0-9.-]", "_");
+        Path out = WORK.resolve("tables-" + name).toAbsolutePath();
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        int code = Main.run(new String[]{"analyze", capture.toString(), "--out", out.toString(), "--overwrite"},
+                ps, ps);
+        assertEquals(0, code, "analyze failed: " + buf.toString(StandardCharsets.UTF_8));
+        assertTrue(Files.isRegularFile(out.resolve(Report.FILE_NAME)), "analyze did not write report.html in " + out);
+        DONE.put(capture, out);
+        return out;
+    }
+}

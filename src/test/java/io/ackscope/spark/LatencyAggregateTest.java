@@ -1,0 +1,47 @@
+package io.ackscope.spark;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The exact value multisets behind latency_summary: compaction and merging lose and invent nothing. */
+class LatencyAggregateTest {
+
+    @Test
+    void valuesSpreadOverBuffersAndMergesGiveTheSortedListsNearestRanks() {
+        Random rnd = new Random(42);
+        LatencyAggregate.Values a = new LatencyAggregate.Values();
+        LatencyAggregate.Values b = new LatencyAggregate.Values();
+        List<Long> all = new ArrayList<>();
+        long[] hist = new long[LatencySummaryTable.BUCKETS];
+        for (int i = 0; i < 25_000; i++) {   // several times the compaction buffer, with many repeats
+            long v = rnd.nextInt(5) == 0 ? 44_000 + rnd.nextInt(8) : (long) Math.abs(rnd.nextGaussian() * 300);
+            (i % 3 == 0 ? a : b).add(v);
+            all.add(v);
+            hist[LatencySummaryTable.bucket(v)]++;
+        }
+        a.addAll(b);
+        all.sort(null);
+        assertEquals(all.size(), a.count());
+        for (double p : new double[]{0.001, 0.5, 0.9, 0.99, 1.0}) {
+            int rank = (int) Math.max(1, Math.ceil(p * all.size()));
+            assertEquals(all.get(rank - 1), a.percentile(p), "p" + p);
+        }
+        assertEquals(all.get(all.size() - 1), a.max());
+        assertArrayEquals(hist, a.histogram());
+    }
+
+    @Test
+    void aSingleValueIsEveryPercentile() {
+        LatencyAggregate.Values v = new LatencyAggregate.Values();
+        v.add(40_123);
+        assertEquals(40_123, v.percentile(0.5));
+        assertEquals(40_123, v.percentile(0.99));
+        assertEquals(1, v.count());
+    }
+}

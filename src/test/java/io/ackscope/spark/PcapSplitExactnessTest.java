@@ -1,0 +1,214 @@
+package io.ackscope.spark;
+
+import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureReader;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Reading a capture in splits returns exactly the frames of reading it whole (same frame numbers, offsets,
+ * timestamps and lengths; none lost or doubled), for every corpus capture and split sizes from 1 KB up, and for
+ * crafted captures whose payloads imitate record headers. This drives the data source's own partition reader and
+ * planner (the code Spark runs), with the planning pass run in a loop instead of a Spark job.
+ */
+class PcapSplitExactnessTest {
+    static final StructType COLUMNS = new StructType(java.util.Arrays.stream(PacketSchema.TABLE.sparkSchema().fields())
+            .filter(f -> List.of("frame_number", "record_offset", "timestamp_ns", "captured_length").contains(f.name()))
+            .toArray(org.apache.spark.sql.types.StructField[]::new));
+    static final long[] SPLIT_SIZES = {1024, 4096, 16 * 1024, 64 * 1024, 1 << 20};
+
+    @TempDir
+    static Path tmp;
+    static Configuration conf = new Configuration();
+
+    static Path fooling;
+    static Path lookalike;
+
+    @BeforeAll
+    static void craft() throws IOException {
+        fooling = tmp.resolve("fooling.pcap");
+        Files.write(fooling, CraftedPcap.build(400, true));
+        lookalike = tmp.resolve("lookalike.pcap");
+        Files.write(lookalike, CraftedPcap.build(400, false));
+    }
+
+    static final Function<List<SplitCounter.Task>, List<SplitCounter.Result>> LOCAL_COUNTER = tasks -> {
+        List<SplitCounter.Result> out = new ArrayList<>();
+        for (SplitCounter.Task t : tasks) {
+            try {
+                out.add(SplitCounter.count(t, conf));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        return out;
+    };
+
+    static ReadPlan plan(Path file, long splitBytes) {
+        CaptureFile f = new CaptureFile(0, file.toUri().toString(), file.toFile().length(), new String[0]);
+        return CapturePlanner.plan(List.of(f), new CapturePlanner.Sizing(splitBytes, 0), LOCAL_COUNTER);
+    }
+
+    /** Frames as "number offset timestamp length", read through the data source's partition reader. */
+    static List<String> read(ReadPlan plan) throws IOException {
+        List<String> out = new ArrayList<>();
+        List<CapturePartition> parts = new ArrayList<>(plan.partitions());
+        // Partitions are packed largest first; read them in file order to compare sequences.
+        List<CaptureSplit> splits = new ArrayList<>();
+        parts.forEach(p -> splits.addAll(p.splits()));
+        splits.sort((a, b) -> Integer.compare(a.splitIndex(), b.splitIndex()));
+        for (CaptureSplit s : splits) {
+            try (PcapPartitionReader r = new PcapPartitionReader(new CapturePartition(List.of(s)), COLUMNS, conf, 0,
+                    false, false, false, null)) {
+                while (r.next()) {
+                    InternalRow row = r.get();
+                    out.add(row.getLong(0) + " " + row.getLong(1) + " " + (row.isNullAt(2) ? "-" : row.getLong(2))
+                            + " " + row.getInt(3));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The same frames straight from the capture reader. */
+    static List<String> direct(Path file) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (CaptureReader r = CaptureReader.open(file)) {
+            while (r.next()) {
+                out.add(r.frameNumber() + " " + r.recordOffset() + " "
+                        + (r.hasTimestamp() ? Long.toString(r.timestampNanos()) : "-") + " " + r.capturedLength());
+            }
+        } catch (CaptureException e) {
+            // Damaged: the frames before the damage are the whole-file read.
+        }
+        return out;
+    }
+
+    /** Equal lists, reporting the first difference only (the lists are long). */
+    static void assertSameFrames(List<String> expected, List<String> actual, String what) {
+        for (int i = 0; i < Math.min(expected.size(), actual.size()); i++) {
+            assertEquals(expected.get(i), actual.get(i), what + ": frame at index " + i);
+        }
+        assertEquals(expected.size(), actual.size(), what + ": frame count");
+    }
+
+    @Test
+    void wholeFileReadOfEveryCorpusCaptureEqualsTheReader() throws IOException {
+        for (Path f : SparkTests.corpusCaptures()) {
+            assertSameFrames(direct(f), read(plan(f, Long.MAX_VALUE / 4)), f.getFileName().toString());
+        }
+    }
+
+    @Test
+    void splitReadsOfEveryCorpusCaptureEqualTheWholeFileRead() throws IOException {
+        int split = 0;
+        for (Path f : SparkTests.corpusCaptures()) {
+            List<String> whole = direct(f);
+            for (long size : SPLIT_SIZES) {
+                ReadPlan p = plan(f, size);
+                if (p.filePlans().get(0).splits() > 1) {
+                    split++;
+                }
+                assertSameFrames(whole, read(p), f.getFileName() + " in splits of " + size + " bytes");
+            }
+        }
+        assertTrue(split > 50, "files actually read in several splits: " + split);
+    }
+
+    @Test
+    void payloadsThatEndExactlyOnARecordFoolTheLocatorAndTheFileIsReadWhole() throws IOException {
+        List<String> whole = direct(fooling);
+        assertEquals(400, whole.size());
+        for (long size : SPLIT_SIZES) {
+            ReadPlan p = plan(fooling, size);
+            assertSameFrames(whole, read(p), "fooling.pcap in splits of " + size);
+            if (size < fooling.toFile().length()) {
+                assertEquals(1, p.filePlans().get(0).splits(), "fallback to a whole-file read at " + size);
+                assertTrue(p.filePlans().get(0).wholeReason() != null);
+            }
+        }
+    }
+
+    @Test
+    void payloadsFullOfRecordHeaderLookalikesDoNotStopSplitting() throws IOException {
+        List<String> whole = direct(lookalike);
+        assertEquals(400, whole.size());
+        for (long size : SPLIT_SIZES) {
+            ReadPlan p = plan(lookalike, size);
+            assertSameFrames(whole, read(p), "lookalike.pcap in splits of " + size);
+            if (size * 2 < lookalike.toFile().length()) {
+                assertTrue(p.filePlans().get(0).splits() > 1, "still split at " + size);
+            }
+        }
+    }
+
+    /** Classic pcap files whose TCP payloads carry fake pcap record headers. */
+    static final class CraftedPcap {
+        private CraftedPcap() {
+        }
+
+        /**
+         * @param endOnRecord each fake header's lengths make it end exactly where the next real record starts (a
+         *                    chain the locator cannot tell from a real one); otherwise the fake headers chain to each
+         *                    other inside the payload and then run into payload bytes
+         */
+        static byte[] build(int packets, boolean endOnRecord) {
+            int payload = 600;
+            int frameLen = 14 + 20 + 20 + payload;
+            ByteBuffer b = ByteBuffer.allocate(24 + packets * (16 + frameLen)).order(ByteOrder.LITTLE_ENDIAN);
+            b.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4) // magic, version 2.4
+                    .putInt(0).putInt(0).putInt(2048).putInt(1);             // thiszone, sigfigs, snaplen, Ethernet
+            long sec = 1_700_000_000L;
+            for (int i = 0; i < packets; i++) {
+                int usec = i * 1000 % 1_000_000;
+                b.putInt((int) (sec + i / 1000)).putInt(usec).putInt(frameLen).putInt(frameLen);
+                int frameStart = b.position();
+                // Ethernet: dst, src, IPv4
+                b.put(new byte[]{0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 6}).order(ByteOrder.BIG_ENDIAN).putShort((short) 0x0800);
+                // IPv4: version/IHL, TOS, total length, id, flags/fragment, TTL, TCP, checksum, src, dst
+                b.put((byte) 0x45).put((byte) 0).putShort((short) (20 + 20 + payload)).putShort((short) i)
+                        .putShort((short) 0x4000).put((byte) 64).put((byte) 6).putShort((short) 0)
+                        .putInt(0x0a000001).putInt(0x0a000002);
+                // TCP: ports, seq, ack, data offset 5 + ACK|PSH, window, checksum, urgent
+                b.putShort((short) 40000).putShort((short) 80).putInt(1000 + i * payload).putInt(1)
+                        .putShort((short) 0x5018).putShort((short) 512).putShort((short) 0).putShort((short) 0);
+                b.order(ByteOrder.LITTLE_ENDIAN);
+                int payloadStart = b.position();
+                if (endOnRecord) {
+                    // Near the payload's end, a fake header of an 8-byte record that ends exactly at the next real
+                    // header: a split starting anywhere before it in this packet sees a valid chain there first.
+                    while (b.position() < frameStart + frameLen - 24) {
+                        b.put((byte) 0xee);
+                    }
+                    b.putInt((int) (sec + i / 1000)).putInt(usec).putInt(8).putInt(8);
+                } else {
+                    // Fake headers of 16-byte records chained back to back, then bytes that break the chain.
+                    while (b.position() + 32 <= payloadStart + payload - 16) {
+                        b.putInt((int) (sec + i / 1000)).putInt(usec).putInt(16).putInt(16);
+                        b.put(new byte[16]);
+                    }
+                }
+                while (b.position() < frameStart + frameLen) {
+                    b.put((byte) 0xee);
+                }
+            }
+            return b.array();
+        }
+    }
+}
