@@ -27,6 +27,10 @@ public final class LabCommand implements Command {
     @Parameter(names = "--out", description = "Directory for the captures and their README.md")
     String out = "sample-pcaps";
 
+    @Parameter(names = "--analysis", description = "Output directory of ackscope analyze: its tables and "
+            + "report.html (replaced on each run)")
+    String analysis = "out/lab";
+
     @Parameter(names = {"-d", "--duration"}, description = "Load duration per configuration",
             converter = DurationConverter.class, defaultValueDescription = "3s")
     Duration duration = Duration.ofSeconds(3);
@@ -86,8 +90,8 @@ public final class LabCommand implements Command {
         };
         Lab.Options options;
         try {
-            options = new Lab.Options(Lab.Options.sameJvm(), Path.of(out), duration.toNanos(), connections,
-                    bodySize, snaplen, maxPackets, mode, portBase, only, !noReadme, commandLine());
+            options = new Lab.Options(Lab.Options.sameJvm(), Path.of(out), Path.of(analysis), duration.toNanos(),
+                    connections, bodySize, snaplen, maxPackets, mode, portBase, only, !noReadme, commandLine());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(e.getMessage());
         }

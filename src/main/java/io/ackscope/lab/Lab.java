@@ -24,8 +24,8 @@ import java.util.zip.GZIPOutputStream;
  * The seed experiment end to end on loopback. For each {@link Setup}: start the server (ackscope {@code serve} or
  * nginx) on a 127.0.0.1 port, start {@code ackscope capture -i lo} on that port and wait for its "listening" line,
  * run {@code ackscope load --json} against it for a few seconds, stop the capture and the server, and keep the
- * capture gzip-compressed. Then analyse the captures and put the load's figures and the analysis's findings side by
- * side ({@link Result}).
+ * capture gzip-compressed. Then analyse the captures with {@code ackscope analyze}, which also writes the HTML
+ * report, and put the load's figures and the analysis's findings side by side ({@link Result}).
  *
  * <p>Every process is a real child process ({@link ChildProcess}); each is bounded on its own as well (the ackscope
  * commands by {@code --duration}, nginx by {@code timeout}), so nothing outlives a lab that is killed outright.
@@ -49,6 +49,7 @@ public final class Lab implements AutoCloseable {
      *
      * @param ackscope      the command that runs ackscope ({@code java -cp ... io.ackscope.cli.Main})
      * @param out           directory for the compressed captures (and its README.md)
+     * @param analysis      {@code ackscope analyze}'s output directory: the tables and {@code report.html}
      * @param durationNanos how long each load runs
      * @param connections   load connections (one thread)
      * @param bodySize      response body bytes: small, so Nagle holds it behind the header
@@ -60,7 +61,7 @@ public final class Lab implements AutoCloseable {
      * @param updateReadme  rewrite the lab's section of {@code out/README.md}
      * @param commandLine   how the lab was started, for the README
      */
-    public record Options(List<String> ackscope, Path out, long durationNanos, int connections, int bodySize,
+    public record Options(List<String> ackscope, Path out, Path analysis, long durationNanos, int connections, int bodySize,
                           int snaplen, int maxPackets, NginxMode nginx, int portBase, List<String> only,
                           boolean updateReadme, String commandLine) {
         public Options {
@@ -154,6 +155,8 @@ public final class Lab implements AutoCloseable {
     /** Extra time each child may run beyond the load's duration before its own bound stops it. */
     private static final long CHILD_BOUND_SECONDS = 120;
     private static final long START_TIMEOUT_MILLIS = 30_000;
+    /** Bound on the analysis of the lab's few MB of captures (about 30 s on two loaded cores). */
+    private static final long ANALYZE_TIMEOUT_MILLIS = 600_000;
     /** Time for the last ACKs and FINs to reach the capture after the load exits. */
     static final long DRAIN_MILLIS = 300;
     /** How the README and the table name the lab's temporary directory. */
@@ -213,17 +216,42 @@ public final class Lab implements AutoCloseable {
         for (int i = 0; i < setups.size(); i++) {
             runs.add(runOne(setups.get(i), options.portBase() == 0 ? 0 : options.portBase() + i, root));
         }
-        checkAborted();
-        List<Run> analysed = new ArrayList<>();
-        for (Run r : runs) {
-            progress.println("lab: analysing " + r.captureFile());
-            analysed.add(withAnalysis(r, EngineAnalysis.analyze(r.captureFile(), r.endpoint())));
-        }
-        Result result = new Result(analysed, "the single-JVM engine (as ackscope diagnose -r FILE)", null, env);
+        Result result = analyze(runs, env);
         if (options.updateReadme()) {
             LabReadme.update(options.out().resolve("README.md"), result, options);
         }
         return result;
+    }
+
+    /**
+     * Runs {@code ackscope analyze} over the kept captures (it also writes the HTML report), then reads each
+     * configuration's figures from its tables.
+     */
+    private Result analyze(List<Run> runs, LabEnvironment env) throws IOException, InterruptedException {
+        checkAborted();
+        List<String> cmd = ackscope("analyze", "--out", options.analysis().toString(), "--overwrite");
+        for (Run r : runs) {
+            cmd.add(r.captureFile().toString());
+        }
+        progress.println("lab: " + Lab.text(displayed(cmd)));
+        ChildProcess analyze = start("ackscope analyze", cmd, work.resolve("analyze.log"));
+        int status = analyze.awaitExit(ANALYZE_TIMEOUT_MILLIS);
+        forget(analyze);
+        if (status != 0) {
+            throw analyze.failure("exited with status " + status);
+        }
+        AnalyzedTables tables = new AnalyzedTables(options.analysis());
+        List<Run> analysed = new ArrayList<>();
+        for (Run r : runs) {
+            analysed.add(withAnalysis(r, tables.figures(r.endpoint())));
+        }
+        Path report = options.analysis().resolve("report.html");
+        if (!Files.exists(report)) {
+            progress.println("lab: analyze wrote no report.html: " + analyze.output().strip());
+            report = null;
+        }
+        return new Result(analysed, "`ackscope analyze` (Spark, local) over the " + runs.size() + " captures at "
+                + "once, read from its tables", report, env);
     }
 
     private static Run withAnalysis(Run r, StallFigures a) {

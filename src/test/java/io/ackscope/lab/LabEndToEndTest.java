@@ -2,9 +2,9 @@ package io.ackscope.lab;
 
 import io.ackscope.probe.Libpcap;
 import io.ackscope.probe.NetTestSupport;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,6 +32,8 @@ class LabEndToEndTest {
     private static final long DURATION_NANOS = 1_500_000_000L;
     private static final int CONNECTIONS = 4;
 
+    @TempDir
+    static Path tmp;
     private static Path out;
     private static Lab.Result result;
     private static String progress;
@@ -47,27 +48,19 @@ class LabEndToEndTest {
         if (why != null) {
             fail("ackscope capture cannot run: " + why + " (install Debian's libpcap0.8; CI does)");
         }
-        out = Files.createTempDirectory("ackscope-lab-test");
-        Lab.Options o = new Lab.Options(NetTestSupport.java(List.of(), "io.ackscope.cli.Main"), out, DURATION_NANOS,
-                CONNECTIONS, 1024, 160, 20_000, Lab.NginxMode.REQUIRE, 0, List.of(), true,
+        out = Files.createDirectories(tmp.resolve("captures"));
+        // ackscope as the lab runs it: this JVM, this test's class path, the JVM's default heap (Spark needs more than
+        // NetTestSupport's 256 MB)
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> ackscope = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", cp,
+                "io.ackscope.cli.Main");
+        Lab.Options o = new Lab.Options(ackscope, out, tmp.resolve("analysis"), DURATION_NANOS, CONNECTIONS, 1024, 160, 20_000, Lab.NginxMode.REQUIRE, 0, List.of(), true,
                 "ackscope lab (LabEndToEndTest)");
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(log, true, StandardCharsets.UTF_8); Lab lab = new Lab(o, ps)) {
             result = lab.run();
         } finally {
             progress = log.toString(StandardCharsets.UTF_8);
-        }
-    }
-
-    @AfterAll
-    static void deleteCaptures() throws IOException {
-        if (out != null) {
-            try (Stream<Path> s = Files.list(out)) {
-                for (Path p : (Iterable<Path>) s::iterator) {
-                    Files.delete(p);
-                }
-            }
-            Files.delete(out);
         }
     }
 
@@ -175,6 +168,16 @@ class LabEndToEndTest {
         assertTrue(readme.contains("```nginx\n") && readme.contains("tcp_nodelay off; sendfile on; tcp_nopush off;"),
                 readme);
         assertFalse(readme.contains("/tmp/ackscope-lab."), "the temporary directory is named $WORK: " + readme);
+    }
+
+    @Test
+    void analyzeWritesTheReportOfAllTheCaptures() throws IOException {
+        assertEquals(tmp.resolve("analysis").resolve("report.html"), result.report(), progress);
+        String html = Files.readString(result.report());
+        for (Lab.Run r : result.runs()) {
+            assertTrue(html.contains(r.endpoint()), "no " + r.endpoint() + " in the report");
+        }
+        assertTrue(result.analysis().contains("ackscope analyze"), result.analysis());
     }
 
     @Test

@@ -27,7 +27,7 @@ class LabReadmeTest {
     }
 
     private static Lab.Options options(Path out) {
-        return new Lab.Options(List.of("java"), out, 1_000_000_000L, 4, 1024, 160, 20_000, Lab.NginxMode.SKIP, 0,
+        return new Lab.Options(List.of("java"), out, out.resolve("analysis"), 1_000_000_000L, 4, 1024, 160, 20_000, Lab.NginxMode.SKIP, 0,
                 List.of(), true, "jobs/lab-delayed-ack -d 1s");
     }
 
