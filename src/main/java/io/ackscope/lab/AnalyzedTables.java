@@ -1,5 +1,6 @@
 package io.ackscope.lab;
 
+import io.ackscope.tcp.AckClass;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 import org.apache.parquet.avro.AvroParquetReader;
@@ -58,11 +59,16 @@ final class AnalyzedTables {
             }
         });
         LongList stallAcks = new LongList();
-        long[] held = new long[2]; // by the server, by the client
+        long[] held = new long[3]; // by the server, by the client, ended by a delayed-ACK timer
         scan("stalls", r -> {
             if (server.equals(endpointOfStream.get(asLong(r, "stream")))) {
-                stallAcks.add(asLong(r, "ack_delay_us"));
+                long ackDelay = asLong(r, "ack_delay_us");
+                stallAcks.add(ackDelay);
                 held["SERVER".equals(text(r, "holding_side")) ? 0 : 1]++;
+                AckClass band = AckClass.delayedBand(ackDelay * 1000);
+                if (band == AckClass.DELAYED_40MS || band == AckClass.DELAYED_200MS) {
+                    held[2]++;
+                }
             }
         });
         LongList clientAcks = new LongList();
@@ -75,7 +81,7 @@ final class AnalyzedTables {
         stallAcks.sort();
         clientAcks.sort();
         return new StallFigures(counts[0], counts[1], counts[2], counts[3], firstStalled[0], held[0], held[1],
-                stallAcks.rank(0), stallAcks.rank(0.5), stallAcks.rank(1), clientAcks.rank(0.5),
+                held[2], stallAcks.rank(0), stallAcks.rank(0.5), stallAcks.rank(1), clientAcks.rank(0.5),
                 clientAcks.rank(0.99));
     }
 

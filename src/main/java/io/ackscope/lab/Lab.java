@@ -116,13 +116,17 @@ public final class Lab implements AutoCloseable {
             return "127.0.0.1:" + port;
         }
 
-        /** What load and analysis together say about this run. */
+        /**
+         * What load and analysis together say about this run: the delayed-ACK stall is there when the analysis finds
+         * stalls ended by a delayed-ACK timer and the load's median is in that range, and gone when it finds none and
+         * the median is far below.
+         */
         public Verdict verdict() {
-            boolean slow = loadFigures.p50Micros() >= STALL_MICROS;
-            if (analysis.stalls() > 0 && slow) {
+            long timerStalls = analysis.timerStalls();
+            if (timerStalls > 0 && loadFigures.p50Micros() >= STALL_MICROS) {
                 return Verdict.STALL;
             }
-            if (analysis.stalls() == 0 && loadFigures.p50Micros() < FAST_MICROS) {
+            if (timerStalls == 0 && loadFigures.p50Micros() < FAST_MICROS) {
                 return Verdict.NO_STALL;
             }
             return Verdict.DISAGREE;

@@ -7,8 +7,8 @@ import java.util.Locale;
 public final class LabTable {
 
     private static final String[] HEADER = {"configuration", "load p50", "load p99", "req/s", "stalls found",
-        "ACK delay", "verdict"};
-    private static final boolean[] RIGHT = {false, true, true, true, true, true, false};
+        "later requests stalled", "ACK delay in stalls", "verdict"};
+    private static final boolean[] RIGHT = {false, true, true, true, true, true, true, false};
 
     private LabTable() {
     }
@@ -66,22 +66,24 @@ public final class LabTable {
 
     static String legend(Lab.Result result) {
         return "load: ackscope load's latency percentiles and requests/s. stalls found: Nagle x delayed-ACK "
-                + "stalls in the capture, found by " + result.analysis() + ", and the share of requests after the "
-                + "first on a connection that lost time to one. ACK delay: the median (and range) of the delayed ACKs "
-                + "that ended the stalls; without stalls, the 99th percentile of all the client's ACK delays. "
-                + "verdict: STALL when the analysis finds stalls and the load's median is " + Lab.STALL_MICROS / 1000
-                + " ms or more; no stall when it finds none and the median is under " + Lab.FAST_MICROS / 1000
-                + " ms; DISAGREE otherwise.\n";
+                + "stalls in the captures, found by " + result.analysis() + ": data held by Nagle until the peer's "
+                + "ACK, which came 5 ms or more after the data; \"timer\" when a delayed-ACK timer sent that ACK "
+                + "(36-50 ms or 180-230 ms), \"other\" when it came late for another reason (sent when the client "
+                + "got to read, or when it closed the connection at the end of the run). later requests stalled: "
+                + "the share of requests after the first on a connection that lost time to a stall. ACK delay in "
+                + "stalls: median (min-max). verdict: STALL when the analysis finds timer stalls and the load's "
+                + "median is " + Lab.STALL_MICROS / 1000 + " ms or more; no stall when it finds no timer stall and "
+                + "the median is under " + Lab.FAST_MICROS / 1000 + " ms; DISAGREE otherwise.\n";
     }
 
     private static String[] cells(Lab.Run r) {
         LoadFigures l = r.loadFigures();
         StallFigures a = r.analysis();
-        String stalls = a.stalls() + " (" + fmt("%.1f%%", 100 * a.laterStalledShare()) + " of " + a.laterExchanges()
-                + ")";
+        String stalls = a.stalls() == 0 ? "0" : a.timerStalls() + " timer, " + (a.stalls() - a.timerStalls())
+                + " other";
+        String later = fmt("%.1f%%", 100 * a.laterStalledShare()) + " of " + a.laterExchanges();
         String ack = a.stalls() > 0 ? ms(a.stallAckDelayP50()) + " ms (" + ms(a.stallAckDelayMin()) + "-"
-                + ms(a.stallAckDelayMax()) + ")"
-                : a.clientAckDelayP99() < 0 ? "-" : "p99 " + ms(a.clientAckDelayP99()) + " ms";
+                + ms(a.stallAckDelayMax()) + ")" : "-";
         Lab.Verdict v = r.verdict();
         String verdict = switch (v) {
             case STALL -> "STALL";
@@ -92,7 +94,7 @@ public final class LabTable {
             verdict += " (unexpected)";
         }
         return new String[] {r.setup().label(), fmt("%.2f ms", l.p50Millis()), fmt("%.2f ms", l.p99Millis()),
-            fmt("%.0f", l.requestsPerSec()), stalls, ack, verdict};
+            fmt("%.0f", l.requestsPerSec()), stalls, later, ack, verdict};
     }
 
     private static String ms(long micros) {

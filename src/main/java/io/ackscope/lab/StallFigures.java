@@ -11,6 +11,9 @@ package io.ackscope.lab;
  * @param firstStalled         first exchanges on a connection that did
  * @param serverHeldStalls     stalls where the server's data waited for the client's delayed ACK
  * @param clientHeldStalls     stalls where the client's data waited for the server's delayed ACK
+ * @param timerStalls          stalls (of either kind) ended by an ACK in a delayed-ACK timer band (36-50 ms or
+ *                             180-230 ms, {@link io.ackscope.tcp.AckClass#delayedBand}); the others were ended by
+ *                             an ACK late for another reason, such as a client slow to read
  * @param stallAckDelayMin     shortest delayed ACK that ended a stall
  * @param stallAckDelayP50     median of the delayed ACKs that ended stalls
  * @param stallAckDelayMax     longest delayed ACK that ended a stall
@@ -18,7 +21,8 @@ package io.ackscope.lab;
  * @param clientAckDelayP99    the client's ACK delay, all ACKs: 99th percentile
  */
 public record StallFigures(long connections, long exchanges, long laterExchanges, long laterStalled,
-                           long firstStalled, long serverHeldStalls, long clientHeldStalls, long stallAckDelayMin,
+                           long firstStalled, long serverHeldStalls, long clientHeldStalls, long timerStalls,
+                           long stallAckDelayMin,
                            long stallAckDelayP50, long stallAckDelayMax, long clientAckDelayP50,
                            long clientAckDelayP99) {
 

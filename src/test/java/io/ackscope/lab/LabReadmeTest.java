@@ -21,7 +21,7 @@ class LabReadmeTest {
                 List.of("ackscope", "capture", "-i", "lo", "tcp port 8080"), List.of("ackscope", "load", "URL"),
                 new LoadFigures(100, 0, 90, p50Micros, p50Micros, p50Micros, p50Micros),
                 new CaptureFigures(500, 0, 10_000), Path.of(s.captureFile()),
-                new StallFigures(4, 104, 100, 100, 0, 100, 0, 40_100, 43_000, 47_900, 500, 43_000));
+                new StallFigures(4, 104, 100, 100, 0, 100, 0, 97, 40_100, 43_000, 47_900, 500, 43_000));
         return new Lab.Result(List.of(r), "a test", null, new LabEnvironment(Instant.EPOCH, "6.1", "17", "abc123",
                 null, List.of("libpcap0.8 1.10")));
     }
@@ -42,7 +42,7 @@ class LabReadmeTest {
         assertTrue(first.contains("| `lab-serve-nagle.pcap.gz` | `serve --no-nodelay --split-writes` | 44.00 ms |"),
                 first);
         assertTrue(first.contains("`ackscope capture -i lo 'tcp port 8080'`"), first);
-        assertTrue(first.contains("43.0 ms (40.1-47.9)"), first);
+        assertTrue(first.contains("| 97 timer, 3 other | 100.0% of 100 | 43.0 ms (40.1-47.9) | STALL |"), first);
 
         Files.writeString(readme, first + "\n## after\n\nAlso kept.\n");
         LabReadme.update(readme, result(45_000), options(dir));
