@@ -57,6 +57,8 @@ final class LabReadme {
                 result.analysis()));
         sb.append(LabTable.markdown(result)).append('\n');
         sb.append(LabTable.legend(result)).append('\n');
+        sb.append("The HTML report of these captures: `jobs/ackscope analyze --out DIR sample-pcaps/lab-*.pcap.gz` "
+                + "writes `DIR/report.html` (the lab writes it to `out/lab/`).\n\n");
         sb.append("Exactly how each was made (`ackscope` is `jobs/ackscope`, `$WORK` the lab's temporary directory, "
                 + "ports as used in this run):\n\n");
         for (Lab.Run r : result.runs()) {
