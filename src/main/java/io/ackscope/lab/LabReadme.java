@@ -79,7 +79,8 @@ final class LabReadme {
         for (Lab.Run r : result.runs()) {
             if (r.nginxConf() != null) {
                 sb.append("\nThe nginx configuration of `").append(r.captureFile().getFileName()).append("` (the other "
-                        + "nginx runs differ only in their port and `tcp_nodelay`; `timeout` stops nginx if the lab "
+                        + "nginx runs differ only in their directory, port and `tcp_nodelay`; `timeout` stops nginx if "
+                        + "the lab "
                         + "cannot):\n\n```nginx\n").append(r.nginxConf().strip()).append("\n```\n");
                 break;
             }
