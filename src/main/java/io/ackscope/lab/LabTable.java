@@ -71,9 +71,10 @@ public final class LabTable {
                 + "(36-50 ms or 180-230 ms), \"other\" when it came late for another reason (sent when the client "
                 + "got to read, or when it closed the connection at the end of the run). later requests stalled: "
                 + "the share of requests after the first on a connection that lost time to a stall. ACK delay in "
-                + "stalls: median (min-max). verdict: STALL when the analysis finds timer stalls and the load's "
-                + "median is " + Lab.STALL_MICROS / 1000 + " ms or more; no stall when it finds no timer stall and "
-                + "the median is under " + Lab.FAST_MICROS / 1000 + " ms; DISAGREE otherwise.\n";
+                + "stalls: median (min-max). verdict: STALL when there are timer stalls on " + pct(Lab.STALL_SHARE)
+                + " or more of the later requests and the load's median is " + Lab.STALL_MICROS / 1000 + " ms or "
+                + "more; no stall when there are timer stalls on under " + pct(Lab.RARE_SHARE) + " of them and the "
+                + "median is under " + Lab.FAST_MICROS / 1000 + " ms; DISAGREE otherwise.\n";
     }
 
     private static String[] cells(Lab.Run r) {
@@ -95,6 +96,10 @@ public final class LabTable {
         }
         return new String[] {r.setup().label(), fmt("%.2f ms", l.p50Millis()), fmt("%.2f ms", l.p99Millis()),
             fmt("%.0f", l.requestsPerSec()), stalls, later, ack, verdict};
+    }
+
+    private static String pct(double share) {
+        return fmt("%.0f%%", 100 * share);
     }
 
     private static String ms(long micros) {

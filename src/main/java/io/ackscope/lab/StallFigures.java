@@ -31,6 +31,11 @@ public record StallFigures(long connections, long exchanges, long laterExchanges
         return serverHeldStalls + clientHeldStalls;
     }
 
+    /** Timer stalls per request after the first on a connection (0 without such requests). */
+    public double timerStallShare() {
+        return laterExchanges == 0 ? 0 : timerStalls / (double) laterExchanges;
+    }
+
     /** Share of the requests after the first on a connection that stalled, 0 to 1 (0 without such requests). */
     public double laterStalledShare() {
         return laterExchanges == 0 ? 0 : laterStalled / (double) laterExchanges;

@@ -51,17 +51,20 @@ class LabFiguresTest {
         return new Lab.Run(s, 8080, List.of(), null, List.of(), List.of(),
                 new LoadFigures(100, 0, 90, loadP50Micros, loadP50Micros, loadP50Micros, loadP50Micros),
                 new CaptureFigures(500, 0, 10_000), Path.of(s.captureFile()),
-                new StallFigures(4, 104, 100, stalls, 0, stalls, 0, timerStalls, -1, -1, -1, -1, -1));
+                new StallFigures(4, 1004, 1000, stalls, 0, stalls, 0, timerStalls, -1, -1, -1, -1, -1));
     }
 
     @Test
     void verdictNeedsLoadAndAnalysisToAgree() {
-        assertEquals(Lab.Verdict.STALL, run(44_000, 100, 98).verdict());
+        // 1000 requests after the first on a connection
+        assertEquals(Lab.Verdict.STALL, run(44_000, 1000, 980).verdict());
         assertEquals(Lab.Verdict.NO_STALL, run(90, 0, 0).verdict());
-        assertEquals(Lab.Verdict.NO_STALL, run(90, 3, 0).verdict(), "a few short Nagle waits, no timer");
+        assertEquals(Lab.Verdict.NO_STALL, run(90, 30, 0).verdict(), "short Nagle waits, no timer");
+        assertEquals(Lab.Verdict.NO_STALL, run(90, 3, 1).verdict(), "a starved client met its timer once");
         assertEquals(Lab.Verdict.DISAGREE, run(44_000, 0, 0).verdict(), "slow load, no stall in the capture");
-        assertEquals(Lab.Verdict.DISAGREE, run(44_000, 100, 0).verdict(), "slow load, no timer stall");
-        assertEquals(Lab.Verdict.DISAGREE, run(90, 3, 3).verdict(), "fast load, timer stalls in the capture");
+        assertEquals(Lab.Verdict.DISAGREE, run(44_000, 1000, 0).verdict(), "slow load, no timer stall");
+        assertEquals(Lab.Verdict.DISAGREE, run(44_000, 1000, 400).verdict(), "slow load, timer stalls on 40%");
+        assertEquals(Lab.Verdict.DISAGREE, run(90, 30, 30).verdict(), "fast load, timer stalls on 3%");
         assertEquals(Lab.Verdict.DISAGREE, run(20_000, 0, 0).verdict(), "neither fast nor stalled");
     }
 }
