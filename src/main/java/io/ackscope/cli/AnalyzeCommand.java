@@ -45,7 +45,7 @@ final class AnalyzeCommand implements Command {
     boolean packets;
 
     @Parameter(names = "--partitions", description = "Shuffle partitions for the engine (default: "
-            + "spark.sql.shuffle.partitions, which analyze sets to 4 x the cores unless given)")
+            + "spark.sql.shuffle.partitions, which analyze sets to 2 x the cores unless given)")
     int partitions;
 
     @Parameter(names = "--verbose", description = "Spark's own logging instead of ackscope's quiet setting")
@@ -99,7 +99,7 @@ final class AnalyzeCommand implements Command {
         SparkSession spark = SparkSession.builder().config(sc).getOrCreate();
         try {
             if (!sc.contains("spark.sql.shuffle.partitions")) {
-                spark.conf().set("spark.sql.shuffle.partitions", 4 * spark.sparkContext().defaultParallelism());
+                spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
             }
             long started = System.nanoTime();
             Analyze.Summary s = Analyze.run(spark,

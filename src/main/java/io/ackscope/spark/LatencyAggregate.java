@@ -38,10 +38,30 @@ final class LatencyAggregate implements Serializable {
             pending[pendingCount++] = v;
         }
 
+        /** Adds every value of {@code o} by merging sorted arrays: for a few large multisets (task results). */
         void addAll(Values o) {
             o.compact();
             compact();
             merge(o.values, o.counts, o.values.length);
+        }
+
+        /**
+         * Adds every value of {@code o} through the buffer: for many small multisets (one per connection) into one
+         * large one, where merging arrays each time would cost the large one's size per connection.
+         */
+        void addBuffered(Values o) {
+            o.compact();
+            for (int i = 0; i < o.values.length; i++) {
+                long c = o.counts[i];
+                if (c > 16) {
+                    compact();
+                    merge(new long[]{o.values[i]}, new long[]{c}, 1);
+                } else {
+                    for (long k = 0; k < c; k++) {
+                        add(o.values[i]);
+                    }
+                }
+            }
         }
 
         /** Merges the buffer into the sorted arrays. */
@@ -167,7 +187,7 @@ final class LatencyAggregate implements Serializable {
         if (own != null) {
             for (int m = DATA_RTT; m < METRICS; m++) {
                 if (own[m] != null) {
-                    e.metrics[m].addAll(own[m]);
+                    e.metrics[m].addBuffered(own[m]);
                 }
             }
         }

@@ -27,6 +27,11 @@ import java.util.Map;
  */
 public final class ParquetTableWriter implements Closeable {
     private static final String SPARK_ROW_METADATA = "org.apache.spark.sql.parquet.row.metadata";
+    /**
+     * Row group size. An engine task has up to one writer per table open at once, each buffering a row group, so
+     * this bounds a task's write buffers (6 x 16 MB) whatever the capture size.
+     */
+    static final int ROW_GROUP_BYTES = 16 * 1024 * 1024;
 
     private final ParquetWriter<RowBuffer> writer;
     private long rows;
@@ -36,6 +41,7 @@ public final class ParquetTableWriter implements Closeable {
                 .withConf(conf)
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
+                .withRowGroupSize(ROW_GROUP_BYTES)
                 .build();
     }
 

@@ -25,6 +25,18 @@ class LatencyAggregateTest {
             all.add(v);
             hist[LatencySummaryTable.bucket(v)]++;
         }
+        LatencyAggregate.Values c = new LatencyAggregate.Values();
+        c.add(44_003);
+        for (int i = 0; i < 40; i++) {
+            c.add(7);   // a run longer than addBuffered copies value by value
+        }
+        all.add(44_003L);
+        hist[LatencySummaryTable.bucket(44_003)]++;
+        for (int i = 0; i < 40; i++) {
+            all.add(7L);
+        }
+        hist[LatencySummaryTable.bucket(7)] += 40;
+        b.addBuffered(c);
         a.addAll(b);
         all.sort(null);
         assertEquals(all.size(), a.count());
