@@ -132,6 +132,15 @@ final class EndpointStats {
         return serverHeld.count + clientHeld.count;
     }
 
+    /**
+     * Stalls ended by an ACK in a delayed-ACK timer band (36-50 ms or 180-230 ms). Only these make the verdict: a
+     * wait ended by an ACK that was late for another reason (a starved client, a connection closing at the end of a
+     * run) is shown with the endpoint's findings but is not the Nagle x delayed-ACK stall.
+     */
+    long timerStalls() {
+        return serverHeld.in40Band + serverHeld.in200Band + clientHeld.in40Band + clientHeld.in200Band;
+    }
+
     List<ReportData.Distribution> distributions() {
         List<ReportData.Distribution> out = new ArrayList<>();
         for (int i = 0; i < METRICS.length; i++) {

@@ -187,8 +187,10 @@ final class Findings {
     static ReportData.Verdict verdict(List<EndpointStats> endpoints, long requests, long connections) {
         EndpointStats worst = null;
         int stalled = 0;
+        long lateAckWaits = 0;
         for (EndpointStats e : endpoints) {
-            if (e.stalls() > 0) {
+            lateAckWaits += e.stalls() - e.timerStalls();
+            if (e.timerStalls() > 0) {
                 stalled++;
                 if (worst == null || e.stallMicros > worst.stallMicros) {
                     worst = e;
@@ -231,7 +233,11 @@ final class Findings {
         s.append(requests > 0 ? Format.plural(requests, "request", "requests") + " on " : "")
                 .append(Format.plural(connections, "connection", "connections")).append(" to ")
                 .append(Format.plural(endpoints.size(), "server endpoint", "server endpoints"))
-                .append(": no request or response waited for a delayed acknowledgement.");
+                .append(": no request or response waited for a delayed-ACK timer.");
+        if (lateAckWaits > 0) {
+            s.append(' ').append(Format.plural(lateAckWaits, "shorter wait", "shorter waits"))
+                    .append(" for an ACK that was late for another reason are listed with the endpoints below.");
+        }
         if (!endpoints.isEmpty() && endpoints.get(0).metrics[EndpointStats.RESPONSE].size() > 0) {
             EndpointStats top = endpoints.get(0);
             s.append(endpoints.size() == 1 ? " " : " Busiest endpoint, " + top.server + ": ")
