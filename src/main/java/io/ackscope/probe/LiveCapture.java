@@ -109,7 +109,9 @@ public final class LiveCapture implements Closeable {
             return;
         }
         stopRequested = true;
-        timer.schedule(this::breakLoop, STOP_GRACE_MS, TimeUnit.MILLISECONDS);
+        // Repeated until the loop has ended: a pcap_breakloop that lands before pcap_loop has started (a signal
+        // right after the ready line, on a loaded machine) could otherwise be lost and leave the capture running.
+        timer.scheduleWithFixedDelay(this::breakLoop, STOP_GRACE_MS, STOP_GRACE_MS, TimeUnit.MILLISECONDS);
     }
 
     private void breakLoop() {
@@ -154,6 +156,12 @@ public final class LiveCapture implements Closeable {
         }
         closed = true;
         timer.shutdownNow();
+        try {
+            // A breakLoop() still running on the timer must not race pcap_close below.
+            timer.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         if (dumper.isOpen()) {
             dumper.close();
         }
