@@ -17,7 +17,7 @@ import java.util.Map;
 /** {@code ackscope analyze INPUT... --out DIR}: the Spark job from captures to Parquet tables. */
 @Parameters(commandDescription = "Analyse captures with Spark (embedded local[*] unless --master or spark-submit "
         + "says otherwise) and write Parquet tables to --out")
-final class AnalyzeCommand implements Command {
+final class AnalyzeCommand extends Command {
 
     /** Exit code when the tables were written but --strict was given and some capture was damaged. */
     static final int EXIT_DAMAGED = 3;
@@ -51,9 +51,6 @@ final class AnalyzeCommand implements Command {
     @Parameter(names = "--verbose", description = "Spark's own logging instead of ackscope's quiet setting")
     boolean verbose;
 
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    boolean help;
-
     private final PrintStream console;
 
     AnalyzeCommand() {
@@ -62,11 +59,6 @@ final class AnalyzeCommand implements Command {
 
     AnalyzeCommand(PrintStream console) {
         this.console = console;
-    }
-
-    @Override
-    public boolean help() {
-        return help;
     }
 
     @Override

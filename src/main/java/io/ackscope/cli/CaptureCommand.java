@@ -19,7 +19,7 @@ import java.util.List;
  * file flushed and the counts printed, exit code 0.
  */
 @Parameters(commandDescription = "Capture packets to a pcap file like tcpdump -w (needs root)")
-public final class CaptureCommand implements Command {
+public final class CaptureCommand extends Command {
 
     @Parameter(description = "FILTER (BPF expression, as tcpdump takes it)")
     List<String> filter = new ArrayList<>();
@@ -43,14 +43,6 @@ public final class CaptureCommand implements Command {
 
     @Parameter(names = {"-B", "--buffer-size"}, description = "kernel capture buffer in KiB (0: libpcap default)")
     int bufferKiB = 32 * 1024;
-
-    @Parameter(names = {"-h", "--help"}, help = true, description = "show this help")
-    boolean help;
-
-    @Override
-    public boolean help() {
-        return help;
-    }
 
     @Override
     public int run() throws Exception {

@@ -24,14 +24,11 @@ import java.util.Locale;
  */
 @Parameters(commandNames = "conv", commandDescription = "Print the TCP connection table as TSV (tshark conv,tcp row "
         + "order, exact byte counts, then stream, conn_state, history, initial RTT and vantage point)")
-public final class ConvCommand implements Command {
+public final class ConvCommand extends Command {
 
     @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file (pcap or pcapng, optionally "
             + "gzip/zstd/bzip2-compressed)")
     String file;
-
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    boolean help;
 
     private final PrintStream out;
 
@@ -41,11 +38,6 @@ public final class ConvCommand implements Command {
 
     ConvCommand(PrintStream out) {
         this.out = out;
-    }
-
-    @Override
-    public boolean help() {
-        return help;
     }
 
     static final String HEADER = "address_a\tport_a\taddress_b\tport_b\tframes_b_to_a\tbytes_b_to_a\tframes_a_to_b"

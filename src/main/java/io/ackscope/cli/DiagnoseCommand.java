@@ -27,7 +27,7 @@ import java.util.Map;
 @Parameters(commandNames = "diagnose", commandDescription = "Explain where TCP latency comes from, per server "
         + "endpoint: RTT, ACK delay and time-to-first-byte distributions, Nagle x delayed-ACK stalls, "
         + "retransmission timeouts and zero-window waits, with fixes")
-public final class DiagnoseCommand implements Command {
+public final class DiagnoseCommand extends Command {
 
     @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file(s), analysed in the order "
             + "given as one capture (repeat -r for several)")
@@ -35,9 +35,6 @@ public final class DiagnoseCommand implements Command {
 
     @Parameter(names = {"--top"}, description = "Show at most this many server endpoints (busiest first)")
     int top = 20;
-
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    boolean help;
 
     private final PrintStream out;
 
@@ -47,11 +44,6 @@ public final class DiagnoseCommand implements Command {
 
     DiagnoseCommand(PrintStream out) {
         this.out = out;
-    }
-
-    @Override
-    public boolean help() {
-        return help;
     }
 
     @Override

@@ -34,7 +34,7 @@ import java.util.Map;
  */
 @Parameters(commandNames = "fields", commandDescription = "Print one tab-separated row of fields per frame, "
         + "as tshark -T fields -E header=y -E occurrence=f prints them")
-public final class FieldsCommand implements Command {
+public final class FieldsCommand extends Command {
 
     /** The fields printed when no -e is given. */
     static final List<String> DEFAULT_FIELDS = List.of("frame.number", "frame.time_epoch", "ip.src", "ipv6.src",
@@ -56,9 +56,6 @@ public final class FieldsCommand implements Command {
             + "decoded and where the others stopped")
     boolean stats;
 
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    boolean help;
-
     private final PrintStream out;
     private final PrintStream err;
 
@@ -69,11 +66,6 @@ public final class FieldsCommand implements Command {
     FieldsCommand(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
-    }
-
-    @Override
-    public boolean help() {
-        return help;
     }
 
     @Override

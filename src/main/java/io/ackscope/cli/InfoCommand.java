@@ -35,7 +35,7 @@ import java.util.StringJoiner;
  */
 @Parameters(commandNames = "info", commandDescription = "Summarise capture files (format, interfaces, packets, "
         + "time span, decode status, damage)")
-public final class InfoCommand implements Command {
+public final class InfoCommand extends Command {
 
     @Parameter(description = "FILE...", required = true)
     List<String> files = new ArrayList<>();
@@ -46,19 +46,11 @@ public final class InfoCommand implements Command {
     @Parameter(names = "--max-record-length", description = "Largest captured length accepted for one record")
     int maxRecordLength = CaptureReader.DEFAULT_MAX_RECORD_LENGTH;
 
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    boolean help;
-
     /** Interfaces listed one per line (section/id); the rest are counted. */
     static final int MAX_LISTED_INTERFACES = 32;
 
     private static final DateTimeFormatter ISO_NANOS =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
-
-    @Override
-    public boolean help() {
-        return help;
-    }
 
     @Override
     public int run() {

@@ -22,7 +22,7 @@ import java.util.Locale;
 @Parameters(commandDescription = "Run the Nagle x delayed-ACK experiment on loopback (ackscope serve and nginx, "
         + "each without and with the fixes): serve, capture, load, analyse; print the before/after table and keep "
         + "the captures (as root)")
-public final class LabCommand implements Command {
+public final class LabCommand extends Command {
 
     @Parameter(names = "--out", description = "Directory for the captures and their README.md")
     String out = "sample-pcaps";
@@ -62,9 +62,6 @@ public final class LabCommand implements Command {
     @Parameter(names = "--no-readme", description = "Leave OUT/README.md alone")
     boolean noReadme;
 
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    boolean help;
-
     private final PrintStream console;
 
     public LabCommand() {
@@ -73,11 +70,6 @@ public final class LabCommand implements Command {
 
     LabCommand(PrintStream console) {
         this.console = console;
-    }
-
-    @Override
-    public boolean help() {
-        return help;
     }
 
     @Override

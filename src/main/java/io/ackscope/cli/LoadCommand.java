@@ -28,7 +28,7 @@ import java.util.List;
  * side.
  */
 @Parameters(commandDescription = "HTTP/1.1 keep-alive load generator like wrk; fixed rate with -R like wrk2")
-public final class LoadCommand implements Command {
+public final class LoadCommand extends Command {
 
     @Parameter(description = "URL (http://host[:port][/path])")
     private List<String> urls = new ArrayList<>();
@@ -74,14 +74,6 @@ public final class LoadCommand implements Command {
 
     @Parameter(names = "--json", description = "Print the summary as one JSON object instead of wrk's text")
     private boolean json;
-
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    private boolean help;
-
-    @Override
-    public boolean help() {
-        return help;
-    }
 
     @Override
     public int run() throws Exception {

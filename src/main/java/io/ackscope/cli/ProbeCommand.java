@@ -24,7 +24,7 @@ import java.util.Locale;
 /** {@code ackscope probe HOST -p PORT}: times TCP handshakes like {@code hping3 -S -p PORT -c COUNT}. */
 @Parameters(commandDescription = "Time TCP handshakes to HOST:PORT like hping3 -S: raw SYNs with --syn (root), "
         + "else connect()")
-public final class ProbeCommand implements Command {
+public final class ProbeCommand extends Command {
 
     /** How long the next hop may take to answer ARP before raw probing gives up. */
     private static final long NEIGHBOUR_WAIT_MS = 1_000;
@@ -49,14 +49,6 @@ public final class ProbeCommand implements Command {
     @Parameter(names = "--syn", description = "craft SYNs and read answers through libpcap (needs root); "
             + "falls back to timing connect() when that is not possible")
     boolean syn;
-
-    @Parameter(names = {"-h", "--help"}, help = true, description = "show this help")
-    boolean help;
-
-    @Override
-    public boolean help() {
-        return help;
-    }
 
     @Override
     public int run() throws Exception {

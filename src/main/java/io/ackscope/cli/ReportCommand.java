@@ -18,7 +18,7 @@ import java.util.List;
  */
 @Parameters(commandDescription = "Write the HTML report of an analyze output directory (default DIR/report.html), "
         + "optionally for some servers or a time window")
-final class ReportCommand implements Command {
+final class ReportCommand extends Command {
 
     @Parameter(description = "DIR (an ackscope analyze output directory)", required = true)
     List<String> dirs = new ArrayList<>();
@@ -36,9 +36,6 @@ final class ReportCommand implements Command {
     @Parameter(names = "--until", description = "Only measurements before this time")
     String until;
 
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    boolean help;
-
     private final PrintStream console;
 
     ReportCommand() {
@@ -47,11 +44,6 @@ final class ReportCommand implements Command {
 
     ReportCommand(PrintStream console) {
         this.console = console;
-    }
-
-    @Override
-    public boolean help() {
-        return help;
     }
 
     @Override

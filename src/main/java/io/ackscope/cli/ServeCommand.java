@@ -17,7 +17,7 @@ import java.time.Duration;
  * 0 after a clean stop, 1 if the port cannot be bound, 2 for a usage error.
  */
 @Parameters(commandDescription = "HTTP/1.1 keep-alive target server with an explicit write pattern")
-public final class ServeCommand implements Command {
+public final class ServeCommand extends Command {
 
     @Parameter(names = {"-p", "--port"}, description = "Port to listen on (0 = any free port)", required = true)
     private int port;
@@ -48,14 +48,6 @@ public final class ServeCommand implements Command {
 
     @Parameter(names = "--json", description = "Print start and stop as JSON lines")
     private boolean json;
-
-    @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
-    private boolean help;
-
-    @Override
-    public boolean help() {
-        return help;
-    }
 
     @Override
     public int run() throws Exception {

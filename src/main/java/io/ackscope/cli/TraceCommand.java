@@ -22,7 +22,7 @@ import java.util.Locale;
 /** {@code ackscope trace HOST -p PORT}: the route to HOST:PORT like {@code traceroute --tcp -p PORT -n}. */
 @Parameters(commandDescription = "Trace the route to HOST:PORT with TCP SYNs of growing TTL, like "
         + "traceroute --tcp -n (needs root)")
-public final class TraceCommand implements Command {
+public final class TraceCommand extends Command {
 
     private static final long NEIGHBOUR_WAIT_MS = 1_000;
     private static final int ICMP_UNREACHABLE = 3;
@@ -42,14 +42,6 @@ public final class TraceCommand implements Command {
     @Parameter(names = {"-w", "--wait"}, description = "how long a probe waits for its answer",
             converter = DurationConverter.class, defaultValueDescription = "1s")
     Duration wait = Duration.ofSeconds(1);
-
-    @Parameter(names = {"-h", "--help"}, help = true, description = "show this help")
-    boolean help;
-
-    @Override
-    public boolean help() {
-        return help;
-    }
 
     @Override
     public int run() throws Exception {
