@@ -4,6 +4,7 @@ import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.ConnectionRecord;
+import io.ackscope.tcp.EngineConfig;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.LatencyEvent;
 import io.ackscope.tcp.RttSample;
@@ -53,13 +54,13 @@ final class EngineTask {
     static long[] connectionKeys(Iterator<InternalRow> rows) {
         long[][] keys = {new long[1024]};
         int[] n = {0};
-        TcpEngine engine = new TcpEngine(new AnalysisSink() {
+        TcpEngine engine = TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, new AnalysisSink() {
             @Override
-            public void onConnection(ConnectionRecord c) {
+            public void onConnectionBoundary(ConnectionId id) {
                 if (n[0] == keys[0].length) {
                     keys[0] = Arrays.copyOf(keys[0], n[0] * 2);
                 }
-                keys[0][n[0]++] = key(c.id());
+                keys[0][n[0]++] = key(id);
             }
         });
         feed(engine, rows);

@@ -17,7 +17,11 @@ final class LatencyAggregate implements Serializable {
 
     static final int HANDSHAKE_RTT = 0, DATA_RTT = 1, ACK_DELAY = 2, TTFB = 3, METRICS = 4;
 
-    /** An exact multiset of longs: sorted distinct values with counts, plus a buffer of values not yet merged in. */
+    /**
+     * An exact multiset of longs: sorted distinct values with counts, a stack of sorted runs not yet merged in (each
+     * at least twice the size of the one above it, so adding N values costs O(N log N) merging, however they come),
+     * and a buffer of single values.
+     */
     static final class Values implements Serializable {
         private static final long serialVersionUID = 1L;
         private static final int BUFFER = 4096;
@@ -26,11 +30,13 @@ final class LatencyAggregate implements Serializable {
         private long[] counts = new long[0];
         private long[] pending = new long[8];
         private int pendingCount;
+        /** Sorted runs, each {values, counts}, largest first; empty once compacted. */
+        private final java.util.ArrayList<long[][]> runs = new java.util.ArrayList<>();
 
         void add(long v) {
             if (pendingCount == pending.length) {
                 if (pendingCount >= BUFFER) {
-                    compact();
+                    flushPending();
                 } else {
                     pending = Arrays.copyOf(pending, pendingCount * 2);
                 }
@@ -42,30 +48,23 @@ final class LatencyAggregate implements Serializable {
         void addAll(Values o) {
             o.compact();
             compact();
-            merge(o.values, o.counts, o.values.length);
+            long[][] m = merge(values, counts, values.length, o.values, o.counts, o.values.length);
+            values = m[0];
+            counts = m[1];
         }
 
         /**
-         * Adds every value of {@code o} through the buffer: for many small multisets (one per connection) into one
-         * large one, where merging arrays each time would cost the large one's size per connection.
+         * Adds every value of {@code o} as one more run: for many small multisets (one per connection) into one
+         * large one, where merging into the large one each time would cost its size per connection.
          */
         void addBuffered(Values o) {
             o.compact();
-            for (int i = 0; i < o.values.length; i++) {
-                long c = o.counts[i];
-                if (c > 16) {
-                    compact();
-                    merge(new long[]{o.values[i]}, new long[]{c}, 1);
-                } else {
-                    for (long k = 0; k < c; k++) {
-                        add(o.values[i]);
-                    }
-                }
+            if (o.values.length > 0) {
+                push(new long[][]{o.values, o.counts});
             }
         }
 
-        /** Merges the buffer into the sorted arrays. */
-        void compact() {
+        private void flushPending() {
             if (pendingCount == 0) {
                 return;
             }
@@ -82,27 +81,51 @@ final class LatencyAggregate implements Serializable {
                 }
             }
             pendingCount = 0;
-            merge(v, c, n);
+            push(new long[][]{Arrays.copyOf(v, n), Arrays.copyOf(c, n)});
         }
 
-        private void merge(long[] v, long[] c, int n) {
-            long[] mv = new long[values.length + n];
-            long[] mc = new long[values.length + n];
+        private void push(long[][] run) {
+            runs.add(run);
+            while (runs.size() >= 2 && runs.get(runs.size() - 1)[0].length * 2 >= runs.get(runs.size() - 2)[0].length) {
+                long[][] b = runs.remove(runs.size() - 1);
+                long[][] a = runs.remove(runs.size() - 1);
+                runs.add(merge(a[0], a[1], a[0].length, b[0], b[1], b[0].length));
+            }
+        }
+
+        /** Merges the buffer and the runs into the sorted arrays. */
+        void compact() {
+            flushPending();
+            if (runs.isEmpty()) {
+                return;
+            }
+            long[][] m = {values, counts};
+            for (int r = runs.size() - 1; r >= 0; r--) {
+                long[][] run = runs.get(r);
+                m = merge(m[0], m[1], m[0].length, run[0], run[1], run[0].length);
+            }
+            runs.clear();
+            values = m[0];
+            counts = m[1];
+        }
+
+        private static long[][] merge(long[] av, long[] ac, int an, long[] bv, long[] bc, int bn) {
+            long[] mv = new long[an + bn];
+            long[] mc = new long[an + bn];
             int i = 0, j = 0, k = 0;
-            while (i < values.length || j < n) {
-                if (j >= n || (i < values.length && values[i] < v[j])) {
-                    mv[k] = values[i];
-                    mc[k++] = counts[i++];
-                } else if (i >= values.length || v[j] < values[i]) {
-                    mv[k] = v[j];
-                    mc[k++] = c[j++];
+            while (i < an || j < bn) {
+                if (j >= bn || (i < an && av[i] < bv[j])) {
+                    mv[k] = av[i];
+                    mc[k++] = ac[i++];
+                } else if (i >= an || bv[j] < av[i]) {
+                    mv[k] = bv[j];
+                    mc[k++] = bc[j++];
                 } else {
-                    mv[k] = values[i];
-                    mc[k++] = counts[i++] + c[j++];
+                    mv[k] = av[i];
+                    mc[k++] = ac[i++] + bc[j++];
                 }
             }
-            values = Arrays.copyOf(mv, k);
-            counts = Arrays.copyOf(mc, k);
+            return k == mv.length ? new long[][]{mv, mc} : new long[][]{Arrays.copyOf(mv, k), Arrays.copyOf(mc, k)};
         }
 
         long count() {

@@ -27,22 +27,51 @@ import java.util.Map;
  */
 public final class ParquetTableWriter implements Closeable {
     private static final String SPARK_ROW_METADATA = "org.apache.spark.sql.parquet.row.metadata";
+    /** Largest row group. */
+    static final int MAX_ROW_GROUP_BYTES = 16 * 1024 * 1024;
+    /** Smallest row group, whatever the heap. */
+    static final int MIN_ROW_GROUP_BYTES = 1024 * 1024;
     /**
-     * Row group size. An engine task has up to one writer per table open at once, each buffering a row group, so
-     * this bounds a task's write buffers (6 x 16 MB) whatever the capture size.
+     * Row group size. An engine task has up to one writer per table open at once (six), each buffering a row group,
+     * and a JVM runs up to one task per core: the buffers of all of them together are held to a quarter of the heap
+     * (16 MB each with a 3 GB heap on 2 cores, 5 MB with 256 MB), so they stay bounded whatever the capture size.
      */
-    static final int ROW_GROUP_BYTES = 16 * 1024 * 1024;
+    static final int ROW_GROUP_BYTES = rowGroupBytes(Runtime.getRuntime().maxMemory(),
+            Runtime.getRuntime().availableProcessors());
+
+    static int rowGroupBytes(long maxHeap, int cores) {
+        long share = maxHeap / 4 / (6L * Math.max(1, cores));
+        return (int) Math.max(MIN_ROW_GROUP_BYTES, Math.min(MAX_ROW_GROUP_BYTES, share));
+    }
 
     private final ParquetWriter<RowBuffer> writer;
     private long rows;
 
     public ParquetTableWriter(TableSchema table, Path file, Configuration conf) throws IOException {
-        this.writer = new Builder(table, HadoopOutputFile.fromPath(file, conf))
+        Builder b = new Builder(table, HadoopOutputFile.fromPath(file, conf))
                 .withConf(conf)
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withRowGroupSize(ROW_GROUP_BYTES)
-                .build();
+                .withRowGroupSize(ROW_GROUP_BYTES);
+        for (Column c : table.columns()) {
+            if (!dictionaryEncoded(c.type())) {
+                b.withDictionaryEncoding(c.type() == ColumnType.LONG_LIST ? c.name() + ".list.element" : c.name(),
+                        false);
+            }
+        }
+        this.writer = b.build();
+    }
+
+    /**
+     * Dictionary encoding for strings, booleans and ints (enum names, ports, flags, counts: few distinct values);
+     * not for longs, timestamps and doubles (times, sequence numbers, microsecond values: mostly distinct, so a
+     * dictionary is built, outgrows its page and is thrown away, costing CPU and a large hash map per column).
+     */
+    static boolean dictionaryEncoded(ColumnType t) {
+        return switch (t) {
+            case LONG, TIMESTAMP, DOUBLE, LONG_LIST -> false;
+            default -> true;
+        };
     }
 
     public void write(RowBuffer row) throws IOException {

@@ -29,6 +29,13 @@ public interface AnalysisSink {
     }
 
     /** Once per connection, after all its other results. */
+    /**
+     * A connection of an engine made with {@link TcpEngine#boundariesOnly} ended; such an engine calls nothing
+     * else. Its connections (their ids, first frames and stream numbers) are exactly those a full engine gives.
+     */
+    default void onConnectionBoundary(ConnectionId id) {
+    }
+
     default void onConnection(ConnectionRecord connection) {
     }
 }

@@ -76,9 +76,13 @@ public final class ConnectionAnalyzer {
 
     private final FrameAnalysis fa = new FrameAnalysis();
 
-    ConnectionAnalyzer(ConnectionId id, Segment first, AnalysisSink sink) {
+    /** Only the state that decides where connections end (see {@link TcpEngine#boundariesOnly}). */
+    private final boolean boundariesOnly;
+
+    ConnectionAnalyzer(ConnectionId id, Segment first, AnalysisSink sink, boolean boundariesOnly) {
         this.id = id;
         this.sink = sink;
+        this.boundariesOnly = boundariesOnly;
         a.addrHi = first.srcHi;
         a.addrLo = first.srcLo;
         a.port = first.srcPort;
@@ -176,6 +180,10 @@ public final class ConnectionAnalyzer {
 
         analyzeSequence(s, fwd, rev);
         afterSequenceAnalysis(s, fwd, rev);
+        if (boundariesOnly) {
+            closeState(s, fwd, rev);
+            return;
+        }
         if (fa.hasAnalysis && tsFirstRtt != 0) {
             fa.initialRttNanos = tsFirstRtt;
             fa.initialRttShown = true;
@@ -741,6 +749,10 @@ public final class ConnectionAnalyzer {
 
     /** Emits the pending exchange and the connection record. Call once. */
     void finish(ConnectionRecord.EndReason reason) {
+        if (boundariesOnly) {
+            sink.onConnectionBoundary(id);
+            return;
+        }
         exchanges.finish();
         Flow o = origIsA ? a : b;
         Flow r = origIsA ? b : a;

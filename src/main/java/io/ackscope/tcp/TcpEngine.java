@@ -29,6 +29,7 @@ public final class TcpEngine {
 
     private final EngineConfig config;
     private final AnalysisSink sink;
+    private final boolean boundariesOnly;
     private final StreamCounter streams = new StreamCounter();
     private final Map<TupleKey, Entry> table = new HashMap<>();
     private final TupleKey probe = new TupleKey();
@@ -39,8 +40,23 @@ public final class TcpEngine {
     private long segments;
 
     public TcpEngine(EngineConfig config, AnalysisSink sink) {
+        this(config, sink, false);
+    }
+
+    private TcpEngine(EngineConfig config, AnalysisSink sink, boolean boundariesOnly) {
         this.config = config;
         this.sink = sink;
+        this.boundariesOnly = boundariesOnly;
+    }
+
+    /**
+     * An engine that only finds where connections start and end: it runs the parts of the analysis those decisions
+     * depend on (tshark's sequence analysis, SYN times, window scaling, close state) and reports each connection
+     * through {@link AnalysisSink#onConnectionBoundary} alone. About twice as fast as the full engine; a job that
+     * needs global stream numbers before its real pass uses it.
+     */
+    public static TcpEngine boundariesOnly(EngineConfig config, AnalysisSink sink) {
+        return new TcpEngine(config, sink, true);
     }
 
     public TcpEngine(AnalysisSink sink) {
@@ -53,7 +69,7 @@ public final class TcpEngine {
         probe.set(s);
         Entry e = table.get(probe);
         if (e == null) {
-            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink));
+            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly));
             table.put(e.key, e);
             if (table.size() > peakOpen) {
                 peakOpen = table.size();

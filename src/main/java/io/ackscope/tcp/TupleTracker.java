@@ -30,12 +30,19 @@ public final class TupleTracker {
     private final EngineConfig config;
     private final StreamCounter streams;
     private final AnalysisSink sink;
+    private final boolean boundariesOnly;
     private ConnectionAnalyzer current;
 
     public TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink) {
+        this(config, streams, sink, false);
+    }
+
+    /** @param boundariesOnly only find connections (see {@link TcpEngine#boundariesOnly}) */
+    TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly) {
         this.config = config;
         this.streams = streams;
         this.sink = sink;
+        this.boundariesOnly = boundariesOnly;
     }
 
     /** Analyses one segment of this 4-tuple. */
@@ -58,7 +65,8 @@ public final class TupleTracker {
             }
         }
         if (current == null) {
-            current = new ConnectionAnalyzer(new ConnectionId(streams.next(), s.fileIndex, s.frameNumber), s, sink);
+            current = new ConnectionAnalyzer(new ConnectionId(streams.next(), s.fileIndex, s.frameNumber), s, sink,
+                    boundariesOnly);
         } else if (f == (SYN | ACK)) {
             Flow fwd = current.fwd(s);
             if (fwd.baseSeqSet && s.seq != fwd.baseSeq) {
