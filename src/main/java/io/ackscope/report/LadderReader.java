@@ -26,7 +26,9 @@ import java.util.TreeSet;
  * the report uses, and no {@code --packets} needed), the report can pick its connections after filtering, and the
  * flow graph shows the engine's own per-frame analysis (retransmissions, duplicate ACKs, which ACK was delayed,
  * which segment was held) because the engine runs again over those frames. The cost is one sequential pass
- * over the capture files, starting at the first file that holds a chosen connection and stopping as soon as every
+ * over the capture files (the engine sees only the frames on the chosen connections' port pairs: its results for a
+ * 4-tuple depend only on that 4-tuple's frames, as for analyze's per-partition engines, and the other frames are
+ * most of its work), starting at the first file that holds a chosen connection and stopping as soon as every
  * chosen connection has shown all its frames (the {@code connections} table says how many), or when the capture
  * clock is past the last chosen connection's end. When the captures are not readable here (moved, or on a
  * cluster filesystem) the page says so and shows everything else.
@@ -53,8 +55,14 @@ final class LadderReader {
      * @param focusMicros when {@code focusFrame} is -1: centre on the first frame at or after this time, or -1
      *                    to show the connection from its start
      */
-    record Want(long stream, int firstFile, long firstFrame, long frames, long lastMicros, long focusFrame,
-                long focusMicros) {
+    record Want(long stream, int firstFile, long firstFrame, int clientPort, int serverPort, long frames,
+                long lastMicros, long focusFrame, long focusMicros) {
+
+        /** True when {@code s} may belong to this connection's 4-tuple (its port pair, either way round). */
+        boolean mayCarry(Segment s) {
+            return (s.srcPort == clientPort && s.dstPort == serverPort)
+                    || (s.srcPort == serverPort && s.dstPort == clientPort);
+        }
     }
 
     static List<ReportData.Ladder> unavailable(List<Want> wants, String why) {
@@ -96,7 +104,8 @@ final class LadderReader {
             try (CaptureReader r = Captures.open(p)) {
                 while (r.next()) {
                     decoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), r.originalLength());
-                    if (seg.fill(decoder, r.data(), f, r.frameNumber(), r.timestampNanos(), r.originalLength())) {
+                    if (seg.fill(decoder, r.data(), f, r.frameNumber(), r.timestampNanos(), r.originalLength())
+                            && wanted(wants, seg)) {
                         engine.accept(seg);
                         if (sink.allComplete()) {
                             break outer;
@@ -119,6 +128,15 @@ final class LadderReader {
             out.add(c.ladder(files, problem));
         }
         return out;
+    }
+
+    private static boolean wanted(List<Want> wants, Segment s) {
+        for (int i = 0; i < wants.size(); i++) {
+            if (wants.get(i).mayCarry(s)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A local path for a file as the tables name it ({@code file:/x} or a plain path); null for other schemes. */

@@ -41,7 +41,7 @@ final class ReportBuilder {
     /** One selected connection: its row in {@code connections}, and what the filtered measurements add. */
     static final class Conn {
         long stream, first, last, firstFrame, packets, payload, retransmissions;
-        int firstFile;
+        int firstFile, clientPort, serverPort;
         String client, connState, history, vantage;
         EndpointStats endpoint;
         long requests, stalls, stallMicros, maxTtfb = -1, maxResponse = -1;
@@ -131,6 +131,8 @@ final class ReportBuilder {
                 c.payload = cPayload.values[i] + sPayload.values[i];
                 c.retransmissions = cRetrans.values[i] + sRetrans.values[i];
                 c.client = Addresses.endpointText(clientIp[i], (int) clientPort.values[i]);
+                c.clientPort = (int) clientPort.values[i];
+                c.serverPort = (int) serverPort.values[i];
                 c.connState = state[i];
                 c.history = hist[i];
                 c.vantage = vant[i];
@@ -314,7 +316,8 @@ final class ReportBuilder {
         chosen.sort(WORST_FIRST);
         List<LadderReader.Want> wants = new ArrayList<>();
         for (Conn c : chosen) {
-            wants.add(new LadderReader.Want(c.stream, c.firstFile, c.firstFrame, c.packets, c.last,
+            wants.add(new LadderReader.Want(c.stream, c.firstFile, c.firstFrame, c.clientPort, c.serverPort, c.packets,
+                    c.last,
                     c.worstStallHeldFrame, c.worstStallHeldFrame >= 0 ? -1 : c.slowestStart));
         }
         List<ReportData.Ladder> graphs = ladders ? LadderReader.read(files, wants)
