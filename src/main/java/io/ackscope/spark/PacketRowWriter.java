@@ -146,8 +146,8 @@ final class PacketRowWriter {
                 case PacketSchema.PAYLOAD -> {
                     if (tcp || d.hasUdp()) {
                         int n = Math.min(payloadBytes, d.capturedPayloadLength());
-                        if (httpOnly && !HttpStart.mayBe(buf, d.payloadOffset(), n)) {
-                            n = 0;
+                        if (httpOnly) {
+                            n = HttpStart.keep(buf, d.payloadOffset(), n);
                         }
                         row.write(i, buf, d.payloadOffset(), n);
                     } else {

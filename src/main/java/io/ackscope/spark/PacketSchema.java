@@ -90,6 +90,7 @@ public final class PacketSchema {
                     new Column("payload", BINARY, true, "bytes",
                             "First captured transport payload bytes, at most the `payloadBytes` read option "
                                     + "(default 128; `analyze --packets` keeps none), and with the read option "
-                                    + "`payload=http` only when they start like an HTTP/1.x request or status line; "
+                                    + "`payload=http` only when they start like an HTTP/1.x request (then all of "
+                                    + "them) or status line (then its first 13 bytes, `HTTP/1.x NNN` and one more); "
                                     + "null without a transport header.")));
 }
