@@ -47,13 +47,81 @@ final class TableReader {
         return !parts(dir.resolve(table)).isEmpty();
     }
 
-    /** Reads {@code columns} of {@code dir/table}, one {@link Batch} per row group. */
+    /**
+     * Reads {@code columns} of {@code dir/table}, one {@link Batch} per row group, in file and row-group order.
+     * Decoding runs on a second thread, at most two row groups ahead of {@code consumer}, so the decoding of one
+     * row group overlaps the consumer's work on the one before (the report reads millions of rows).
+     */
     static void scan(Path dir, String table, List<String> columns, BatchConsumer consumer) throws IOException {
         Path tableDir = dir.resolve(table);
         List<Path> files = parts(tableDir);
         if (files.isEmpty()) {
             throw new IOException("table " + table + " not found: no Parquet files in " + tableDir);
         }
+        java.util.concurrent.BlockingQueue<Object> queue = new java.util.concurrent.ArrayBlockingQueue<>(2);
+        Object end = new Object();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread decoder = new Thread(() -> {
+            Object last = end;
+            try {
+                decode(files, table, columns, b -> {
+                    while (!stop.get()) {
+                        if (queue.offer(b, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                            return;
+                        }
+                    }
+                    throw new java.util.concurrent.CancellationException();
+                });
+            } catch (java.util.concurrent.CancellationException e) {
+                return;
+            } catch (IOException | RuntimeException e) {
+                last = e;
+            } catch (InterruptedException e) {
+                return;
+            }
+            while (!stop.get()) {
+                try {
+                    if (queue.offer(last, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "ackscope-table-reader-" + table);
+        decoder.setDaemon(true);
+        decoder.start();
+        try {
+            while (true) {
+                Object o;
+                try {
+                    o = queue.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted while reading table " + table);
+                }
+                if (o == end) {
+                    return;
+                }
+                if (o instanceof IOException e) {
+                    throw new IOException(e.getMessage(), e);
+                }
+                if (o instanceof RuntimeException e) {
+                    throw new IOException("reading table " + table + ": " + e, e);
+                }
+                consumer.accept((Batch) o);
+            }
+        } finally {
+            stop.set(true);
+        }
+    }
+
+    private interface Sink {
+        void put(Batch b) throws InterruptedException;
+    }
+
+    private static void decode(List<Path> files, String table, List<String> columns, Sink sink)
+            throws IOException, InterruptedException {
         Map<Binary, String> strings = new HashMap<>();
         for (Path f : files) {
             try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(f),
@@ -83,7 +151,7 @@ final class TableReader {
                     if (strings.size() > 4096) {
                         strings.clear();
                     }
-                    consumer.accept(b);
+                    sink.put(b);
                 }
             }
         }
