@@ -1,8 +1,10 @@
 package io.ackscope.spark;
 
 import io.ackscope.capture.SeekableInput;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 
 import java.io.IOException;
@@ -15,6 +17,17 @@ final class HadoopSeekableInput implements SeekableInput {
     private HadoopSeekableInput(FSDataInputStream in, long length) {
         this.in = in;
         this.length = length;
+    }
+
+    /**
+     * The filesystem to read captures from: Hadoop's own, except that {@code file:} paths are read through the raw
+     * local filesystem. The checksummed one in front of it opens the file anew for every positioned read (to look
+     * for a {@code .crc} file that a capture never has): about 10,000 opens for a 1.3 GB split read, a third of the
+     * read tasks' time.
+     */
+    static FileSystem captureFileSystem(Path path, Configuration conf) throws IOException {
+        FileSystem fs = path.getFileSystem(conf);
+        return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
     }
 
     static HadoopSeekableInput open(FileSystem fs, Path path) throws IOException {

@@ -36,7 +36,7 @@ final class SplitCounter {
 
     static Result count(Task t, Configuration conf) throws IOException {
         Path path = new Path(t.path());
-        FileSystem fs = path.getFileSystem(conf);
+        FileSystem fs = HadoopSeekableInput.captureFileSystem(path, conf);
         try (HadoopSeekableInput in = HadoopSeekableInput.open(fs, path)) {
             SplitLocator loc;
             try {

@@ -27,7 +27,7 @@ final class SplitOpener {
 
     static Opened open(CaptureSplit split, Configuration conf) throws IOException, CaptureException {
         Path path = new Path(split.file().path());
-        FileSystem fs = path.getFileSystem(conf);
+        FileSystem fs = HadoopSeekableInput.captureFileSystem(path, conf);
         if (split.whole()) {
             var in = fs.open(path);
             try {
