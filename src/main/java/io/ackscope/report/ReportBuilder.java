@@ -68,8 +68,9 @@ final class ReportBuilder {
         InputReader input = InputReader.read(dir);
         readConnections();
         readExchanges();
-        readRttSamples();
-        readAckDelays();
+        // The two largest tables, read at once: they touch disjoint state (data RTTs and the timeline; ACK delays,
+        // ACK classes and methods), and each list is still filled in table order by one thread.
+        parallel(this::readRttSamples, this::readAckDelays);
         readStalls();
         if (TableReader.exists(dir, Tables.LATENCY_EVENTS)) {
             readLatencyEvents();
@@ -94,6 +95,43 @@ final class ReportBuilder {
                 timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of())
                         : timeline.build(),
                 worst(input.paths()), slow, method(), LIMITS);
+    }
+
+    private interface TableRead {
+        void run() throws IOException;
+    }
+
+    /** Runs {@code a} on a second thread and {@code b} on this one; the first failure is thrown. */
+    private static void parallel(TableRead a, TableRead b) throws IOException {
+        IOException[] failure = new IOException[1];
+        RuntimeException[] crash = new RuntimeException[1];
+        Thread t = new Thread(() -> {
+            try {
+                a.run();
+            } catch (IOException e) {
+                failure[0] = e;
+            } catch (RuntimeException e) {
+                crash[0] = e;
+            }
+        }, "ackscope-report-reader");
+        t.setDaemon(true);
+        t.start();
+        try {
+            b.run();
+        } finally {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while reading the tables");
+            }
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        if (crash[0] != null) {
+            throw crash[0];
+        }
     }
 
     private static long slowness(ReportData.Request r) {
