@@ -101,9 +101,10 @@ CONF
   local rounds=0 limit=$((size_mb * 1024 * 1024)) started=$SECONDS
   while [ "$(stat -c %s "$capture" 2>/dev/null || echo 0)" -lt "$limit" ] && [ $((SECONDS - started)) -lt 900 ]; do
     rounds=$((rounds + 1))
-    wrk -t 2 -c 64 -d 4s "http://127.0.0.1:$port/small.html" > /dev/null
-    wrk -t 2 -c 32 -d 2s -H "Connection: close" "http://127.0.0.1:$port/small.html" > /dev/null
-    wrk -t 2 -c 16 -d 2s "http://127.0.0.1:$port/big.html" > /dev/null
+    # short rounds, so the capture ends within a few hundred MB of --size-mb on a fast machine
+    wrk -t 2 -c 64 -d 2s "http://127.0.0.1:$port/small.html" > /dev/null
+    wrk -t 2 -c 32 -d 1s -H "Connection: close" "http://127.0.0.1:$port/small.html" > /dev/null
+    wrk -t 2 -c 16 -d 1s "http://127.0.0.1:$port/big.html" > /dev/null
   done
   sleep 0.5
   kill -INT "$tpid" 2>/dev/null || true

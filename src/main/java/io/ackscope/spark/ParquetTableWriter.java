@@ -33,14 +33,15 @@ public final class ParquetTableWriter implements Closeable {
     static final int MIN_ROW_GROUP_BYTES = 1024 * 1024;
     /**
      * Row group size. An engine task has up to one writer per table open at once (six), each buffering a row group,
-     * and a JVM runs up to one task per core: the buffers of all of them together are held to a quarter of the heap
-     * (16 MB each with a 3 GB heap on 2 cores, 5 MB with 256 MB), so they stay bounded whatever the capture size.
+     * and a JVM runs up to one task per core: the buffers of all of them together are held to an eighth of the heap
+     * (16 MB each with a 3 GB heap on 2 cores, 2.7 MB with 256 MB), so they stay bounded whatever the capture size
+     * and leave the heap to Spark's sorter and the engine's open connections.
      */
     static final int ROW_GROUP_BYTES = rowGroupBytes(Runtime.getRuntime().maxMemory(),
             Runtime.getRuntime().availableProcessors());
 
     static int rowGroupBytes(long maxHeap, int cores) {
-        long share = maxHeap / 4 / (6L * Math.max(1, cores));
+        long share = maxHeap / 8 / (6L * Math.max(1, cores));
         return (int) Math.max(MIN_ROW_GROUP_BYTES, Math.min(MAX_ROW_GROUP_BYTES, share));
     }
 
