@@ -5,14 +5,17 @@
 #      connections ("Connection: close", -c 32), captured whole (-s 0) by tcpdump, until the file reaches --size-mb;
 #   2. times `ackscope analyze` embedded (local[*], JAVA_OPTS heap --heap-mb), `tshark -n -r F -T fields -e tcp.stream
 #      -e tcp.analysis.ack_rtt` and `tcptrace -l -r F`, each writing to /dev/null (ackscope to a scratch directory),
-#      and prints the ratios and ackscope's own breakdown (wall time per phase, task time per phase);
-#   3. scale: runs analyze again with a heap of --small-heap-mb (at most a quarter of the capture) and reports
+#      and prints the ratios and ackscope's own breakdown (wall time per phase, task time per phase). ackscope's time
+#      is the whole command as a user runs it: JVM and Spark start (from the class-data-sharing archive that
+#      `mvn package` makes), analysis, Parquet tables, and report.html;
+#   3. scale: runs analyze again with a heap of --small-heap-mb (default: a quarter of the capture, rounded down to
+#      32 MB, at least 256 MB) and reports
 #      whether it completed and its peak RSS, and how many tasks read the single large file. Spark refuses heaps
 #      under ~450 MB (it reserves 300 MB and wants 1.5x that); this run lowers the reserve to 32 MB with
 #      spark.testing.reservedMemory so a 256 MB heap is allowed.
 # The capture and outputs live in a scratch directory that is deleted at the end (--keep keeps it); never commit them.
 #
-# Usage (as root): bench/analyze-bench.sh [--size-mb 1100] [--heap-mb 3072] [--small-heap-mb 256] [--work DIR]
+# Usage (as root): bench/analyze-bench.sh [--size-mb 1100] [--heap-mb 3072] [--small-heap-mb MB] [--work DIR]
 #                  [--capture FILE (skip step 1)] [--skip-tshark] [--keep]
 # Needs: nginx, wrk, tcpdump, tshark, tcptrace, /usr/bin/time, java 17, maven (to build the jar once).
 # The machine may be shared: the script prints nproc and the load average before and after, and every figure it
@@ -21,7 +24,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 size_mb=1100
 heap_mb=3072
-small_heap_mb=256
+small_heap_mb=""
 work=""
 capture=""
 skip_tshark=0
@@ -118,6 +121,10 @@ if [ -z "$capture" ]; then
 fi
 bytes=$(stat -c %s "$capture")
 mb=$(awk -v b="$bytes" 'BEGIN{printf "%.0f", b/1048576}')
+if [ -z "$small_heap_mb" ]; then
+  small_heap_mb=$(( mb / 4 / 32 * 32 ))
+  [ "$small_heap_mb" -lt 256 ] && small_heap_mb=256
+fi
 
 # ---- 2. timings -----------------------------------------------------------------------------------------------
 timed() { # label outfile cmd... ; prints seconds and peak RSS
@@ -147,7 +154,7 @@ awk -v a="$ackscope_secs" -v t="${tshark_secs:-0}" -v c="$tcptrace_secs" -v mb="
   printf " (targets: >= 0.5x tcptrace, >= 30x tshark)\n" }'
 
 # ---- 3. scale ---------------------------------------------------------------------------------------------------
-echo "== scale: analyze with -Xmx${small_heap_mb}m on a $mb MB capture ($((mb / small_heap_mb))x the heap)"
+echo "== scale: analyze with -Xmx${small_heap_mb}m on a $mb MB capture ($(awk -v a="$mb" -v b="$small_heap_mb" 'BEGIN{printf "%.1f", a/b}')x the heap)"
 if JAVA_OPTS="-Xmx${small_heap_mb}m" timed ackscope-small-heap "$work/small.out" \
      "$root/jobs/ackscope" analyze "$capture" --out "$work/out-small" --overwrite \
        --conf spark.testing.reservedMemory=33554432; then
