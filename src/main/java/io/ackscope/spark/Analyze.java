@@ -26,9 +26,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.greatest;
-import static org.apache.spark.sql.functions.least;
-import static org.apache.spark.sql.functions.struct;
+import static org.apache.spark.sql.functions.xxhash64;
 
 /**
  * {@code ackscope analyze}: captures in, Parquet tables out.
@@ -36,7 +34,7 @@ import static org.apache.spark.sql.functions.struct;
  * <ol>
  *   <li>Read every capture with the {@code pcap} source (large files in parallel splits), keeping TCP frames only
  *       and counting every frame per file ({@link SplitStatsAccumulator}).</li>
- *   <li>Shuffle TCP frames by canonical 4-tuple and sort each partition in file order (file, then frame number):
+ *   <li>Shuffle TCP frames by canonical 4-tuple (a direction-independent hash of it) and sort each partition in file order (file, then frame number):
  *       the order the single-JVM engine reads them. (Not by timestamp: capture timestamps can run backwards, and
  *       the engine, like tshark, follows the file.)</li>
  *   <li>Pass 1: run the engine per partition to learn each connection's first appearance; rank those into global
@@ -113,11 +111,15 @@ public final class Analyze {
                     .where(col("tcp_flags").isNotNull())
                     .select(Arrays.stream(SegmentRows.COLUMNS).map(org.apache.spark.sql.functions::col)
                             .toArray(org.apache.spark.sql.Column[]::new));
-            org.apache.spark.sql.Column a = struct(col("src_addr").as("addr"), col("src_port").as("port"));
-            org.apache.spark.sql.Column b = struct(col("dst_addr").as("addr"), col("dst_port").as("port"));
+            // The connection key: the XOR of the two endpoints' hashes is the same in both directions, so both
+            // directions of a 4-tuple meet in one partition (other 4-tuples may share it; the engine keeps them
+            // apart). Cheaper than shuffling by (least, greatest) of two (address, port) structs, which copied both
+            // addresses of every frame into two new structs.
+            org.apache.spark.sql.Column key = xxhash64(col("src_addr"), col("src_port"))
+                    .bitwiseXOR(xxhash64(col("dst_addr"), col("dst_port")));
             long t = System.nanoTime();
             spark.sparkContext().setJobDescription(READ);
-            JavaRDD<InternalRow> sorted = frames.repartition(partitions, least(a, b), greatest(a, b))
+            JavaRDD<InternalRow> sorted = frames.repartition(partitions, key)
                     .sortWithinPartitions("file_index", "frame_number")
                     .queryExecution().toRdd().toJavaRDD();
 
