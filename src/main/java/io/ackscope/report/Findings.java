@@ -184,6 +184,13 @@ final class Findings {
     }
 
     /** The answer at the top of the page, from the endpoints (busiest first). */
+    /**
+     * Below this share of the endpoint's requests held up by timer stalls, the headline says the stall is rare: it
+     * is real, but it does not explain a service that is slow in general (one stalled request among half a million
+     * made the old headline read like the seed case).
+     */
+    static final double RARE_STALL_SHARE = 0.01;
+
     static ReportData.Verdict verdict(List<EndpointStats> endpoints, long requests, long connections) {
         EndpointStats worst = null;
         int stalled = 0;
@@ -208,16 +215,27 @@ final class Findings {
                         + " of requests after the first on a keep-alive connection ("
                         + count(worst.laterRequestsStalled) + " of " + count(worst.laterRequests) + ") were held up"
                         : Format.plural(worst.serverHeld.count, "stall", "stalls") + " held responses up";
-                return new ReportData.Verdict(true, "Stall found: responses from " + worst.server + " wait ~"
-                        + duration(ack) + " for the client's delayed ACK",
+                long held = worst.laterRequestsStalled > 0 ? worst.laterRequestsStalled : worst.serverHeld.count;
+                long of = worst.laterRequestsStalled > 0 ? worst.laterRequests : worst.requests;
+                String headline = of > 0 && (double) held / of < RARE_STALL_SHARE
+                        ? "Rare stall: " + count(held) + " of " + count(of) + " responses from " + worst.server
+                        + " waited ~" + duration(ack) + " for the client's delayed ACK"
+                        : "Stall found: responses from " + worst.server + " wait ~" + duration(ack)
+                        + " for the client's delayed ACK";
+                return new ReportData.Verdict(true, headline,
                         who + ": the server sends with Nagle's algorithm on and the client delays its "
                                 + "acknowledgement, so each of these responses takes ~" + duration(ack)
                                 + " longer. Stalls are " + percent(worst.stallShare()) + " of all response time."
                                 + others, SERVER_HELD_FIXES);
             }
             long ack = worst.clientHeld.ackDelay.percentile(0.5);
-            return new ReportData.Verdict(true, "Stall found: requests to " + worst.server + " wait ~"
-                    + duration(ack) + " for the server's delayed ACK",
+            long held = worst.clientHeld.count;
+            String headline = worst.requests > 0 && (double) held / worst.requests < RARE_STALL_SHARE
+                    ? "Rare stall: " + count(held) + " of " + count(worst.requests) + " requests to " + worst.server
+                    + " waited ~" + duration(ack) + " for the server's delayed ACK"
+                    : "Stall found: requests to " + worst.server + " wait ~" + duration(ack)
+                    + " for the server's delayed ACK";
+            return new ReportData.Verdict(true, headline,
                     count(worst.clientHeld.count) + " requests were held up: the client sends with Nagle's "
                             + "algorithm on and the server delays its acknowledgement. Stalls are "
                             + percent(worst.stallShare()) + " of all response time." + others, CLIENT_HELD_FIXES);

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +35,26 @@ class VerdictTest {
             }
         }
         return e;
+    }
+
+    @Test
+    void aTimerStallOnFewRequestsIsCalledRare() {
+        EndpointStats e = new EndpointStats("127.0.0.1:8090");
+        e.connections = 1;
+        for (int i = 0; i < 1000; i++) {
+            boolean stalled = i == 500;
+            e.exchange(i, 100, 0, stalled ? 43_000 : 0, stalled ? 43_300 : 200);
+            if (stalled) {
+                e.stall(1, true, 43_000, 43_100, 100, "held");
+            }
+        }
+        ReportData.Verdict v = Findings.verdict(List.of(e), 1000, 1);
+        assertTrue(v.stallFound(), v.headline());
+        assertEquals("Rare stall: 1 of 999 responses from 127.0.0.1:8090 waited ~43.1 ms for the client's delayed ACK",
+                v.headline());
+        // the seed case's share (every later request) keeps the plain headline
+        ReportData.Verdict seed = Findings.verdict(List.of(timerStalled("127.0.0.1:8080", 50)), 50, 1);
+        assertTrue(seed.headline().startsWith("Stall found: responses from 127.0.0.1:8080 wait ~"), seed.headline());
     }
 
     @Test
