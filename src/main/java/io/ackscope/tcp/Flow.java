@@ -68,6 +68,8 @@ final class Flow {
 
     // TCP timestamp option RTT (pping): TSvals this side sent, waiting for the peer to echo them.
     static final int TSVAL_RING = 64;
+    /** The ring starts this small and doubles up to {@link #TSVAL_RING}: most connections never need more. */
+    static final int TSVAL_RING_START = 4;
     private long[] tsvals;        // allocated when the side first sends a TSval
     private long[] tsvalTimes;
     int tsvalHead;   // index of the oldest entry
@@ -85,14 +87,28 @@ final class Flow {
         }
         lastTsval = tsval;
         if (tsvals == null) {
-            tsvals = new long[TSVAL_RING];
-            tsvalTimes = new long[TSVAL_RING];
+            tsvals = new long[TSVAL_RING_START];
+            tsvalTimes = new long[TSVAL_RING_START];
         }
-        if (tsvalCount == TSVAL_RING) {
-            tsvalHead = (tsvalHead + 1) % TSVAL_RING;
+        int cap = tsvals.length;
+        if (tsvalCount == cap && cap < TSVAL_RING) {
+            // grow, oldest first, so the ring behaves exactly as one of TSVAL_RING entries would
+            long[] v = new long[cap * 2];
+            long[] t = new long[cap * 2];
+            for (int k = 0; k < tsvalCount; k++) {
+                v[k] = tsvals[(tsvalHead + k) % cap];
+                t[k] = tsvalTimes[(tsvalHead + k) % cap];
+            }
+            tsvals = v;
+            tsvalTimes = t;
+            tsvalHead = 0;
+            cap *= 2;
+        }
+        if (tsvalCount == cap) {
+            tsvalHead = (tsvalHead + 1) % cap;
             tsvalCount--;
         }
-        int i = (tsvalHead + tsvalCount) % TSVAL_RING;
+        int i = (tsvalHead + tsvalCount) % cap;
         tsvals[i] = tsval;
         tsvalTimes[i] = ts;
         tsvalCount++;
@@ -104,10 +120,10 @@ final class Flow {
      */
     long takeEchoed(long tsecr) {
         for (int k = 0; k < tsvalCount; k++) {
-            int i = (tsvalHead + k) % TSVAL_RING;
+            int i = (tsvalHead + k) % tsvals.length;
             if (tsvals[i] == tsecr) {
                 long t = tsvalTimes[i];
-                tsvalHead = (i + 1) % TSVAL_RING;
+                tsvalHead = (i + 1) % tsvals.length;
                 tsvalCount -= k + 1;
                 return t;
             }
