@@ -2,7 +2,6 @@ package io.ackscope.tcp;
 
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
-import io.ackscope.decode.PacketDecoder;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -39,7 +38,6 @@ class BoundariesOnlyTest {
         long connections = 0;
         int splitByLimits = 0;
         for (Path f : files) {
-            List<Segment> segs = segments(f);
             for (EngineConfig config : List.of(EngineConfig.DEFAULTS, SHORT)) {
                 List<ConnectionId> full = new ArrayList<>();
                 run(new TcpEngine(config, new AnalysisSink() {
@@ -47,7 +45,7 @@ class BoundariesOnlyTest {
                     public void onConnection(ConnectionRecord c) {
                         full.add(c.id());
                     }
-                }), segs);
+                }), f);
                 List<ConnectionId> bounds = new ArrayList<>();
                 run(TcpEngine.boundariesOnly(config, new AnalysisSink() {
                     @Override
@@ -59,10 +57,10 @@ class BoundariesOnlyTest {
                     public void onConnection(ConnectionRecord c) {
                         throw new AssertionError("a boundary engine emitted a connection record");
                     }
-                }), segs);
+                }), f);
                 assertEquals(full, bounds, f + " with " + config);
                 if (config == SHORT) {
-                    splitByLimits += full.size() > connections(f, segs) ? 1 : 0;
+                    splitByLimits += full.size() > connections(f) ? 1 : 0;
                 } else {
                     connections += full.size();
                 }
@@ -73,39 +71,24 @@ class BoundariesOnlyTest {
         assertTrue(splitByLimits > 0, "no capture was split by the short limits, so they were not exercised");
     }
 
-    private static long connections(Path f, List<Segment> segs) {
+    private static long connections(Path f) throws IOException {
         long[] n = {0};
         run(TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, new AnalysisSink() {
             @Override
             public void onConnectionBoundary(ConnectionId id) {
                 n[0]++;
             }
-        }), segs);
+        }), f);
         return n[0];
     }
 
-    private static void run(TcpEngine e, List<Segment> segs) {
-        for (Segment s : segs) {
-            e.accept(s);
+    /** Feeds {@code f} to {@code e} up to any damage (the frames an engine gets from a damaged capture). */
+    private static void run(TcpEngine e, Path f) throws IOException {
+        try (CaptureReader r = CaptureReader.open(f)) {
+            new CaptureFeeder().feed(r, 0, e);
+        } catch (CaptureException damaged) {
+            // the frames before the damage were fed
         }
         e.finish();
-    }
-
-    /** The TCP segments of {@code f}, up to any damage. */
-    private static List<Segment> segments(Path f) throws IOException {
-        List<Segment> out = new ArrayList<>();
-        PacketDecoder d = new PacketDecoder();
-        Segment s = new Segment();
-        try (CaptureReader r = CaptureReader.open(f)) {
-            while (r.next()) {
-                d.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), r.originalLength());
-                if (s.fill(d, r.data(), 0, r.frameNumber(), r.timestampNanos(), r.originalLength())) {
-                    out.add(new Segment().copyFrom(s));
-                }
-            }
-        } catch (CaptureException e) {
-            // damaged capture: the frames before the damage are what an engine gets
-        }
-        return out;
     }
 }
