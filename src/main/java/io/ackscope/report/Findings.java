@@ -183,7 +183,6 @@ final class Findings {
         return l;
     }
 
-    /** The answer at the top of the page, from the endpoints (busiest first). */
     /**
      * Below this share of the endpoint's requests held up by timer stalls, the headline says the stall is rare: it
      * is real, but it does not explain a service that is slow in general (one stalled request among half a million
@@ -191,6 +190,18 @@ final class Findings {
      */
     static final double RARE_STALL_SHARE = 0.01;
 
+    /**
+     * "Stall found: WHAT wait ~D for the ACKER's delayed ACK", or "Rare stall: HELD of OF WHAT waited ..." when fewer
+     * than {@link #RARE_STALL_SHARE} of {@code of} were held up.
+     */
+    private static String stallHeadline(long held, long of, String what, long ackMicros, String acker) {
+        String tail = " ~" + duration(ackMicros) + " for the " + acker + "'s delayed ACK";
+        return of > 0 && (double) held / of < RARE_STALL_SHARE
+                ? "Rare stall: " + count(held) + " of " + count(of) + " " + what + " waited" + tail
+                : "Stall found: " + what + " wait" + tail;
+    }
+
+    /** The answer at the top of the page, from the endpoints (busiest first). */
     static ReportData.Verdict verdict(List<EndpointStats> endpoints, long requests, long connections) {
         EndpointStats worst = null;
         int stalled = 0;
@@ -217,25 +228,16 @@ final class Findings {
                         : Format.plural(worst.serverHeld.count, "stall", "stalls") + " held responses up";
                 long held = worst.laterRequestsStalled > 0 ? worst.laterRequestsStalled : worst.serverHeld.count;
                 long of = worst.laterRequestsStalled > 0 ? worst.laterRequests : worst.requests;
-                String headline = of > 0 && (double) held / of < RARE_STALL_SHARE
-                        ? "Rare stall: " + count(held) + " of " + count(of) + " responses from " + worst.server
-                        + " waited ~" + duration(ack) + " for the client's delayed ACK"
-                        : "Stall found: responses from " + worst.server + " wait ~" + duration(ack)
-                        + " for the client's delayed ACK";
-                return new ReportData.Verdict(true, headline,
+                return new ReportData.Verdict(true, stallHeadline(held, of, "responses from " + worst.server, ack,
+                        "client"),
                         who + ": the server sends with Nagle's algorithm on and the client delays its "
                                 + "acknowledgement, so each of these responses takes ~" + duration(ack)
                                 + " longer. Stalls are " + percent(worst.stallShare()) + " of all response time."
                                 + others, SERVER_HELD_FIXES);
             }
             long ack = worst.clientHeld.ackDelay.percentile(0.5);
-            long held = worst.clientHeld.count;
-            String headline = worst.requests > 0 && (double) held / worst.requests < RARE_STALL_SHARE
-                    ? "Rare stall: " + count(held) + " of " + count(worst.requests) + " requests to " + worst.server
-                    + " waited ~" + duration(ack) + " for the server's delayed ACK"
-                    : "Stall found: requests to " + worst.server + " wait ~" + duration(ack)
-                    + " for the server's delayed ACK";
-            return new ReportData.Verdict(true, headline,
+            return new ReportData.Verdict(true, stallHeadline(worst.clientHeld.count, worst.requests,
+                    "requests to " + worst.server, ack, "server"),
                     count(worst.clientHeld.count) + " requests were held up: the client sends with Nagle's "
                             + "algorithm on and the server delays its acknowledgement. Stalls are "
                             + percent(worst.stallShare()) + " of all response time." + others, CLIENT_HELD_FIXES);

@@ -101,36 +101,32 @@ final class ReportBuilder {
         void run() throws IOException;
     }
 
-    /** Runs {@code a} on a second thread and {@code b} on this one; the first failure is thrown. */
+    /** Runs {@code a} on a second thread and {@code b} on this one and waits for both; a failure of either is thrown. */
     private static void parallel(TableRead a, TableRead b) throws IOException {
-        IOException[] failure = new IOException[1];
-        RuntimeException[] crash = new RuntimeException[1];
-        Thread t = new Thread(() -> {
-            try {
-                a.run();
-            } catch (IOException e) {
-                failure[0] = e;
-            } catch (RuntimeException e) {
-                crash[0] = e;
-            }
-        }, "ackscope-report-reader");
+        java.util.concurrent.FutureTask<Void> first = new java.util.concurrent.FutureTask<>(() -> {
+            a.run();
+            return null;
+        });
+        Thread t = new Thread(first, "ackscope-report-reader");
         t.setDaemon(true);
         t.start();
         try {
             b.run();
         } finally {
             try {
-                t.join();
+                first.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new java.io.InterruptedIOException("interrupted while reading the tables");
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                if (e.getCause() instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new IllegalStateException(e.getCause());
             }
-        }
-        if (failure[0] != null) {
-            throw failure[0];
-        }
-        if (crash[0] != null) {
-            throw crash[0];
         }
     }
 
@@ -355,8 +351,7 @@ final class ReportBuilder {
         List<LadderReader.Want> wants = new ArrayList<>();
         for (Conn c : chosen) {
             wants.add(new LadderReader.Want(c.stream, c.firstFile, c.firstFrame, c.clientPort, c.serverPort, c.packets,
-                    c.last,
-                    c.worstStallHeldFrame, c.worstStallHeldFrame >= 0 ? -1 : c.slowestStart));
+                    c.last, c.worstStallHeldFrame, c.worstStallHeldFrame >= 0 ? -1 : c.slowestStart));
         }
         List<ReportData.Ladder> graphs = ladders ? LadderReader.read(files, wants)
                 : LadderReader.unavailable(wants, "flow graphs were not requested");

@@ -60,33 +60,17 @@ final class TableReader {
         }
         java.util.concurrent.BlockingQueue<Object> queue = new java.util.concurrent.ArrayBlockingQueue<>(2);
         Object end = new Object();
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         Thread decoder = new Thread(() -> {
-            Object last = end;
             try {
-                decode(files, table, columns, b -> {
-                    while (!stop.get()) {
-                        if (queue.offer(b, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                            return;
-                        }
-                    }
-                    throw new java.util.concurrent.CancellationException();
-                });
-            } catch (java.util.concurrent.CancellationException e) {
-                return;
-            } catch (IOException | RuntimeException e) {
-                last = e;
-            } catch (InterruptedException e) {
-                return;
-            }
-            while (!stop.get()) {
+                Object last = end;
                 try {
-                    if (queue.offer(last, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                        return;
-                    }
-                } catch (InterruptedException e) {
-                    return;
+                    decode(files, table, columns, queue::put);
+                } catch (IOException | RuntimeException e) {
+                    last = e;
                 }
+                queue.put(last);
+            } catch (InterruptedException e) {
+                // the consumer stopped early (it failed): nobody reads the rest
             }
         }, "ackscope-table-reader-" + table);
         decoder.setDaemon(true);
@@ -112,7 +96,7 @@ final class TableReader {
                 consumer.accept((Batch) o);
             }
         } finally {
-            stop.set(true);
+            decoder.interrupt();
         }
     }
 

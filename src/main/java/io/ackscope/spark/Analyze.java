@@ -34,8 +34,8 @@ import static org.apache.spark.sql.functions.xxhash64;
  * <ol>
  *   <li>Read every capture with the {@code pcap} source (large files in parallel splits), keeping TCP frames only
  *       and counting every frame per file ({@link SplitStatsAccumulator}).</li>
- *   <li>Shuffle TCP frames by canonical 4-tuple (a direction-independent hash of it) and sort each partition in file order (file, then frame number):
- *       the order the single-JVM engine reads them. (Not by timestamp: capture timestamps can run backwards, and
+ *   <li>Shuffle TCP frames by canonical 4-tuple (a direction-independent hash of it) and sort each partition in
+ *       file order (file, then frame number): the order the single-JVM engine reads them. (Not by timestamp: capture timestamps can run backwards, and
  *       the engine, like tshark, follows the file.)</li>
  *   <li>Pass 1: run the engine per partition to learn each connection's first appearance; rank those into global
  *       {@code tcp.stream} numbers on the driver.</li>

