@@ -2,13 +2,21 @@ package io.ackscope.spark;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.hadoop.util.HadoopStreams;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -45,22 +53,78 @@ public final class ParquetTableWriter implements Closeable {
         return (int) Math.max(MIN_ROW_GROUP_BYTES, Math.min(MAX_ROW_GROUP_BYTES, share));
     }
 
-    private final ParquetWriter<RowBuffer> writer;
-    private long rows;
+    /** Rows between two checks of the buffered size (a check walks every column writer). */
+    private static final int SIZE_CHECK_ROWS = 512;
 
+    private final TableSchema table;
+    private final long rowGroupBytes;
+    private final MessageType schema;
+    private final ParquetProperties props;
+    private final CodecFactory codecs;
+    private final CodecFactory.BytesCompressor compressor;
+    private final ParquetFileWriter file;
+    /** For each table column, the index of its first leaf column in {@link #leaves}. */
+    private final int[] firstLeaf;
+    /** Definition level of a present value of each table column's first leaf (0 for required flat columns). */
+    private final int[] presentLevel;
+    private final java.util.IdentityHashMap<String, Binary> encoded = new java.util.IdentityHashMap<>();
+    private ColumnChunkPageWriteStore pages;
+    private ColumnWriteStore store;
+    private ColumnWriter[] leaves;
+    private int rowGroupOrdinal;
+    private long rowsInGroup;
+    private long rows;
+    private boolean closed;
+
+    /**
+     * Opens {@code file} for writing (it must not exist). A {@code file:} path is written through Hadoop's raw local
+     * filesystem, without a {@code .crc} side file (readers do not need one).
+     */
     public ParquetTableWriter(TableSchema table, Path file, Configuration conf) throws IOException {
-        Builder b = new Builder(table, HadoopOutputFile.fromPath(file, conf))
-                .withConf(conf)
-                .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withRowGroupSize(ROW_GROUP_BYTES);
+        this(table, file, conf, ROW_GROUP_BYTES);
+    }
+
+    /** With a row group size of {@code rowGroupBytes} (buffered, compressed) instead of {@link #ROW_GROUP_BYTES}. */
+    ParquetTableWriter(TableSchema table, Path file, Configuration conf, long rowGroupBytes) throws IOException {
+        this.table = table;
+        this.rowGroupBytes = rowGroupBytes;
+        this.schema = parquetSchema(table);
+        ParquetProperties.Builder pb = ParquetProperties.builder()
+                // size statistics (per-page level histograms and byte counts) are optional metadata no reader
+                // of these tables uses; min/max statistics and column indexes stay on
+                .withSizeStatisticsEnabled(false);
         for (Column c : table.columns()) {
             if (!dictionaryEncoded(c.type())) {
-                b.withDictionaryEncoding(c.type() == ColumnType.LONG_LIST ? c.name() + ".list.element" : c.name(),
+                pb.withDictionaryEncoding(c.type() == ColumnType.LONG_LIST ? c.name() + ".list.element" : c.name(),
                         false);
             }
         }
-        this.writer = b.build();
+        this.props = pb.build();
+        this.codecs = new CodecFactory(conf, props.getPageSizeThreshold());
+        this.compressor = codecs.getCompressor(CompressionCodecName.SNAPPY);
+        this.file = new ParquetFileWriter(new TableOutputFile(file, conf), schema, ParquetFileWriter.Mode.CREATE,
+                rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
+        this.file.start();
+        List<Column> cols = table.columns();
+        firstLeaf = new int[cols.size()];
+        presentLevel = new int[cols.size()];
+        int leaf = 0;
+        for (int i = 0; i < cols.size(); i++) {
+            Column c = cols.get(i);
+            firstLeaf[i] = leaf;
+            leaf += c.type() == ColumnType.STRING_LONG_MAP ? 2 : 1;
+            // flat: optional adds one level; list and map: the optional group, then the repeated group
+            boolean nested = switch (c.type()) {
+                case STRING_LIST, INT_LIST, LONG_LIST, STRING_LONG_MAP -> true;
+                default -> false;
+            };
+            presentLevel[i] = (c.nullable() ? 1 : 0) + (nested ? 1 : 0);
+        }
+        if (leaf != schema.getColumns().size()) {
+            throw new IllegalStateException(table.name() + ": " + leaf + " leaves, schema has "
+                    + schema.getColumns().size());
+        }
+        newRowGroup();
     }
 
     /**
@@ -75,9 +139,137 @@ public final class ParquetTableWriter implements Closeable {
         };
     }
 
+    private void newRowGroup() {
+        pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
+                props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, rowGroupOrdinal);
+        store = props.newColumnWriteStore(schema, pages, pages);
+        List<ColumnDescriptor> descriptors = schema.getColumns();
+        leaves = new ColumnWriter[descriptors.size()];
+        for (int i = 0; i < leaves.length; i++) {
+            leaves[i] = store.getColumnWriter(descriptors.get(i));
+        }
+    }
+
+    private void flushRowGroup() throws IOException {
+        if (rowsInGroup > 0) {
+            file.startBlock(rowsInGroup);
+            store.flush();
+            pages.flushToFileWriter(file);
+            file.endBlock();
+            rowGroupOrdinal++;
+            rowsInGroup = 0;
+        }
+        store.close();
+        pages.close();
+    }
+
+    /**
+     * Writes one row straight to the column writers (repetition and definition levels worked out here, as
+     * parquet-mr's record consumer would, without its per-field bookkeeping).
+     *
+     * @throws IllegalStateException if a required column is not set
+     */
     public void write(RowBuffer row) throws IOException {
-        writer.write(row);
+        if (row.schema() != table) {
+            throw new IllegalArgumentException("row of " + row.schema().name() + " written to " + table.name());
+        }
+        List<Column> cols = table.columns();
+        for (int i = 0; i < cols.size(); i++) {
+            if (!row.isSet(i) && !cols.get(i).nullable()) {
+                throw new IllegalStateException(table.name() + "." + cols.get(i).name() + " is required but was not set");
+            }
+        }
+        for (int i = 0; i < cols.size(); i++) {
+            ColumnWriter w = leaves[firstLeaf[i]];
+            int d = presentLevel[i];
+            ColumnType type = cols.get(i).type();
+            if (!row.isSet(i)) {
+                // a null list or map is null at the level above its repeated group: d - 2 = 0 for both
+                int nullLevel = switch (type) {
+                    case STRING_LIST, INT_LIST, LONG_LIST -> d - 2;
+                    case STRING_LONG_MAP -> d - 2;
+                    default -> d - 1;
+                };
+                w.writeNull(0, nullLevel);
+                if (type == ColumnType.STRING_LONG_MAP) {
+                    leaves[firstLeaf[i] + 1].writeNull(0, nullLevel);
+                }
+                continue;
+            }
+            switch (type) {
+                case BOOLEAN -> w.write(row.longAt(i) != 0, 0, d);
+                case INT -> w.write((int) row.longAt(i), 0, d);
+                case LONG, TIMESTAMP -> w.write(row.longAt(i), 0, d);
+                case DOUBLE -> w.write(row.doubleAt(i), 0, d);
+                case STRING -> w.write(binary((String) row.refAt(i)), 0, d);
+                case BINARY -> w.write(Binary.fromConstantByteArray((byte[]) row.refAt(i)), 0, d);
+                case STRING_LIST -> {
+                    @SuppressWarnings("unchecked")
+                    List<String> l = (List<String>) row.refAt(i);
+                    if (l.isEmpty()) {
+                        w.writeNull(0, d - 1);
+                    }
+                    for (int k = 0; k < l.size(); k++) {
+                        w.write(Binary.fromString(l.get(k)), k == 0 ? 0 : 1, d);
+                    }
+                }
+                case INT_LIST -> {
+                    int[] a = (int[]) row.refAt(i);
+                    if (a.length == 0) {
+                        w.writeNull(0, d - 1);
+                    }
+                    for (int k = 0; k < a.length; k++) {
+                        w.write(a[k], k == 0 ? 0 : 1, d);
+                    }
+                }
+                case LONG_LIST -> {
+                    long[] a = (long[]) row.refAt(i);
+                    if (a.length == 0) {
+                        w.writeNull(0, d - 1);
+                    }
+                    for (int k = 0; k < a.length; k++) {
+                        w.write(a[k], k == 0 ? 0 : 1, d);
+                    }
+                }
+                case STRING_LONG_MAP -> {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Long> m = (Map<String, Long>) row.refAt(i);
+                    ColumnWriter values = leaves[firstLeaf[i] + 1];
+                    if (m.isEmpty()) {
+                        w.writeNull(0, d - 1);
+                        values.writeNull(0, d - 1);
+                    }
+                    int k = 0;
+                    for (Map.Entry<String, Long> e : m.entrySet()) {
+                        int r = k++ == 0 ? 0 : 1;
+                        w.write(Binary.fromString(e.getKey()), r, d);
+                        values.write(e.getValue(), r, d);
+                    }
+                }
+                case SACK_BLOCKS -> throw new IllegalArgumentException(
+                        cols.get(i).name() + ": SACK_BLOCKS columns are written by Spark, not by ParquetTableWriter");
+            }
+        }
+        store.endRecord();
         rows++;
+        if (++rowsInGroup % SIZE_CHECK_ROWS == 0 && store.getBufferedSize() >= rowGroupBytes) {
+            flushRowGroup();
+            newRowGroup();
+        }
+    }
+
+    /** Most engine strings are enum names (the same String instance every time): encode each once. */
+    private static final int MAX_CACHED_STRINGS = 256;
+
+    private Binary binary(String s) {
+        Binary b = encoded.get(s);
+        if (b == null) {
+            b = Binary.fromString(s);
+            if (encoded.size() < MAX_CACHED_STRINGS) {
+                encoded.put(s, b);
+            }
+        }
+        return b;
     }
 
     public long rows() {
@@ -86,7 +278,53 @@ public final class ParquetTableWriter implements Closeable {
 
     @Override
     public void close() throws IOException {
-        writer.close();
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            flushRowGroup();
+            file.end(Map.of(SPARK_ROW_METADATA, table.sparkSchema().json()));
+        } finally {
+            codecs.release();
+        }
+    }
+
+    /** A Parquet output file on a Hadoop filesystem; {@code file:} paths go through the raw local filesystem. */
+    private static final class TableOutputFile implements OutputFile {
+        private final Path path;
+        private final FileSystem fs;
+
+        TableOutputFile(Path path, Configuration conf) throws IOException {
+            this.path = path;
+            FileSystem f = path.getFileSystem(conf);
+            this.fs = f instanceof LocalFileSystem local ? local.getRaw() : f;
+        }
+
+        @Override
+        public PositionOutputStream create(long blockSizeHint) throws IOException {
+            return HadoopStreams.wrap(fs.create(path, false));
+        }
+
+        @Override
+        public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+            return HadoopStreams.wrap(fs.create(path, true));
+        }
+
+        @Override
+        public boolean supportsBlockSize() {
+            return false;
+        }
+
+        @Override
+        public long defaultBlockSize() {
+            return 0;
+        }
+
+        @Override
+        public String getPath() {
+            return path.toString();
+        }
     }
 
     /** The Parquet schema of {@code table}. */
@@ -132,156 +370,4 @@ public final class ParquetTableWriter implements Closeable {
                 .addField(Types.repeatedGroup().addField(element).named("list"))
                 .named(name);
     }
-
-    private static final class Builder extends ParquetWriter.Builder<RowBuffer, Builder> {
-        private final TableSchema table;
-
-        Builder(TableSchema table, HadoopOutputFile file) {
-            super(file);
-            this.table = table;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<RowBuffer> getWriteSupport(Configuration conf) {
-            return new RowWriteSupport(table);
-        }
-    }
-
-    private static final class RowWriteSupport extends WriteSupport<RowBuffer> {
-        /** Most engine strings are enum names (the same String instance every time): encode each once. */
-        private static final int MAX_CACHED_STRINGS = 256;
-
-        private final TableSchema table;
-        private final java.util.IdentityHashMap<String, Binary> encoded = new java.util.IdentityHashMap<>();
-        private RecordConsumer out;
-
-        RowWriteSupport(TableSchema table) {
-            this.table = table;
-        }
-
-        @Override
-        public WriteContext init(Configuration configuration) {
-            return new WriteContext(parquetSchema(table), Map.of(SPARK_ROW_METADATA, table.sparkSchema().json()));
-        }
-
-        @Override
-        public void prepareForWrite(RecordConsumer recordConsumer) {
-            this.out = recordConsumer;
-        }
-
-        @Override
-        public void write(RowBuffer row) {
-            List<Column> cols = table.columns();
-            out.startMessage();
-            for (int i = 0; i < cols.size(); i++) {
-                Column c = cols.get(i);
-                if (!row.isSet(i)) {
-                    if (!c.nullable()) {
-                        throw new IllegalStateException(table.name() + "." + c.name() + " is required but was not set");
-                    }
-                    continue;
-                }
-                out.startField(c.name(), i);
-                writeValue(c.type(), row, i);
-                out.endField(c.name(), i);
-            }
-            out.endMessage();
-        }
-
-        private void writeValue(ColumnType type, RowBuffer row, int i) {
-            switch (type) {
-                case BOOLEAN -> out.addBoolean(row.longAt(i) != 0);
-                case INT -> out.addInteger((int) row.longAt(i));
-                case LONG, TIMESTAMP -> out.addLong(row.longAt(i));
-                case DOUBLE -> out.addDouble(row.doubleAt(i));
-                case STRING -> out.addBinary(binary((String) row.refAt(i)));
-                case BINARY -> out.addBinary(Binary.fromConstantByteArray((byte[]) row.refAt(i)));
-                case STRING_LIST -> {
-                    @SuppressWarnings("unchecked")
-                    List<String> l = (List<String>) row.refAt(i);
-                    startList(l.size());
-                    for (String s : l) {
-                        element(() -> out.addBinary(Binary.fromString(s)));
-                    }
-                    endList(l.size());
-                }
-                case INT_LIST -> {
-                    int[] a = (int[]) row.refAt(i);
-                    startList(a.length);
-                    for (int v : a) {
-                        element(() -> out.addInteger(v));
-                    }
-                    endList(a.length);
-                }
-                case LONG_LIST -> {
-                    long[] a = (long[]) row.refAt(i);
-                    startList(a.length);
-                    for (long v : a) {
-                        element(() -> out.addLong(v));
-                    }
-                    endList(a.length);
-                }
-                case STRING_LONG_MAP -> {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Long> m = (Map<String, Long>) row.refAt(i);
-                    out.startGroup();
-                    if (!m.isEmpty()) {
-                        out.startField("key_value", 0);
-                        for (Map.Entry<String, Long> e : m.entrySet()) {
-                            out.startGroup();
-                            out.startField("key", 0);
-                            out.addBinary(Binary.fromString(e.getKey()));
-                            out.endField("key", 0);
-                            out.startField("value", 1);
-                            out.addLong(e.getValue());
-                            out.endField("value", 1);
-                            out.endGroup();
-                        }
-                        out.endField("key_value", 0);
-                    }
-                    out.endGroup();
-                }
-                case SACK_BLOCKS -> throw new IllegalArgumentException("SACK_BLOCKS");
-            }
-        }
-
-        private Binary binary(String s) {
-            Binary b = encoded.get(s);
-            if (b == null) {
-                b = Binary.fromString(s);
-                if (encoded.size() < MAX_CACHED_STRINGS) {
-                    encoded.put(s, b);
-                }
-            }
-            return b;
-        }
-
-        private void startList(int n) {
-            out.startGroup();
-            if (n > 0) {
-                out.startField("list", 0);
-            }
-        }
-
-        private void element(Runnable value) {
-            out.startGroup();
-            out.startField("element", 0);
-            value.run();
-            out.endField("element", 0);
-            out.endGroup();
-        }
-
-        private void endList(int n) {
-            if (n > 0) {
-                out.endField("list", 0);
-            }
-            out.endGroup();
-        }
-    }
-
 }
