@@ -127,8 +127,16 @@ final class CapturePlanner {
         return new String[0];
     }
 
-    /** Split size limits from the session's settings. */
-    record Sizing(long maxSplitBytes, long openCostInBytes) {
+    /**
+     * Split size limits from the session's settings.
+     *
+     * @param parallelism when above 0, splits are also cut by frame count (see {@link #plan}); 0 cuts by bytes only
+     */
+    record Sizing(long maxSplitBytes, long openCostInBytes, int parallelism) {
+        Sizing(long maxSplitBytes, long openCostInBytes) {
+            this(maxSplitBytes, openCostInBytes, 0);
+        }
+
         static Sizing of(SparkSession spark, List<CaptureFile> files) {
             long maxPartition = bytes(spark, "spark.sql.files.maxPartitionBytes", "128m");
             long openCost = bytes(spark, "spark.sql.files.openCostInBytes", "4m");
@@ -140,13 +148,19 @@ final class CapturePlanner {
                 total += f.length() + openCost;
             }
             long perCore = total / Math.max(1, minPartitions);
-            return new Sizing(Math.max(1, Math.min(maxPartition, Math.max(openCost, perCore))), openCost);
+            return new Sizing(Math.max(1, Math.min(maxPartition, Math.max(openCost, perCore))), openCost,
+                    Math.max(1, minPartitions));
         }
 
         private static long bytes(SparkSession spark, String key, String dflt) {
             return JavaUtils.byteStringAsBytes(spark.conf().get(key, dflt));
         }
     }
+
+    /** Each candidate split may be cut into up to this many pieces where its frames are dense. */
+    static final int PIECES_PER_SPLIT = 8;
+    /** Frame-count target: the split files' frames shared among this many splits per core. */
+    static final int SPLITS_PER_CORE = 4;
 
     /** Lists, splits and packs; see the class comment. */
     static ReadPlan plan(SparkSession spark, List<String> paths, Configuration conf,
@@ -170,12 +184,23 @@ final class CapturePlanner {
         for (CaptureFile f : files) {
             if (f.length() > max) {
                 for (long start = 0, k = 0; start < f.length(); start += max, k++) {
-                    tasks.add(new SplitCounter.Task(f.path(), (int) k, start, Math.min(f.length(), start + max)));
+                    long end = Math.min(f.length(), start + max);
+                    tasks.add(new SplitCounter.Task(f.path(), (int) k, start, end,
+                            sizing.parallelism() > 0 ? cuts(start, end) : new long[0]));
                 }
             }
         }
         List<SplitCounter.Result> results = counter.apply(tasks);
+        long framesPerSplit = Long.MAX_VALUE;
+        if (sizing.parallelism() > 0) {
+            long counted = 0;
+            for (SplitCounter.Result r : results) {
+                counted += r.frames();
+            }
+            framesPerSplit = Math.max(1, counted / ((long) SPLITS_PER_CORE * sizing.parallelism()));
+        }
         List<CaptureSplit> splits = new ArrayList<>();
+        Map<CaptureSplit, Long> weights = new java.util.IdentityHashMap<>();
         List<FilePlan> filePlans = new ArrayList<>();
         int t = 0;
         for (CaptureFile f : files) {
@@ -201,33 +226,80 @@ final class CapturePlanner {
                 filePlans.add(new FilePlan(1, whole));
                 continue;
             }
+            int before = splits.size();
             long firstFrame = 1;
             for (int i = 0; i < keep; i++) {
                 SplitCounter.Task task = ft.get(i);
-                splits.add(new CaptureSplit(f, i, task.start(), task.end(), firstFrame, false, i == keep - 1));
-                firstFrame += fr.get(i).frames();
+                SplitCounter.Result res = fr.get(i);
+                // Cut the candidate where its frames since the last cut reach the target, at cuts whose frame count
+                // the counter could establish; the last piece (to the candidate's end) is what remains.
+                long start = task.start(), startFrames = 0;
+                for (int c = 0; c < task.cuts().length; c++) {
+                    long framesBefore = res.framesBefore()[c];
+                    if (framesBefore >= 0 && framesBefore - startFrames >= framesPerSplit) {
+                        addSplit(splits, weights, f, splits.size() - before, start, task.cuts()[c],
+                                firstFrame + startFrames, framesBefore - startFrames, false, max, framesPerSplit);
+                        start = task.cuts()[c];
+                        startFrames = framesBefore;
+                    }
+                }
+                addSplit(splits, weights, f, splits.size() - before, start, task.end(), firstFrame + startFrames,
+                        res.frames() - startFrames, i == keep - 1, max, framesPerSplit);
+                firstFrame += res.frames();
             }
-            filePlans.add(new FilePlan(keep, null));
+            filePlans.add(new FilePlan(splits.size() - before, null));
         }
-        return new ReadPlan(files, filePlans, pack(splits, sizing));
+        return new ReadPlan(files, filePlans, pack(splits, sizing, s -> weights.getOrDefault(s, s.byteLength())));
+    }
+
+    /** Offsets that cut {@code [start, end)} into {@link #PIECES_PER_SPLIT} equal pieces. */
+    static long[] cuts(long start, long end) {
+        long piece = Math.max(1, (end - start) / PIECES_PER_SPLIT);
+        List<Long> out = new ArrayList<>();
+        for (long c = start + piece; c < end && out.size() < PIECES_PER_SPLIT - 1; c += piece) {
+            out.add(c);
+        }
+        return out.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * Adds a split of a file read in splits; its packing weight is its bytes or, if larger, its share of the frame
+     * target in bytes (a split with the target's frames weighs a whole split), so dense splits are not packed
+     * together into one task again.
+     */
+    private static void addSplit(List<CaptureSplit> splits, Map<CaptureSplit, Long> weights, CaptureFile f,
+                                 int index, long start, long end, long firstFrame, long frames, boolean last,
+                                 long max, long framesPerSplit) {
+        CaptureSplit s = new CaptureSplit(f, index, start, end, firstFrame, false, last);
+        splits.add(s);
+        if (framesPerSplit != Long.MAX_VALUE) {
+            double share = (double) frames / framesPerSplit;
+            weights.put(s, Math.max(s.byteLength(), (long) Math.min(max, share * max)));
+        }
     }
 
     /** Packs splits into tasks like Spark's {@code FilePartition.getFilePartitions} (largest first, next fit). */
     static List<CapturePartition> pack(List<CaptureSplit> splits, Sizing sizing) {
+        return pack(splits, sizing, CaptureSplit::byteLength);
+    }
+
+    /** As {@link #pack(List, Sizing)}, with each split weighing {@code weight} instead of its bytes. */
+    static List<CapturePartition> pack(List<CaptureSplit> splits, Sizing sizing,
+                                       java.util.function.ToLongFunction<CaptureSplit> weight) {
         List<CaptureSplit> bySize = new ArrayList<>(splits);
-        bySize.sort(Comparator.comparingLong(CaptureSplit::byteLength).reversed()
+        bySize.sort(Comparator.comparingLong(weight).reversed()
                 .thenComparingInt(s -> s.file().index()).thenComparingInt(CaptureSplit::splitIndex));
         List<CapturePartition> out = new ArrayList<>();
         List<CaptureSplit> current = new ArrayList<>();
         long size = 0;
         for (CaptureSplit s : bySize) {
-            if (!current.isEmpty() && size + s.byteLength() > sizing.maxSplitBytes()) {
+            if (!current.isEmpty() && size + weight.applyAsLong(s) > sizing.maxSplitBytes()) {
                 out.add(new CapturePartition(List.copyOf(current)));
                 current.clear();
                 size = 0;
             }
             current.add(s);
-            size += s.byteLength() + sizing.openCostInBytes();
+            size += weight.applyAsLong(s) + sizing.openCostInBytes();
         }
         if (!current.isEmpty()) {
             out.add(new CapturePartition(List.copyOf(current)));

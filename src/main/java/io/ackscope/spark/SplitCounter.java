@@ -20,8 +20,14 @@ final class SplitCounter {
     private SplitCounter() {
     }
 
-    /** One candidate split: byte range {@code [start, end)} of a file. */
-    record Task(String path, int splitIndex, long start, long end) implements Serializable {
+    /**
+     * One candidate split: byte range {@code [start, end)} of a file, and offsets strictly inside it where the
+     * planner may cut it further (ascending; may be empty).
+     */
+    record Task(String path, int splitIndex, long start, long end, long[] cuts) implements Serializable {
+        Task(String path, int splitIndex, long start, long end) {
+            this(path, splitIndex, start, end, new long[0]);
+        }
     }
 
     /**
@@ -30,8 +36,14 @@ final class SplitCounter {
      * @param errorOffset offset of damage the split met, or -1
      * @param needsWhole  why the file must be read whole (a fooled locator, a section or interface declared after
      *                    the first packet), or null
+     * @param framesBefore for each of the task's cuts: the frame numbers the range takes before a split starting at
+     *                     that cut would start (at the locator's boundary at or after it), or -1 where the range
+     *                     cannot be cut there (its record chain steps over that boundary, or ends before it)
      */
-    record Result(long frames, long errorOffset, String needsWhole) implements Serializable {
+    record Result(long frames, long errorOffset, String needsWhole, long[] framesBefore) implements Serializable {
+        Result(long frames, long errorOffset, String needsWhole) {
+            this(frames, errorOffset, needsWhole, new long[0]);
+        }
     }
 
     static Result count(Task t, Configuration conf) throws IOException {
@@ -47,20 +59,33 @@ final class SplitCounter {
             if (!loc.splittable()) {
                 return new Result(0, -1, loc.whyNotSplittable());
             }
+            long[] at = new long[t.cuts().length];
+            long[] before = new long[at.length];
+            for (int i = 0; i < at.length; i++) {
+                at[i] = loc.boundaryAtOrAfter(t.cuts()[i]);
+                before[i] = -1;
+            }
+            int next = 0;
             long frames = 0;
             try (CaptureReader r = loc.openSplit(t.start(), t.end())) {
                 try {
                     while (r.next()) {
+                        long offset = r.recordOffset();
+                        while (next < at.length && at[next] <= offset) {
+                            // a split starting at this cut starts at this record, or the chain stepped over its start
+                            before[next] = at[next] == offset ? frames : -1;
+                            next++;
+                        }
                         frames = r.frameNumber();
                     }
                 } catch (CaptureException e) {
                     if (SplitLocator.needsWholeFileRead(r)) {
-                        return new Result(frames, -1, e.reason());
+                        return new Result(frames, -1, e.reason(), before);
                     }
-                    return new Result(frames, e.offset(), null);
+                    return new Result(frames, e.offset(), null, before);
                 }
             }
-            return new Result(frames, -1, null);
+            return new Result(frames, -1, null, before);
         }
     }
 }

@@ -61,8 +61,13 @@ class PcapSplitExactnessTest {
     };
 
     static ReadPlan plan(Path file, long splitBytes) {
+        return plan(file, splitBytes, 0);
+    }
+
+    /** With {@code parallelism > 0}, splits are also cut where frames are dense (a high value cuts often). */
+    static ReadPlan plan(Path file, long splitBytes, int parallelism) {
         CaptureFile f = new CaptureFile(0, file.toUri().toString(), file.toFile().length(), new String[0]);
-        return CapturePlanner.plan(List.of(f), new CapturePlanner.Sizing(splitBytes, 0), LOCAL_COUNTER);
+        return CapturePlanner.plan(List.of(f), new CapturePlanner.Sizing(splitBytes, 0, parallelism), LOCAL_COUNTER);
     }
 
     /** Frames as "number offset timestamp length", read through the data source's partition reader. */
@@ -132,12 +137,31 @@ class PcapSplitExactnessTest {
     }
 
     @Test
+    void splitsCutWhereFramesAreDenseEqualTheWholeFileRead() throws IOException {
+        int cutFurther = 0;
+        for (Path f : SparkTests.corpusCaptures()) {
+            List<String> whole = direct(f);
+            for (long size : new long[]{4096, 64 * 1024, 1 << 20}) {
+                ReadPlan bytesOnly = plan(f, size);
+                // 16 cores' worth of frame targets: most candidate splits are cut into several
+                ReadPlan p = plan(f, size, 16);
+                if (p.filePlans().get(0).splits() > bytesOnly.filePlans().get(0).splits()) {
+                    cutFurther++;
+                }
+                assertSameFrames(whole, read(p), f.getFileName() + " in splits of " + size + " bytes, cut by frames");
+            }
+        }
+        assertTrue(cutFurther > 30, "plans with more splits when cut by frames: " + cutFurther);
+    }
+
+    @Test
     void payloadsThatEndExactlyOnARecordFoolTheLocatorAndTheFileIsReadWhole() throws IOException {
         List<String> whole = direct(fooling);
         assertEquals(400, whole.size());
         for (long size : SPLIT_SIZES) {
             ReadPlan p = plan(fooling, size);
             assertSameFrames(whole, read(p), "fooling.pcap in splits of " + size);
+            assertSameFrames(whole, read(plan(fooling, size, 16)), "fooling.pcap in splits of " + size + ", by frames");
             if (size < fooling.toFile().length()) {
                 assertEquals(1, p.filePlans().get(0).splits(), "fallback to a whole-file read at " + size);
                 assertTrue(p.filePlans().get(0).wholeReason() != null);
@@ -152,6 +176,8 @@ class PcapSplitExactnessTest {
         for (long size : SPLIT_SIZES) {
             ReadPlan p = plan(lookalike, size);
             assertSameFrames(whole, read(p), "lookalike.pcap in splits of " + size);
+            assertSameFrames(whole, read(plan(lookalike, size, 16)), "lookalike.pcap in splits of " + size
+                    + ", by frames");
             if (size * 2 < lookalike.toFile().length()) {
                 assertTrue(p.filePlans().get(0).splits() > 1, "still split at " + size);
             }
