@@ -159,7 +159,7 @@ final class CapturePlanner {
 
     /** Each candidate split may be cut into up to this many pieces where its frames are dense. */
     static final int PIECES_PER_SPLIT = 8;
-    /** Frame-count target: the split files' frames shared among this many splits per core. */
+    /** Frame-count target: the split files' frames shared among at most this many splits per core. */
     static final int SPLITS_PER_CORE = 4;
 
     /** Lists, splits and packs; see the class comment. */
@@ -197,7 +197,10 @@ final class CapturePlanner {
             for (SplitCounter.Result r : results) {
                 counted += r.frames();
             }
-            framesPerSplit = Math.max(1, counted / ((long) SPLITS_PER_CORE * sizing.parallelism()));
+            // at most SPLITS_PER_CORE splits' worth of frames per core, and only candidates holding more than
+            // twice the average are cut (a file of even density keeps its byte-sized splits: more tasks cost more)
+            framesPerSplit = Math.max(1, Math.max(counted / ((long) SPLITS_PER_CORE * sizing.parallelism()),
+                    2 * counted / Math.max(1, results.size())));
         }
         List<CaptureSplit> splits = new ArrayList<>();
         Map<CaptureSplit, Long> weights = new java.util.IdentityHashMap<>();

@@ -151,7 +151,44 @@ class PcapSplitExactnessTest {
                 assertSameFrames(whole, read(p), f.getFileName() + " in splits of " + size + " bytes, cut by frames");
             }
         }
-        assertTrue(cutFurther > 30, "plans with more splits when cut by frames: " + cutFurther);
+        assertTrue(cutFurther >= 5, "plans with more splits when cut by frames: " + cutFurther);
+    }
+
+    /** A counter that reports a fixed frame count per candidate, spread evenly over its cuts. */
+    static Function<List<SplitCounter.Task>, List<SplitCounter.Result>> evenCounter(long... frames) {
+        return tasks -> {
+            List<SplitCounter.Result> out = new ArrayList<>();
+            for (int i = 0; i < tasks.size(); i++) {
+                long[] cuts = tasks.get(i).cuts();
+                long[] before = new long[cuts.length];
+                for (int c = 0; c < cuts.length; c++) {
+                    before[c] = frames[i] * (c + 1) / (cuts.length + 1);
+                }
+                out.add(new SplitCounter.Result(frames[i], -1, null, before));
+            }
+            return out;
+        };
+    }
+
+    @Test
+    void onlyCandidatesWithMoreThanTwiceTheAverageFramesAreCut() {
+        CaptureFile f = new CaptureFile(0, "file:/x.pcap", 4 * 800, new String[0]);
+        CapturePlanner.Sizing sizing = new CapturePlanner.Sizing(800, 0, 2);
+        // even density: byte-sized splits only
+        ReadPlan even = CapturePlanner.plan(List.of(f), sizing, evenCounter(100, 100, 100, 100));
+        assertEquals(4, even.filePlans().get(0).splits());
+        // 1000 + 3 x 100 frames: target max(1300 / 8, 2 x 1300 / 4) = 650, so the dense candidate is cut once, at
+        // its 6th of 7 cuts (750 frames), and the split after the cut starts at frame 751
+        ReadPlan dense = CapturePlanner.plan(List.of(f), sizing, evenCounter(1000, 100, 100, 100));
+        assertEquals(5, dense.filePlans().get(0).splits());
+        List<CaptureSplit> splits = new ArrayList<>();
+        dense.partitions().forEach(p -> splits.addAll(p.splits()));
+        splits.sort((a, b) -> Integer.compare(a.splitIndex(), b.splitIndex()));
+        assertEquals(List.of(1L, 751L, 1001L, 1101L, 1201L), splits.stream().map(CaptureSplit::firstFrame).toList());
+        assertEquals(List.of(0L, 600L, 800L, 1600L, 2400L), splits.stream().map(CaptureSplit::start).toList());
+        // the two halves of the dense candidate weigh a whole split each: not packed together
+        assertTrue(dense.partitions().stream().noneMatch(p -> p.splits().size() > 1
+                && p.splits().stream().allMatch(s -> s.start() < 800)), dense.partitions().toString());
     }
 
     @Test
