@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Speed and scale benchmark of `ackscope analyze` (not a test). In one run, on the same capture:
 #   1. makes a capture of real loopback traffic: nginx (Debian nginx-light) on 127.0.0.1:18790 serving a 1 KiB and a
-#      32 KiB file, loaded by wrk in alternating bounded rounds of keep-alive connections (-c 64) and short
-#      connections ("Connection: close", -c 32), captured whole (-s 0) by tcpdump, until the file reaches --size-mb;
+#      32 KiB file, loaded by one wrk thread in alternating bounded rounds of keep-alive connections (-c 32, -c 8 for
+#      the large file) and short connections ("Connection: close", -c 16), captured whole (-s 0) by tcpdump, until
+#      the file reaches --size-mb; nginx and wrk run niced so tcpdump keeps up (the kernel's drop count is printed:
+#      about 5% on a slow 2-core VM, 0 on a faster one);
 #   2. times `ackscope analyze` embedded (local[*], JAVA_OPTS heap --heap-mb), `tshark -n -r F -T fields -e tcp.stream
 #      -e tcp.analysis.ack_rtt` and `tcptrace -l -r F`, each writing to /dev/null (ackscope to a scratch directory),
 #      and prints the ratios and ackscope's own breakdown (wall time per phase, task time per phase). ackscope's time

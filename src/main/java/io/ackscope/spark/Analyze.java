@@ -49,7 +49,9 @@ import static org.apache.spark.sql.functions.xxhash64;
  * external (spilling) sorts; an engine task holds the state of the connections open in its partition (bounded per
  * connection by the engine) plus at most one 16 MB Parquet row group per table; latency values are kept as exact
  * counts of distinct microsecond values per server endpoint; the driver holds 8 bytes per connection (the stream
- * ranks) and one statistics record per split. A 1.3 GB capture runs with a 256 MB heap (bench/analyze-bench.sh).
+ * ranks) and one statistics record per split. The sorter's share of the heap is held to {@code spark.memory.fraction}
+ * (0.3 by default in {@code analyze}), so the rest is left to the engine and the writers. A 1.26 GB capture runs with
+ * a 288 MB heap (bench/analyze-bench.sh).
  */
 public final class Analyze {
     private Analyze() {
