@@ -26,14 +26,14 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.xxhash64;
 
 /**
  * {@code ackscope analyze}: captures in, Parquet tables out.
  *
  * <ol>
- *   <li>Read every capture with the {@code pcap} source (large files in parallel splits), keeping TCP frames only
- *       and counting every frame per file ({@link SplitStatsAccumulator}).</li>
+ *   <li>Read every capture with the {@code pcap} source (large files in parallel splits), keeping TCP frames only,
+ *       as compact segment rows ({@link SegmentRows}), and counting every frame per file
+ *       ({@link SplitStatsAccumulator}).</li>
  *   <li>Shuffle TCP frames by canonical 4-tuple (a direction-independent hash of it) and sort each partition in
  *       file order (file, then frame number): the order the single-JVM engine reads them. (Not by timestamp: capture timestamps can run backwards, and
  *       the engine, like tshark, follows the file.)</li>
@@ -105,20 +105,17 @@ public final class Analyze {
             String staging = out.staging().toString();
             int partitions = o.partitions() > 0 ? o.partitions()
                     : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
+            // TCP frames as segment rows (SegmentRows): file order, the connection key, and the engine's fields in
+            // one binary column. The key is the XOR of the two endpoints' hashes, the same in both directions, so
+            // both directions of a 4-tuple meet in one partition (other 4-tuples may share it; the engine keeps them
+            // apart).
             Dataset<Row> frames = spark.read().format("pcap")
                     .option(SplitStatsAccumulator.OPTION, id)
+                    .option(SegmentRows.OPTION, "true")
                     .option("payloadBytes", Segment.MAX_PAYLOAD_PREFIX)
                     .option("payload", "http")
-                    .load(o.inputs().toArray(new String[0]))
-                    .where(col("tcp_flags").isNotNull())
-                    .select(Arrays.stream(SegmentRows.COLUMNS).map(org.apache.spark.sql.functions::col)
-                            .toArray(org.apache.spark.sql.Column[]::new));
-            // The connection key: the XOR of the two endpoints' hashes is the same in both directions, so both
-            // directions of a 4-tuple meet in one partition (other 4-tuples may share it; the engine keeps them
-            // apart). Cheaper than shuffling by (least, greatest) of two (address, port) structs, which copied both
-            // addresses of every frame into two new structs.
-            org.apache.spark.sql.Column key = xxhash64(col("src_addr"), col("src_port"))
-                    .bitwiseXOR(xxhash64(col("dst_addr"), col("dst_port")));
+                    .load(o.inputs().toArray(new String[0]));
+            org.apache.spark.sql.Column key = col("conn_key");
             long t = System.nanoTime();
             spark.sparkContext().setJobDescription(READ);
             JavaRDD<InternalRow> sorted = frames.repartition(partitions, key)

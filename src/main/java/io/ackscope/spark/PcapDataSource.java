@@ -21,6 +21,8 @@ import java.util.Map;
  *       HTTP/1.x request or status line;</li>
  *   <li>{@code failOnDamage} (default false): a damaged file fails the query instead of ending that file's rows
  *       at the damage (which is logged);</li>
+ *   <li>{@code segments} (default false): instead of the frame columns, one row per TCP frame in the compact form
+ *       {@code analyze} shuffles ({@link SegmentRows}: file index, frame number, connection key, packed fields);</li>
  *   <li>any Hadoop configuration key ({@code fs.s3a.endpoint}, ...), applied to this read only.</li>
  * </ul>
  * Splits follow {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes} as for
@@ -40,12 +42,18 @@ public final class PcapDataSource implements TableProvider, DataSourceRegister {
 
     @Override
     public StructType inferSchema(CaseInsensitiveStringMap options) {
-        return PacketSchema.TABLE.sparkSchema();
+        return schema(options);
+    }
+
+    /** The frame columns, or with {@code segments=true} the rows analyze shuffles ({@link SegmentRows}). */
+    static StructType schema(java.util.Map<String, String> options) {
+        String v = options.get(SegmentRows.OPTION);
+        return Boolean.parseBoolean(v) ? SegmentRows.SCHEMA : PacketSchema.TABLE.sparkSchema();
     }
 
     @Override
     public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-        if (schema != null && !schema.equals(PacketSchema.TABLE.sparkSchema())) {
+        if (schema != null && !schema.equals(schema(new CaseInsensitiveStringMap(properties)))) {
             throw new IllegalArgumentException("the pcap source has a fixed schema; select columns instead of "
                     + "giving a schema");
         }

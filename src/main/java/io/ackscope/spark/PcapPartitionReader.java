@@ -40,6 +40,8 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private CaptureReader reader;
     private SplitOpener.Opened opened;
     private PacketRowWriter rows;
+    /** Set instead of {@link #rows} for a {@code segments=true} read. */
+    private SegmentRows.Writer segments;
     private SplitStats stats;
     private long frameBase;
     private UnsafeRow current;
@@ -88,10 +90,12 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
                     r.interfaceId());
             decoder.decode(r.linkType(), r.data(), r.dataOffset(), capLen, r.originalLength());
             boolean tcp = stats.frames().count(decoder);
-            if (tcpOnly && !tcp) {
+            if ((tcpOnly || segments != null) && !tcp) {
                 continue;
             }
-            current = rows.write(decoder, r.data(), frameBase + r.frameNumber(), r.recordOffset(), ts, capLen,
+            current = segments != null
+                    ? segments.write(decoder, r.data(), frameBase + r.frameNumber(), ts, r.originalLength())
+                    : rows.write(decoder, r.data(), frameBase + r.frameNumber(), r.recordOffset(), ts, capLen,
                     r.originalLength(), r.linkType(), r.interfaceId());
             return true;
         }
@@ -103,8 +107,12 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
         }
         split = splits.next();
         stats = new SplitStats(split.file().index(), split.splitIndex());
-        rows = new PacketRowWriter(required, split.file().path(), split.file().index(), payloadBytes,
-                httpPayloadOnly);
+        if (SegmentRows.isSegmentSchema(required)) {
+            segments = new SegmentRows.Writer(split.file().index(), payloadBytes, httpPayloadOnly);
+        } else {
+            rows = new PacketRowWriter(required, split.file().path(), split.file().index(), payloadBytes,
+                    httpPayloadOnly);
+        }
         frameBase = split.firstFrame() - 1;
         try {
             opened = SplitOpener.open(split, conf);

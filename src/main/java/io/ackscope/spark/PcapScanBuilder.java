@@ -15,11 +15,12 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 final class PcapScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters {
     private final CaseInsensitiveStringMap options;
-    private StructType required = PacketSchema.TABLE.sparkSchema();
+    private StructType required;
     private Filter[] pushed = new Filter[0];
 
     PcapScanBuilder(CaseInsensitiveStringMap options) {
         this.options = options;
+        this.required = PcapDataSource.schema(options);
     }
 
     @Override
@@ -44,6 +45,7 @@ final class PcapScanBuilder implements ScanBuilder, SupportsPushDownRequiredColu
 
     @Override
     public Scan build() {
-        return new PcapScan(options, required, pushed.length > 0);
+        // segment rows exist for TCP frames only
+        return new PcapScan(options, required, pushed.length > 0 || SegmentRows.isSegmentSchema(required));
     }
 }

@@ -24,7 +24,7 @@ final class PcapTable implements SupportsRead {
 
     @Override
     public StructType schema() {
-        return PacketSchema.TABLE.sparkSchema();
+        return PcapDataSource.schema(options);
     }
 
     @Override
