@@ -125,8 +125,9 @@ final class SegmentRows {
                 putInt(buf, p, (int) d.sackLeft(b));
                 putInt(buf, p + 4, (int) d.sackRight(b));
             }
-            int n = Math.min(payloadBytes, d.capturedPayloadLength());
             int off = d.payloadOffset();
+            // the decoder bounds the captured payload by the captured bytes; bound it again by the array
+            int n = off < 0 ? 0 : Math.min(Math.min(payloadBytes, d.capturedPayloadLength()), data.length - off);
             if (n > 0 && httpOnly) {
                 n = HttpStart.keep(data, off, n);
             }
