@@ -35,8 +35,8 @@ import static org.apache.spark.sql.functions.col;
  *       as compact segment rows ({@link SegmentRows}), and counting every frame per file
  *       ({@link SplitStatsAccumulator}).</li>
  *   <li>Shuffle TCP frames by canonical 4-tuple (a direction-independent hash of it) and sort each partition in
- *       file order (file, then frame number): the order the single-JVM engine reads them. (Not by timestamp: capture timestamps can run backwards, and
- *       the engine, like tshark, follows the file.)</li>
+ *       file order (file, then frame number): the order the single-JVM engine reads them. (Not by timestamp:
+ *       capture timestamps can run backwards, and the engine, like tshark, follows the file.)</li>
  *   <li>Pass 1: run the engine per partition to learn each connection's first appearance; rank those into global
  *       {@code tcp.stream} numbers on the driver.</li>
  *   <li>Pass 2: run it again over the same shuffle output, writing every engine table with the global numbers.</li>
@@ -105,10 +105,8 @@ public final class Analyze {
             String staging = out.staging().toString();
             int partitions = o.partitions() > 0 ? o.partitions()
                     : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
-            // TCP frames as segment rows (SegmentRows): file order, the connection key, and the engine's fields in
-            // one binary column. The key is the XOR of the two endpoints' hashes, the same in both directions, so
-            // both directions of a 4-tuple meet in one partition (other 4-tuples may share it; the engine keeps them
-            // apart).
+            // TCP frames as segment rows: file order, the connection key (the same in both directions, so both
+            // directions of a 4-tuple meet in one partition; see SegmentRows.connectionKey), the engine's fields
             Dataset<Row> frames = spark.read().format("pcap")
                     .option(SplitStatsAccumulator.OPTION, id)
                     .option(SegmentRows.OPTION, "true")

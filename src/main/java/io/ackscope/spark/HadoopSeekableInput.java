@@ -20,10 +20,10 @@ final class HadoopSeekableInput implements SeekableInput {
     }
 
     /**
-     * The filesystem to read captures from: Hadoop's own, except that {@code file:} paths are read through the raw
-     * local filesystem, without the checksummed layer in front of it (its {@code .crc} handling and extra buffering
-     * on every positioned read, for checksum files a capture never has): read tasks 5.8 -> 4.5 CPU-s on a 1.3 GB
-     * capture.
+     * The filesystem to read captures from (and write tables to): Hadoop's own, except that {@code file:} paths go
+     * through the raw local filesystem, without the checksummed layer in front of it (its {@code .crc} handling and
+     * extra buffering on every positioned read, for checksum files a capture never has): read tasks 5.8 -> 4.5 CPU-s
+     * on a 1.3 GB capture.
      */
     static FileSystem captureFileSystem(Path path, Configuration conf) throws IOException {
         FileSystem fs = path.getFileSystem(conf);

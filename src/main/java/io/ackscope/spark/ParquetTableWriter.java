@@ -3,7 +3,6 @@ package io.ackscope.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
@@ -67,6 +66,8 @@ public final class ParquetTableWriter implements Closeable {
     private final int[] firstLeaf;
     /** Definition level of a present value of each table column's first leaf (0 for required flat columns). */
     private final int[] presentLevel;
+    /** Definition level of a null value of each table column (a null list or map is null above its repeated group). */
+    private final int[] nullLevel;
     private final java.util.IdentityHashMap<String, Binary> encoded = new java.util.IdentityHashMap<>();
     private ColumnChunkPageWriteStore pages;
     private ColumnWriteStore store;
@@ -108,6 +109,7 @@ public final class ParquetTableWriter implements Closeable {
         List<Column> cols = table.columns();
         firstLeaf = new int[cols.size()];
         presentLevel = new int[cols.size()];
+        nullLevel = new int[cols.size()];
         int leaf = 0;
         for (int i = 0; i < cols.size(); i++) {
             Column c = cols.get(i);
@@ -119,6 +121,7 @@ public final class ParquetTableWriter implements Closeable {
                 default -> false;
             };
             presentLevel[i] = (c.nullable() ? 1 : 0) + (nested ? 1 : 0);
+            nullLevel[i] = presentLevel[i] - (nested ? 2 : 1);
         }
         if (leaf != schema.getColumns().size()) {
             throw new IllegalStateException(table.name() + ": " + leaf + " leaves, schema has "
@@ -184,15 +187,9 @@ public final class ParquetTableWriter implements Closeable {
             int d = presentLevel[i];
             ColumnType type = cols.get(i).type();
             if (!row.isSet(i)) {
-                // a null list or map is null at the level above its repeated group: d - 2 = 0 for both
-                int nullLevel = switch (type) {
-                    case STRING_LIST, INT_LIST, LONG_LIST -> d - 2;
-                    case STRING_LONG_MAP -> d - 2;
-                    default -> d - 1;
-                };
-                w.writeNull(0, nullLevel);
+                w.writeNull(0, nullLevel[i]);
                 if (type == ColumnType.STRING_LONG_MAP) {
-                    leaves[firstLeaf[i] + 1].writeNull(0, nullLevel);
+                    leaves[firstLeaf[i] + 1].writeNull(0, nullLevel[i]);
                 }
                 continue;
             }
@@ -297,8 +294,7 @@ public final class ParquetTableWriter implements Closeable {
 
         TableOutputFile(Path path, Configuration conf) throws IOException {
             this.path = path;
-            FileSystem f = path.getFileSystem(conf);
-            this.fs = f instanceof LocalFileSystem local ? local.getRaw() : f;
+            this.fs = HadoopSeekableInput.captureFileSystem(path, conf);
         }
 
         @Override

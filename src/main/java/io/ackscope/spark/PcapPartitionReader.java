@@ -33,6 +33,8 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private final boolean httpPayloadOnly;
     private final boolean failOnDamage;
     private final boolean tcpOnly;
+    /** A {@code segments=true} read: rows of {@link SegmentRows#SCHEMA} instead of frame columns. */
+    private final boolean segmentRows;
     private final SplitStatsAccumulator statsSink;
     private final PacketDecoder decoder = new PacketDecoder();
 
@@ -40,7 +42,6 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private CaptureReader reader;
     private SplitOpener.Opened opened;
     private PacketRowWriter rows;
-    /** Set instead of {@link #rows} for a {@code segments=true} read. */
     private SegmentRows.Writer segments;
     private SplitStats stats;
     private long frameBase;
@@ -54,7 +55,8 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
         this.payloadBytes = payloadBytes;
         this.httpPayloadOnly = httpPayloadOnly;
         this.failOnDamage = failOnDamage;
-        this.tcpOnly = tcpOnly;
+        this.segmentRows = SegmentRows.isSegmentSchema(required);
+        this.tcpOnly = tcpOnly || segmentRows; // segment rows exist for TCP frames only
         this.statsSink = statsSink;
     }
 
@@ -90,10 +92,10 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
                     r.interfaceId());
             decoder.decode(r.linkType(), r.data(), r.dataOffset(), capLen, r.originalLength());
             boolean tcp = stats.frames().count(decoder);
-            if ((tcpOnly || segments != null) && !tcp) {
+            if (tcpOnly && !tcp) {
                 continue;
             }
-            current = segments != null
+            current = segmentRows
                     ? segments.write(decoder, r.data(), frameBase + r.frameNumber(), ts, r.originalLength())
                     : rows.write(decoder, r.data(), frameBase + r.frameNumber(), r.recordOffset(), ts, capLen,
                     r.originalLength(), r.linkType(), r.interfaceId());
@@ -107,7 +109,7 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
         }
         split = splits.next();
         stats = new SplitStats(split.file().index(), split.splitIndex());
-        if (SegmentRows.isSegmentSchema(required)) {
+        if (segmentRows) {
             segments = new SegmentRows.Writer(split.file().index(), payloadBytes, httpPayloadOnly);
         } else {
             rows = new PacketRowWriter(required, split.file().path(), split.file().index(), payloadBytes,

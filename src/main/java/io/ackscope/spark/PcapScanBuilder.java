@@ -45,7 +45,6 @@ final class PcapScanBuilder implements ScanBuilder, SupportsPushDownRequiredColu
 
     @Override
     public Scan build() {
-        // segment rows exist for TCP frames only
-        return new PcapScan(options, required, pushed.length > 0 || SegmentRows.isSegmentSchema(required));
+        return new PcapScan(options, required, pushed.length > 0);
     }
 }

@@ -83,7 +83,7 @@ final class SegmentRows {
     /** Writes segment rows for one task; one reused row and one reused byte buffer. */
     static final class Writer {
         private final UnsafeRowWriter row = new UnsafeRowWriter(4, 160);
-        private final byte[] buf = new byte[FIXED_BYTES + 4 * 8 + 65535];
+        private final byte[] buf = new byte[FIXED_BYTES + 4 * 8 + Segment.MAX_PAYLOAD_PREFIX];
         private final int fileIndex;
         private final int payloadBytes;
         private final boolean httpOnly;
