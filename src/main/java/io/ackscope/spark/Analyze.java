@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.shiftleft;
 
 /**
  * {@code ackscope analyze}: captures in, Parquet tables out.
@@ -117,7 +118,7 @@ public final class Analyze {
             long t = System.nanoTime();
             spark.sparkContext().setJobDescription(READ);
             JavaRDD<InternalRow> sorted = frames.repartition(partitions, key)
-                    .sortWithinPartitions("file_index", "frame_number")
+                    .sortWithinPartitions(fileOrder())
                     .queryExecution().toRdd().toJavaRDD();
 
             spark.sparkContext().setJobDescription(PASS1);
@@ -197,6 +198,15 @@ public final class Analyze {
             spark.sparkContext().removeSparkListener(stageTimes);
             SplitStatsAccumulator.unregister(id);
         }
+    }
+
+    /**
+     * File order as one long (the file index above the frame number, as {@link EngineTask#key}): a single integral
+     * sort key lets Spark sort by its prefix alone (radix sort), where two keys need a row comparison on every tie
+     * of the first (every pair of frames of one file).
+     */
+    static org.apache.spark.sql.Column fileOrder() {
+        return shiftleft(col("file_index").cast("long"), 40).bitwiseOR(col("frame_number"));
     }
 
     static final String READ = "read, decode and shuffle";

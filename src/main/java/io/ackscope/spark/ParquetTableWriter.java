@@ -3,19 +3,14 @@ package io.ackscope.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnWriteStore;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.CodecFactory;
-import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -68,11 +63,10 @@ public final class ParquetTableWriter implements Closeable {
     private final int[] presentLevel;
     /** Definition level of a null value of each table column (a null list or map is null above its repeated group). */
     private final int[] nullLevel;
-    private final java.util.IdentityHashMap<String, Binary> encoded = new java.util.IdentityHashMap<>();
-    private ColumnChunkPageWriteStore pages;
-    private ColumnWriteStore store;
-    private ColumnWriter[] leaves;
-    private int rowGroupOrdinal;
+    /** Each table column's type and nullability (arrays: the per-row loop reads them for every column). */
+    private final ColumnType[] types;
+    private final boolean[] nullable;
+    private final LeafChunk[] leaves;
     private long rowsInGroup;
     private long rows;
     private boolean closed;
@@ -85,7 +79,7 @@ public final class ParquetTableWriter implements Closeable {
         this(table, file, conf, ROW_GROUP_BYTES);
     }
 
-    /** With a row group size of {@code rowGroupBytes} (buffered, compressed) instead of {@link #ROW_GROUP_BYTES}. */
+    /** With a row group size of {@code rowGroupBytes} (buffered, about their plain size) instead of {@link #ROW_GROUP_BYTES}. */
     ParquetTableWriter(TableSchema table, Path file, Configuration conf, long rowGroupBytes) throws IOException {
         this.table = table;
         this.rowGroupBytes = rowGroupBytes;
@@ -94,12 +88,6 @@ public final class ParquetTableWriter implements Closeable {
                 // size statistics (per-page level histograms and byte counts) are optional metadata no reader
                 // of these tables uses; min/max statistics and column indexes stay on
                 .withSizeStatisticsEnabled(false);
-        for (Column c : table.columns()) {
-            if (!dictionaryEncoded(c.type())) {
-                pb.withDictionaryEncoding(c.type() == ColumnType.LONG_LIST ? c.name() + ".list.element" : c.name(),
-                        false);
-            }
-        }
         this.props = pb.build();
         this.codecs = new CodecFactory(conf, props.getPageSizeThreshold());
         this.compressor = codecs.getCompressor(CompressionCodecName.SNAPPY);
@@ -107,12 +95,16 @@ public final class ParquetTableWriter implements Closeable {
                 rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
         this.file.start();
         List<Column> cols = table.columns();
+        types = new ColumnType[cols.size()];
+        nullable = new boolean[cols.size()];
         firstLeaf = new int[cols.size()];
         presentLevel = new int[cols.size()];
         nullLevel = new int[cols.size()];
         int leaf = 0;
         for (int i = 0; i < cols.size(); i++) {
             Column c = cols.get(i);
+            types[i] = c.type();
+            nullable[i] = c.nullable();
             firstLeaf[i] = leaf;
             leaf += c.type() == ColumnType.STRING_LONG_MAP ? 2 : 1;
             // flat: optional adds one level; list and map: the optional group, then the repeated group
@@ -127,13 +119,19 @@ public final class ParquetTableWriter implements Closeable {
             throw new IllegalStateException(table.name() + ": " + leaf + " leaves, schema has "
                     + schema.getColumns().size());
         }
-        newRowGroup();
+        leaves = new LeafChunk[leaf];
+        for (int i = 0; i < cols.size(); i++) {
+            boolean dictionary = dictionaryEncoded(cols.get(i).type());
+            for (int k = firstLeaf[i]; k < (i + 1 < cols.size() ? firstLeaf[i + 1] : leaf); k++) {
+                leaves[k] = new LeafChunk(schema.getColumns().get(k), dictionary, compressor);
+            }
+        }
     }
 
     /**
-     * Dictionary encoding for strings, booleans and ints (enum names, ports, flags, counts: few distinct values);
-     * not for longs, timestamps and doubles (times, sequence numbers, microsecond values: mostly distinct, so a
-     * dictionary is built, outgrows its page and is thrown away, costing CPU and a large hash map per column).
+     * Dictionary encoding may be tried for strings and ints (enum names, ports, flags, counts: few distinct values;
+     * {@link LeafChunk} keeps it only where it is smaller, and booleans are always bit-packed); not for longs, timestamps and doubles (times, sequence numbers, microsecond values: mostly distinct, so a
+     * dictionary would be built, outgrow its page and be thrown away, costing CPU and a large hash map per column).
      */
     static boolean dictionaryEncoded(ColumnType t) {
         return switch (t) {
@@ -142,28 +140,23 @@ public final class ParquetTableWriter implements Closeable {
         };
     }
 
-    private void newRowGroup() {
-        pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
-                props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, rowGroupOrdinal);
-        store = props.newColumnWriteStore(schema, pages, pages);
-        List<ColumnDescriptor> descriptors = schema.getColumns();
-        leaves = new ColumnWriter[descriptors.size()];
-        for (int i = 0; i < leaves.length; i++) {
-            leaves[i] = store.getColumnWriter(descriptors.get(i));
-        }
-    }
-
     private void flushRowGroup() throws IOException {
         if (rowsInGroup > 0) {
             file.startBlock(rowsInGroup);
-            store.flush();
-            pages.flushToFileWriter(file);
+            for (LeafChunk leaf : leaves) {
+                leaf.flush(file);
+            }
             file.endBlock();
-            rowGroupOrdinal++;
             rowsInGroup = 0;
         }
-        store.close();
-        pages.close();
+    }
+
+    private long bufferedBytes() {
+        long n = 0;
+        for (LeafChunk leaf : leaves) {
+            n += leaf.bufferedBytes();
+        }
+        return n;
     }
 
     /**
@@ -176,16 +169,16 @@ public final class ParquetTableWriter implements Closeable {
         if (row.schema() != table) {
             throw new IllegalArgumentException("row of " + row.schema().name() + " written to " + table.name());
         }
-        List<Column> cols = table.columns();
-        for (int i = 0; i < cols.size(); i++) {
-            if (!row.isSet(i) && !cols.get(i).nullable()) {
-                throw new IllegalStateException(table.name() + "." + cols.get(i).name() + " is required but was not set");
+        for (int i = 0; i < types.length; i++) {
+            if (!row.isSet(i) && !nullable[i]) {
+                throw new IllegalStateException(table.name() + "." + table.columns().get(i).name()
+                        + " is required but was not set");
             }
         }
-        for (int i = 0; i < cols.size(); i++) {
-            ColumnWriter w = leaves[firstLeaf[i]];
+        for (int i = 0; i < types.length; i++) {
+            LeafChunk w = leaves[firstLeaf[i]];
             int d = presentLevel[i];
-            ColumnType type = cols.get(i).type();
+            ColumnType type = types[i];
             if (!row.isSet(i)) {
                 w.writeNull(0, nullLevel[i]);
                 if (type == ColumnType.STRING_LONG_MAP) {
@@ -194,12 +187,9 @@ public final class ParquetTableWriter implements Closeable {
                 continue;
             }
             switch (type) {
-                case BOOLEAN -> w.write(row.longAt(i) != 0, 0, d);
-                case INT -> w.write((int) row.longAt(i), 0, d);
-                case LONG, TIMESTAMP -> w.write(row.longAt(i), 0, d);
-                case DOUBLE -> w.write(row.doubleAt(i), 0, d);
-                case STRING -> w.write(binary((String) row.refAt(i)), 0, d);
-                case BINARY -> w.write(Binary.fromConstantByteArray((byte[]) row.refAt(i)), 0, d);
+                case BOOLEAN, INT, LONG, TIMESTAMP -> w.writeLong(row.longAt(i), 0, d);
+                case DOUBLE -> w.writeLong(Double.doubleToRawLongBits(row.doubleAt(i)), 0, d);
+                case STRING, BINARY -> w.writeRef(row.refAt(i), 0, d);
                 case STRING_LIST -> {
                     @SuppressWarnings("unchecked")
                     List<String> l = (List<String>) row.refAt(i);
@@ -207,7 +197,7 @@ public final class ParquetTableWriter implements Closeable {
                         w.writeNull(0, d - 1);
                     }
                     for (int k = 0; k < l.size(); k++) {
-                        w.write(Binary.fromString(l.get(k)), k == 0 ? 0 : 1, d);
+                        w.writeRef(l.get(k), k == 0 ? 0 : 1, d);
                     }
                 }
                 case INT_LIST -> {
@@ -216,7 +206,7 @@ public final class ParquetTableWriter implements Closeable {
                         w.writeNull(0, d - 1);
                     }
                     for (int k = 0; k < a.length; k++) {
-                        w.write(a[k], k == 0 ? 0 : 1, d);
+                        w.writeLong(a[k], k == 0 ? 0 : 1, d);
                     }
                 }
                 case LONG_LIST -> {
@@ -225,13 +215,13 @@ public final class ParquetTableWriter implements Closeable {
                         w.writeNull(0, d - 1);
                     }
                     for (int k = 0; k < a.length; k++) {
-                        w.write(a[k], k == 0 ? 0 : 1, d);
+                        w.writeLong(a[k], k == 0 ? 0 : 1, d);
                     }
                 }
                 case STRING_LONG_MAP -> {
                     @SuppressWarnings("unchecked")
                     Map<String, Long> m = (Map<String, Long>) row.refAt(i);
-                    ColumnWriter values = leaves[firstLeaf[i] + 1];
+                    LeafChunk values = leaves[firstLeaf[i] + 1];
                     if (m.isEmpty()) {
                         w.writeNull(0, d - 1);
                         values.writeNull(0, d - 1);
@@ -239,34 +229,18 @@ public final class ParquetTableWriter implements Closeable {
                     int k = 0;
                     for (Map.Entry<String, Long> e : m.entrySet()) {
                         int r = k++ == 0 ? 0 : 1;
-                        w.write(Binary.fromString(e.getKey()), r, d);
-                        values.write(e.getValue(), r, d);
+                        w.writeRef(e.getKey(), r, d);
+                        values.writeLong(e.getValue(), r, d);
                     }
                 }
-                case SACK_BLOCKS -> throw new IllegalArgumentException(
-                        cols.get(i).name() + ": SACK_BLOCKS columns are written by Spark, not by ParquetTableWriter");
+                case SACK_BLOCKS -> throw new IllegalArgumentException(table.columns().get(i).name()
+                        + ": SACK_BLOCKS columns are written by Spark, not by ParquetTableWriter");
             }
         }
-        store.endRecord();
         rows++;
-        if (++rowsInGroup % SIZE_CHECK_ROWS == 0 && store.getBufferedSize() >= rowGroupBytes) {
+        if (++rowsInGroup % SIZE_CHECK_ROWS == 0 && bufferedBytes() >= rowGroupBytes) {
             flushRowGroup();
-            newRowGroup();
         }
-    }
-
-    /** Most engine strings are enum names (the same String instance every time): encode each once. */
-    private static final int MAX_CACHED_STRINGS = 256;
-
-    private Binary binary(String s) {
-        Binary b = encoded.get(s);
-        if (b == null) {
-            b = Binary.fromString(s);
-            if (encoded.size() < MAX_CACHED_STRINGS) {
-                encoded.put(s, b);
-            }
-        }
-        return b;
     }
 
     public long rows() {

@@ -1,0 +1,546 @@
+package io.ackscope.spark;
+
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One leaf column of the row group {@link ParquetTableWriter} is filling: its repetition and definition levels and
+ * its values, kept in primitive arrays, and their encoding into Parquet v1 data pages when the row group is flushed.
+ *
+ * <p>This is what parquet-mr's column writers do, in the same format (the footer, column and offset indexes are still
+ * parquet-mr's {@link ParquetFileWriter}), without their per-value work: where they update statistics, a dictionary
+ * hash of a {@link Binary} and level writers for every value, this appends to an array, and works out dictionary
+ * indices, statistics and levels a page at a time. Each finished page is kept compressed until the row group is
+ * written, so a chunk holds one page of raw values at most. Choices follow parquet-mr's defaults: pages of at most
+ * 20,000 rows and about 1 MB; PLAIN values, or PLAIN_DICTIONARY for strings and ints while the chunk's dictionary stays
+ * under 1 MB (later pages fall back to PLAIN) and unless the first page is no smaller with it; levels in the RLE /
+ * bit-packing hybrid; min, max and null count per page (for strings, over the page's own values).
+ */
+final class LeafChunk {
+    /** parquet-mr's defaults: page size, page row count limit, dictionary page size. */
+    static final int PAGE_BYTES = 1024 * 1024;
+    static final int PAGE_ROWS = 20_000;
+    static final int MAX_DICTIONARY_BYTES = 1024 * 1024;
+
+    private final ColumnDescriptor column;
+    private final PrimitiveType type;
+    private final PrimitiveTypeName primitive;
+    private final int maxDef;
+    private final int maxRep;
+    private final CodecFactory.BytesCompressor compressor;
+
+    // the page being filled: its levels and values
+    private int entries;
+    private byte[] def;
+    private byte[] rep;
+    private int values;
+    /** INT32, INT64, BOOLEAN (0 or 1) and DOUBLE (raw bits) values. */
+    private long[] longs;
+    /** BINARY values: {@link String} (written as UTF-8) or {@code byte[]}. */
+    private Object[] refs;
+    private int pageRows;
+    /** PLAIN-encoded size of the page's values (strings counted by their length in chars). */
+    private long pageBytes;
+
+    // the chunk: its finished pages and the dictionary they share
+    private final List<Page> pages = new ArrayList<>();
+    private long pagesBytes;
+    private long chunkEntries;
+    private final boolean dictionaryAllowed;
+    /** Null when the column is not dictionary-encoded, or no longer is in this chunk (fallen back to PLAIN). */
+    private Dictionary dictionary;
+    /** The chunk's dictionary page, once a page used it. */
+    private boolean dictionaryUsed;
+
+    /** A finished page, compressed. */
+    private record Page(BytesInput bytes, int uncompressedSize, int entries, int rows, Statistics<?> stats,
+                        Encoding encoding) {
+    }
+
+    /**
+     * @param dictionaryAllowed whether a dictionary may be tried (strings and ints; see
+     *                          {@link ParquetTableWriter#dictionaryEncoded})
+     */
+    LeafChunk(ColumnDescriptor column, boolean dictionaryAllowed, CodecFactory.BytesCompressor compressor) {
+        this.column = column;
+        this.type = column.getPrimitiveType();
+        this.primitive = type.getPrimitiveTypeName();
+        this.compressor = compressor;
+        this.dictionaryAllowed = dictionaryAllowed
+                && (primitive == PrimitiveTypeName.BINARY || primitive == PrimitiveTypeName.INT32);
+        this.maxDef = column.getMaxDefinitionLevel();
+        this.maxRep = column.getMaxRepetitionLevel();
+        if (maxDef > Byte.MAX_VALUE || maxRep > Byte.MAX_VALUE) {
+            throw new IllegalArgumentException(column + ": levels above 127");
+        }
+        int n = 1024;
+        this.def = maxDef > 0 ? new byte[n] : null;
+        this.rep = maxRep > 0 ? new byte[n] : null;
+        if (primitive == PrimitiveTypeName.BINARY) {
+            refs = new Object[n];
+        } else {
+            longs = new long[n];
+        }
+        newChunk();
+    }
+
+    private void newChunk() {
+        pages.clear();
+        pagesBytes = 0;
+        chunkEntries = 0;
+        dictionary = dictionaryAllowed ? new Dictionary() : null;
+        dictionaryUsed = false;
+    }
+
+    // ---- buffering -------------------------------------------------------------------------------------------
+
+    private void level(int r, int d) throws IOException {
+        if (r == 0) {
+            // a row starts: the page ends first if it is full
+            if (pageRows == PAGE_ROWS || pageBytes >= PAGE_BYTES) {
+                finishPage();
+            }
+            pageRows++;
+        }
+        if (entries == (def != null ? def.length : rep != null ? rep.length : Integer.MAX_VALUE)) {
+            int n = entries * 2;
+            def = def != null ? Arrays.copyOf(def, n) : null;
+            rep = rep != null ? Arrays.copyOf(rep, n) : null;
+        }
+        if (def != null) {
+            def[entries] = (byte) d;
+        }
+        if (rep != null) {
+            rep[entries] = (byte) r;
+        }
+        entries++;
+    }
+
+    /** An absent value (a null, or an empty or null list) at repetition level {@code r}, definition level {@code d}. */
+    void writeNull(int r, int d) throws IOException {
+        level(r, d);
+    }
+
+    /** An INT32, INT64, BOOLEAN (0 or 1) or DOUBLE (raw bits) value. */
+    void writeLong(long v, int r, int d) throws IOException {
+        level(r, d);
+        if (values == longs.length) {
+            longs = Arrays.copyOf(longs, values * 2);
+        }
+        longs[values++] = v;
+        pageBytes += primitive == PrimitiveTypeName.INT32 ? 4 : primitive == PrimitiveTypeName.BOOLEAN ? 1 : 8;
+    }
+
+    /** A BINARY value: a {@link String} or a {@code byte[]}. */
+    void writeRef(Object v, int r, int d) throws IOException {
+        level(r, d);
+        if (values == refs.length) {
+            refs = Arrays.copyOf(refs, values * 2);
+        }
+        refs[values++] = v;
+        pageBytes += 4 + (v instanceof String s ? s.length() : ((byte[]) v).length);
+    }
+
+    /** Bytes this chunk holds: its compressed pages, the page being filled, the dictionary. */
+    long bufferedBytes() {
+        return pagesBytes + pageBytes + entries / 4 + (dictionary != null ? dictionary.bytes : 0);
+    }
+
+    // ---- pages -----------------------------------------------------------------------------------------------
+
+    /** Writes the chunk as one column chunk of the current row group of {@code file}, then starts a new one. */
+    void flush(ParquetFileWriter file) throws IOException {
+        if (entries > 0) {
+            finishPage();
+        }
+        file.startColumn(column, chunkEntries, CompressionCodecName.SNAPPY);
+        if (dictionaryUsed) {
+            byte[] raw = dictionary != null ? dictionary.page() : usedDictionaryPage;
+            int size = dictionary != null ? dictionary.size() : usedDictionarySize;
+            file.writeDictionaryPage(new DictionaryPage(compressor.compress(BytesInput.from(raw)), raw.length, size,
+                    Encoding.PLAIN_DICTIONARY));
+        }
+        for (Page p : pages) {
+            file.writeDataPage(p.entries(), p.uncompressedSize(), p.bytes(), p.stats(), p.rows(),
+                    maxRep > 0 ? Encoding.RLE : Encoding.BIT_PACKED, maxDef > 0 ? Encoding.RLE : Encoding.BIT_PACKED,
+                    p.encoding(), null, null, null);
+        }
+        file.endColumn();
+        usedDictionaryPage = null;
+        newChunk();
+    }
+
+    /** The dictionary page of a chunk that fell back to PLAIN after some pages used its dictionary. */
+    private byte[] usedDictionaryPage;
+    private int usedDictionarySize;
+
+    /** Encodes and compresses the page being filled, and empties it. */
+    private void finishPage() throws IOException {
+        Statistics<?> stats = Statistics.createStats(type);
+        stats.incrementNumNulls(entries - values);
+        byte[][] encoded = primitive == PrimitiveTypeName.BINARY ? encodeBinaries() : null;
+        BytesInput valueBytes = null;
+        Encoding encoding = Encoding.PLAIN;
+        if (dictionary != null) {
+            boolean first = pages.isEmpty() && !dictionaryUsed;
+            int[] index = dictionary.add(encoded);
+            if (index == null || first && !dictionary.smallerThan(values, plainSize(encoded))) {
+                // the dictionary outgrew its page, or does not pay: PLAIN from here on (as parquet-mr falls back)
+                if (dictionaryUsed) {
+                    usedDictionaryPage = dictionary.pageUpTo(dictionary.sizeBeforeLastAdd);
+                    usedDictionarySize = dictionary.sizeBeforeLastAdd;
+                }
+                dictionary = null;
+            } else {
+                valueBytes = dictionary.indices(index, values, stats);
+                encoding = Encoding.PLAIN_DICTIONARY;
+                dictionaryUsed = true;
+            }
+        }
+        if (valueBytes == null) {
+            valueBytes = plain(values, encoded, stats);
+        }
+        BytesInput page = BytesInput.concat(levels(rep, maxRep, entries), levels(def, maxDef, entries), valueBytes);
+        int size = Math.toIntExact(page.size());
+        BytesInput compressed = BytesInput.copy(compressor.compress(page));
+        pages.add(new Page(compressed, size, entries, pageRows, stats, encoding));
+        pagesBytes += compressed.size();
+        chunkEntries += entries;
+        entries = 0;
+        values = 0;
+        pageRows = 0;
+        pageBytes = 0;
+        if (refs != null) {
+            Arrays.fill(refs, null);
+        }
+    }
+
+    /** Levels {@code [0, n)} in the RLE / bit-packing hybrid, after their length (nothing when max is 0). */
+    private static BytesInput levels(byte[] levels, int max, int n) throws IOException {
+        if (max == 0) {
+            return BytesInput.empty();
+        }
+        try (RunLengthBitPackingHybridEncoder e = encoder(32 - Integer.numberOfLeadingZeros(max))) {
+            for (int i = 0; i < n; i++) {
+                e.writeInt(levels[i]);
+            }
+            byte[] rle = e.toBytes().toByteArray();
+            return BytesInput.concat(BytesInput.fromInt(rle.length), BytesInput.from(rle));
+        }
+    }
+
+    private static RunLengthBitPackingHybridEncoder encoder(int bitWidth) {
+        return new RunLengthBitPackingHybridEncoder(bitWidth, 256, PAGE_BYTES, HeapByteBufferAllocator.getInstance());
+    }
+
+    private byte[][] encodeBinaries() {
+        byte[][] out = new byte[values][];
+        for (int i = 0; i < values; i++) {
+            Object v = refs[i];
+            out[i] = v instanceof String s ? utf8(s) : (byte[]) v;
+        }
+        return out;
+    }
+
+    /** UTF-8 bytes of strings, remembered for the few distinct strings most columns have (enum names). */
+    private final Map<String, byte[]> utf8 = new HashMap<>();
+
+    private byte[] utf8(String s) {
+        byte[] b = utf8.get(s);
+        if (b == null) {
+            b = s.getBytes(StandardCharsets.UTF_8);
+            if (utf8.size() < 1024) {
+                utf8.put(s, b);
+            }
+        }
+        return b;
+    }
+
+    private static long plainSize(byte[][] encoded) {
+        long n = 0;
+        if (encoded != null) {
+            for (byte[] b : encoded) {
+                n += 4 + b.length;
+            }
+        }
+        return n;
+    }
+
+    /** The page's values PLAIN-encoded; adds them to {@code stats}. */
+    private BytesInput plain(int n, byte[][] encoded, Statistics<?> stats) {
+        switch (primitive) {
+            case INT64 -> {
+                ByteBuffer b = ByteBuffer.allocate(n * 8).order(ByteOrder.LITTLE_ENDIAN);
+                b.asLongBuffer().put(longs, 0, n);
+                if (n > 0) {
+                    long min = Long.MAX_VALUE, max = Long.MIN_VALUE;
+                    for (int i = 0; i < n; i++) {
+                        min = Math.min(min, longs[i]);
+                        max = Math.max(max, longs[i]);
+                    }
+                    stats.updateStats(min);
+                    stats.updateStats(max);
+                }
+                return BytesInput.from(b.array());
+            }
+            case INT32 -> {
+                ByteBuffer b = ByteBuffer.allocate(n * 4).order(ByteOrder.LITTLE_ENDIAN);
+                int min = Integer.MAX_VALUE, max = Integer.MIN_VALUE;
+                for (int i = 0; i < n; i++) {
+                    int v = (int) longs[i];
+                    b.putInt(v);
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+                if (n > 0) {
+                    stats.updateStats(min);
+                    stats.updateStats(max);
+                }
+                return BytesInput.from(b.array());
+            }
+            case DOUBLE -> {
+                ByteBuffer b = ByteBuffer.allocate(n * 8).order(ByteOrder.LITTLE_ENDIAN);
+                b.asLongBuffer().put(longs, 0, n);
+                for (int i = 0; i < n; i++) {
+                    // per value: parquet-mr's own rules for NaN and signed zeros
+                    stats.updateStats(Double.longBitsToDouble(longs[i]));
+                }
+                return BytesInput.from(b.array());
+            }
+            case BOOLEAN -> {
+                byte[] b = new byte[(n + 7) / 8];
+                boolean seenFalse = false, seenTrue = false;
+                for (int i = 0; i < n; i++) {
+                    if (longs[i] != 0) {
+                        b[i >>> 3] |= (byte) (1 << (i & 7));
+                        seenTrue = true;
+                    } else {
+                        seenFalse = true;
+                    }
+                }
+                if (seenFalse) {
+                    stats.updateStats(false);
+                }
+                if (seenTrue) {
+                    stats.updateStats(true);
+                }
+                return BytesInput.from(b);
+            }
+            case BINARY -> {
+                ByteBuffer b = ByteBuffer.allocate((int) plainSize(encoded)).order(ByteOrder.LITTLE_ENDIAN);
+                for (byte[] v : encoded) {
+                    b.putInt(v.length).put(v);
+                    stats.updateStats(Binary.fromConstantByteArray(v));
+                }
+                return BytesInput.from(b.array());
+            }
+            default -> throw new IllegalStateException(column + ": " + primitive + " is not written");
+        }
+    }
+
+    // ---- dictionaries ----------------------------------------------------------------------------------------
+
+    /** A chunk's dictionary of strings (by their UTF-8 bytes) or ints, in first-seen order. */
+    private final class Dictionary {
+        /** Strings by their own equality (a String caches its hash), byte arrays by content. */
+        private final Map<Object, Integer> stringIds = new HashMap<>();
+        private final List<byte[]> strings = new ArrayList<>();
+        private final IntIds ints = new IntIds();
+        /** PLAIN size of the dictionary page. */
+        long bytes;
+        int sizeBeforeLastAdd;
+        private int[] seen = new int[64];
+        private int stamp;
+
+        int size() {
+            return primitive == PrimitiveTypeName.BINARY ? strings.size() : ints.size;
+        }
+
+        /**
+         * Indices of the page's values, adding new ones to the dictionary; null when the dictionary would exceed
+         * {@link #MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #sizeBeforeLastAdd} entries).
+         */
+        int[] add(byte[][] encoded) {
+            sizeBeforeLastAdd = size();
+            int[] ids = new int[values];
+            for (int i = 0; i < values; i++) {
+                int id;
+                if (encoded != null) {
+                    Object key = refs[i] instanceof String ? refs[i] : ByteBuffer.wrap(encoded[i]);
+                    Integer known = stringIds.get(key);
+                    if (known == null) {
+                        known = strings.size();
+                        stringIds.put(key, known);
+                        strings.add(encoded[i]);
+                        bytes += 4 + encoded[i].length;
+                    }
+                    id = known;
+                } else {
+                    int before = ints.size;
+                    id = ints.id((int) longs[i]);
+                    if (ints.size > before) {
+                        bytes += 4;
+                    }
+                }
+                if (bytes > MAX_DICTIONARY_BYTES) {
+                    return null;
+                }
+                ids[i] = id;
+            }
+            return ids;
+        }
+
+        /** parquet-mr's test: indices plus dictionary smaller than the plain values of the first page. */
+        boolean smallerThan(int n, long plainStringBytes) {
+            long plain = primitive == PrimitiveTypeName.BINARY ? plainStringBytes : 4L * n;
+            return ((long) n * bitWidth() + 7) / 8 + bytes < plain;
+        }
+
+        private int bitWidth() {
+            return 32 - Integer.numberOfLeadingZeros(Math.max(size() - 1, 0));
+        }
+
+        byte[] page() {
+            return pageUpTo(size());
+        }
+
+        /** The PLAIN dictionary page of the first {@code n} entries. */
+        byte[] pageUpTo(int n) {
+            if (primitive == PrimitiveTypeName.BINARY) {
+                int len = 0;
+                for (int i = 0; i < n; i++) {
+                    len += 4 + strings.get(i).length;
+                }
+                ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < n; i++) {
+                    b.putInt(strings.get(i).length).put(strings.get(i));
+                }
+                return b.array();
+            }
+            ByteBuffer b = ByteBuffer.allocate(4 * n).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < n; i++) {
+                b.putInt(ints.values[i]);
+            }
+            return b.array();
+        }
+
+        /** The page's indices: bit width, then the hybrid; adds the page's values to {@code stats}. */
+        BytesInput indices(int[] ids, int n, Statistics<?> stats) throws IOException {
+            if (n > 0) {
+                // min and max over the page's distinct values
+                if (seen.length < size()) {
+                    seen = Arrays.copyOf(seen, Math.max(size(), seen.length * 2));
+                }
+                stamp++;
+                int min = -1, max = -1;
+                for (int i = 0; i < n; i++) {
+                    int k = ids[i];
+                    if (seen[k] != stamp) {
+                        seen[k] = stamp;
+                        if (min < 0 || less(k, min)) {
+                            min = k;
+                        }
+                        if (max < 0 || less(max, k)) {
+                            max = k;
+                        }
+                    }
+                }
+                if (primitive == PrimitiveTypeName.BINARY) {
+                    stats.updateStats(Binary.fromConstantByteArray(strings.get(min)));
+                    stats.updateStats(Binary.fromConstantByteArray(strings.get(max)));
+                } else {
+                    stats.updateStats(ints.values[min]);
+                    stats.updateStats(ints.values[max]);
+                }
+            }
+            int bitWidth = bitWidth();
+            try (RunLengthBitPackingHybridEncoder e = encoder(bitWidth)) {
+                for (int i = 0; i < n; i++) {
+                    e.writeInt(ids[i]);
+                }
+                return BytesInput.concat(BytesInput.from(new byte[]{(byte) bitWidth}),
+                        BytesInput.from(e.toBytes().toByteArray()));
+            }
+        }
+
+        private boolean less(int a, int b) {
+            if (primitive == PrimitiveTypeName.BINARY) {
+                return Arrays.compareUnsigned(strings.get(a), strings.get(b)) < 0;
+            }
+            return ints.values[a] < ints.values[b];
+        }
+    }
+
+    /** Open-addressing map from int value to its first-seen index. */
+    private static final class IntIds {
+        int[] values = new int[64];
+        int size;
+        private int[] slots = new int[128];
+
+        IntIds() {
+            Arrays.fill(slots, -1);
+        }
+
+        int id(int v) {
+            int mask = slots.length - 1;
+            int h = mix(v) & mask;
+            while (true) {
+                int s = slots[h];
+                if (s < 0) {
+                    if (size == values.length) {
+                        values = Arrays.copyOf(values, size * 2);
+                    }
+                    values[size] = v;
+                    slots[h] = size;
+                    if (++size * 2 > slots.length) {
+                        grow();
+                    }
+                    return size - 1;
+                }
+                if (values[s] == v) {
+                    return s;
+                }
+                h = (h + 1) & mask;
+            }
+        }
+
+        private void grow() {
+            slots = new int[slots.length * 2];
+            Arrays.fill(slots, -1);
+            int mask = slots.length - 1;
+            for (int i = 0; i < size; i++) {
+                int h = mix(values[i]) & mask;
+                while (slots[h] >= 0) {
+                    h = (h + 1) & mask;
+                }
+                slots[h] = i;
+            }
+        }
+
+        private static int mix(int v) {
+            int h = v * 0x9E3779B9;
+            return h ^ (h >>> 16);
+        }
+    }
+}
