@@ -18,98 +18,139 @@ final class LatencyAggregate implements Serializable {
     static final int HANDSHAKE_RTT = 0, DATA_RTT = 1, ACK_DELAY = 2, TTFB = 3, METRICS = 4;
 
     /**
-     * An exact multiset of longs: sorted distinct values with counts, a stack of sorted runs not yet merged in (each
-     * at least twice the size of the one above it, so adding N values costs O(N log N) merging, however they come),
-     * and a buffer of single values.
+     * An exact multiset of longs: a hash table of distinct values and their counts for what was added since the last
+     * {@link #compact()}, and the sorted distinct values with counts it compacts into. Adding a value or another
+     * multiset costs O(1) per distinct value (no sorted merge per connection); memory follows the number of distinct
+     * values.
      */
     static final class Values implements Serializable {
         private static final long serialVersionUID = 1L;
-        private static final int BUFFER = 4096;
+        private static final long EMPTY = Long.MIN_VALUE;
 
         private long[] values = new long[0];
         private long[] counts = new long[0];
-        private long[] pending = new long[8];
-        private int pendingCount;
-        /** Sorted runs, each {values, counts}, largest first; empty once compacted. */
-        private final java.util.ArrayList<long[][]> runs = new java.util.ArrayList<>();
+        /** Open addressing: keys ({@link #EMPTY} = free; that one value is counted in {@link #minValueCount}). */
+        private long[] keys;
+        private long[] tableCounts;
+        private int tableSize;
+        private long minValueCount;
 
         void add(long v) {
-            if (pendingCount == pending.length) {
-                if (pendingCount >= BUFFER) {
-                    flushPending();
-                } else {
-                    pending = Arrays.copyOf(pending, pendingCount * 2);
-                }
-            }
-            pending[pendingCount++] = v;
+            add(v, 1);
         }
 
-        /** Adds every value of {@code o} by merging sorted arrays: for a few large multisets (task results). */
+        private void add(long v, long n) {
+            if (v == EMPTY) {
+                minValueCount += n;
+                return;
+            }
+            if (keys == null) {
+                keys = new long[16];
+                tableCounts = new long[16];
+                Arrays.fill(keys, EMPTY);
+            }
+            int mask = keys.length - 1;
+            int h = hash(v) & mask;
+            while (keys[h] != EMPTY && keys[h] != v) {
+                h = (h + 1) & mask;
+            }
+            if (keys[h] == EMPTY) {
+                keys[h] = v;
+                if (++tableSize * 2 > keys.length) {
+                    tableCounts[h] = n;
+                    grow();
+                    return;
+                }
+            }
+            tableCounts[h] += n;
+        }
+
+        private static int hash(long v) {
+            long z = v * 0x9E3779B97F4A7C15L;
+            return (int) (z ^ (z >>> 32));
+        }
+
+        private void grow() {
+            long[] k = keys, c = tableCounts;
+            keys = new long[k.length * 2];
+            tableCounts = new long[k.length * 2];
+            Arrays.fill(keys, EMPTY);
+            int mask = keys.length - 1;
+            for (int i = 0; i < k.length; i++) {
+                if (k[i] != EMPTY) {
+                    int h = hash(k[i]) & mask;
+                    while (keys[h] != EMPTY) {
+                        h = (h + 1) & mask;
+                    }
+                    keys[h] = k[i];
+                    tableCounts[h] = c[i];
+                }
+            }
+        }
+
+        /** Adds every value of {@code o} (a task's result into the driver's, or a connection's into its endpoint's). */
         void addAll(Values o) {
-            o.compact();
-            compact();
-            long[][] m = merge(values, counts, values.length, o.values, o.counts, o.values.length);
-            values = m[0];
-            counts = m[1];
-        }
-
-        /**
-         * Adds every value of {@code o} as one more run: for many small multisets (one per connection) into one
-         * large one, where merging into the large one each time would cost its size per connection.
-         */
-        void addBuffered(Values o) {
-            o.compact();
-            if (o.values.length > 0) {
-                push(new long[][]{o.values, o.counts});
+            for (int i = 0; i < o.values.length; i++) {
+                add(o.values[i], o.counts[i]);
             }
-        }
-
-        private void flushPending() {
-            if (pendingCount == 0) {
-                return;
-            }
-            Arrays.sort(pending, 0, pendingCount);
-            long[] v = new long[pendingCount];
-            long[] c = new long[pendingCount];
-            int n = 0;
-            for (int i = 0; i < pendingCount; i++) {
-                if (n > 0 && v[n - 1] == pending[i]) {
-                    c[n - 1]++;
-                } else {
-                    v[n] = pending[i];
-                    c[n++] = 1;
+            if (o.keys != null) {
+                for (int i = 0; i < o.keys.length; i++) {
+                    if (o.keys[i] != EMPTY) {
+                        add(o.keys[i], o.tableCounts[i]);
+                    }
                 }
             }
-            pendingCount = 0;
-            push(new long[][]{Arrays.copyOf(v, n), Arrays.copyOf(c, n)});
-        }
-
-        private void push(long[][] run) {
-            runs.add(run);
-            while (runs.size() >= 2 && runs.get(runs.size() - 1)[0].length * 2 >= runs.get(runs.size() - 2)[0].length) {
-                long[][] b = runs.remove(runs.size() - 1);
-                long[][] a = runs.remove(runs.size() - 1);
-                runs.add(merge(a[0], a[1], a[0].length, b[0], b[1], b[0].length));
+            if (o.minValueCount > 0) {
+                add(EMPTY, o.minValueCount);
             }
         }
 
-        /** Merges the buffer and the runs into the sorted arrays. */
+        /** Moves the hash table into the sorted arrays. */
         void compact() {
-            flushPending();
-            if (runs.isEmpty()) {
+            if (tableSize == 0 && minValueCount == 0) {
                 return;
             }
-            long[][] m = {values, counts};
-            for (int r = runs.size() - 1; r >= 0; r--) {
-                long[][] run = runs.get(r);
-                m = merge(m[0], m[1], m[0].length, run[0], run[1], run[0].length);
+            int n = tableSize + (minValueCount > 0 ? 1 : 0);
+            long[] v = new long[n];
+            int k = 0;
+            if (minValueCount > 0) {
+                v[k++] = EMPTY;
             }
-            runs.clear();
+            if (keys != null) {
+                for (long key : keys) {
+                    if (key != EMPTY) {
+                        v[k++] = key;
+                    }
+                }
+            }
+            Arrays.sort(v);
+            long[] c = new long[n];
+            for (int i = 0; i < n; i++) {
+                c[i] = v[i] == EMPTY ? minValueCount : tableCount(v[i]);
+            }
+            long[][] m = merge(values, counts, v, c);
             values = m[0];
             counts = m[1];
+            keys = null;
+            tableCounts = null;
+            tableSize = 0;
+            minValueCount = 0;
         }
 
-        private static long[][] merge(long[] av, long[] ac, int an, long[] bv, long[] bc, int bn) {
+        private long tableCount(long v) {
+            int mask = keys.length - 1;
+            int h = hash(v) & mask;
+            while (keys[h] != v) {
+                h = (h + 1) & mask;
+            }
+            return tableCounts[h];
+        }
+
+        private static long[][] merge(long[] av, long[] ac, long[] bv, long[] bc) {
+            if (av.length == 0) {
+                return new long[][]{bv, bc};
+            }
+            int an = av.length, bn = bv.length;
             long[] mv = new long[an + bn];
             long[] mc = new long[an + bn];
             int i = 0, j = 0, k = 0;
@@ -210,7 +251,7 @@ final class LatencyAggregate implements Serializable {
         if (own != null) {
             for (int m = DATA_RTT; m < METRICS; m++) {
                 if (own[m] != null) {
-                    e.metrics[m].addBuffered(own[m]);
+                    e.metrics[m].addAll(own[m]);
                 }
             }
         }

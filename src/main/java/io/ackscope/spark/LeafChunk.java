@@ -7,7 +7,6 @@ import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
-import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.api.Binary;
@@ -48,7 +47,7 @@ final class LeafChunk {
     private final PrimitiveTypeName primitive;
     private final int maxDef;
     private final int maxRep;
-    private final CodecFactory.BytesCompressor compressor;
+    private final Snappy compressor;
 
     // the page being filled: its levels and values
     private int entries;
@@ -82,7 +81,7 @@ final class LeafChunk {
      * @param dictionaryAllowed whether a dictionary may be tried (strings and ints; see
      *                          {@link ParquetTableWriter#dictionaryEncoded})
      */
-    LeafChunk(ColumnDescriptor column, boolean dictionaryAllowed, CodecFactory.BytesCompressor compressor) {
+    LeafChunk(ColumnDescriptor column, boolean dictionaryAllowed, Snappy compressor) {
         this.column = column;
         this.type = column.getPrimitiveType();
         this.primitive = type.getPrimitiveTypeName();
@@ -178,7 +177,7 @@ final class LeafChunk {
         if (dictionaryUsed) {
             byte[] raw = dictionary != null ? dictionary.page() : usedDictionaryPage;
             int size = dictionary != null ? dictionary.size() : usedDictionarySize;
-            file.writeDictionaryPage(new DictionaryPage(compressor.compress(BytesInput.from(raw)), raw.length, size,
+            file.writeDictionaryPage(new DictionaryPage(BytesInput.from(compressor.compress(raw)), raw.length, size,
                     Encoding.PLAIN_DICTIONARY));
         }
         for (Page p : pages) {
@@ -221,9 +220,10 @@ final class LeafChunk {
         if (valueBytes == null) {
             valueBytes = plain(values, encoded, stats);
         }
-        BytesInput page = BytesInput.concat(levels(rep, maxRep, entries), levels(def, maxDef, entries), valueBytes);
-        int size = Math.toIntExact(page.size());
-        BytesInput compressed = BytesInput.copy(compressor.compress(page));
+        byte[] page = BytesInput.concat(levels(rep, maxRep, entries), levels(def, maxDef, entries), valueBytes)
+                .toByteArray();
+        int size = page.length;
+        BytesInput compressed = BytesInput.from(compressor.compress(page));
         pages.add(new Page(compressed, size, entries, pageRows, stats, encoding));
         pagesBytes += compressed.size();
         chunkEntries += entries;
@@ -541,6 +541,23 @@ final class LeafChunk {
         private static int mix(int v) {
             int h = v * 0x9E3779B9;
             return h ^ (h >>> 16);
+        }
+    }
+
+    /**
+     * Parquet's SNAPPY: one raw Snappy block per page (no framing), as parquet-mr's codec writes it, with one reused
+     * output buffer (parquet-mr's codec stream allocates its buffers for every page).
+     */
+    static final class Snappy {
+        private byte[] out = new byte[64 * 1024];
+
+        byte[] compress(byte[] raw) throws IOException {
+            int max = org.xerial.snappy.Snappy.maxCompressedLength(raw.length);
+            if (out.length < max) {
+                out = new byte[max];
+            }
+            int n = org.xerial.snappy.Snappy.compress(raw, 0, raw.length, out, 0);
+            return Arrays.copyOf(out, n);
         }
     }
 }

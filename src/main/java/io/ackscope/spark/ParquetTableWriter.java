@@ -4,10 +4,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -54,8 +52,7 @@ public final class ParquetTableWriter implements Closeable {
     private final long rowGroupBytes;
     private final MessageType schema;
     private final ParquetProperties props;
-    private final CodecFactory codecs;
-    private final CodecFactory.BytesCompressor compressor;
+    private final LeafChunk.Snappy compressor = new LeafChunk.Snappy();
     private final ParquetFileWriter file;
     /** For each table column, the index of its first leaf column in {@link #leaves}. */
     private final int[] firstLeaf;
@@ -89,8 +86,6 @@ public final class ParquetTableWriter implements Closeable {
                 // of these tables uses; min/max statistics and column indexes stay on
                 .withSizeStatisticsEnabled(false);
         this.props = pb.build();
-        this.codecs = new CodecFactory(conf, props.getPageSizeThreshold());
-        this.compressor = codecs.getCompressor(CompressionCodecName.SNAPPY);
         this.file = new ParquetFileWriter(new TableOutputFile(file, conf), schema, ParquetFileWriter.Mode.CREATE,
                 rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
         this.file.start();
@@ -253,12 +248,8 @@ public final class ParquetTableWriter implements Closeable {
             return;
         }
         closed = true;
-        try {
-            flushRowGroup();
-            file.end(Map.of(SPARK_ROW_METADATA, table.sparkSchema().json()));
-        } finally {
-            codecs.release();
-        }
+        flushRowGroup();
+        file.end(Map.of(SPARK_ROW_METADATA, table.sparkSchema().json()));
     }
 
     /** A Parquet output file on a Hadoop filesystem; {@code file:} paths go through the raw local filesystem. */

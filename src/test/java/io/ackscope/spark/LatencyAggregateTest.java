@@ -19,7 +19,7 @@ class LatencyAggregateTest {
         LatencyAggregate.Values b = new LatencyAggregate.Values();
         List<Long> all = new ArrayList<>();
         long[] hist = new long[LatencySummaryTable.BUCKETS];
-        for (int i = 0; i < 25_000; i++) {   // several times the compaction buffer, with many repeats
+        for (int i = 0; i < 25_000; i++) {   // many repeats, and the hash tables grow several times
             long v = rnd.nextInt(5) == 0 ? 44_000 + rnd.nextInt(8) : (long) Math.abs(rnd.nextGaussian() * 300);
             (i % 3 == 0 ? a : b).add(v);
             all.add(v);
@@ -28,7 +28,7 @@ class LatencyAggregateTest {
         LatencyAggregate.Values c = new LatencyAggregate.Values();
         c.add(44_003);
         for (int i = 0; i < 40; i++) {
-            c.add(7);   // a run longer than addBuffered copies value by value
+            c.add(7);
         }
         all.add(44_003L);
         hist[LatencySummaryTable.bucket(44_003)]++;
@@ -36,7 +36,14 @@ class LatencyAggregateTest {
             all.add(7L);
         }
         hist[LatencySummaryTable.bucket(7)] += 40;
-        b.addBuffered(c);
+        c.add(Long.MIN_VALUE);   // the value the hash table uses for a free slot is counted too
+        all.add(Long.MIN_VALUE);
+        hist[LatencySummaryTable.bucket(Long.MIN_VALUE)]++;
+        b.addAll(c);
+        b.compact();
+        b.add(7);   // after a compaction: table and sorted arrays both hold values
+        all.add(7L);
+        hist[LatencySummaryTable.bucket(7)]++;
         a.addAll(b);
         all.sort(null);
         assertEquals(all.size(), a.count());
