@@ -168,9 +168,11 @@ final class CapturePlanner {
         List<CaptureFile> files = list(paths, conf);
         Sizing sizing = Sizing.of(spark, files);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        // one Spark task per core, each walking a run of consecutive candidates: a candidate takes tens of
+        // milliseconds, about what launching a task costs
         return plan(files, sizing, tasks -> tasks.isEmpty() ? List.of()
-                : jsc.parallelize(tasks, tasks.size()).map(t -> SplitCounter.count(t, confBroadcast.value().value()))
-                .collect());
+                : jsc.parallelize(tasks, Math.min(tasks.size(), sizing.parallelism()))
+                .map(t -> SplitCounter.count(t, confBroadcast.value().value())).collect());
     }
 
     /**

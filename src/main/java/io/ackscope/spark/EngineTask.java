@@ -106,6 +106,19 @@ final class EngineTask {
         }
     }
 
+    /** One table's output in a task: its reused row, and its writer once the first row comes. */
+    private static final class Output {
+        final TableSchema table;
+        final RowBuffer row;
+        ParquetTableWriter writer;
+        String path;
+
+        Output(TableSchema table) {
+            this.table = table;
+            this.row = new RowBuffer(table);
+        }
+    }
+
     /** The sink of pass 2: one lazily opened writer per table, one reused row per table. */
     private static final class Writers implements AnalysisSink, AutoCloseable {
         private final int partition;
@@ -113,11 +126,19 @@ final class EngineTask {
         private final String stagingRoot;
         private final Configuration conf;
         private final long[] ranks;
-        private final Map<String, ParquetTableWriter> writers = new HashMap<>();
-        private final Map<String, String> paths = new HashMap<>();
-        private final Map<String, RowBuffer> rows = new HashMap<>();
+        private final Output rttSamples = new Output(EngineTables.RTT_SAMPLES);
+        private final Output ackDelays = new Output(EngineTables.ACK_DELAYS);
+        private final Output stalls = new Output(EngineTables.STALLS);
+        private final Output latencyEvents = new Output(EngineTables.LATENCY_EVENTS);
+        private final Output exchanges = new Output(EngineTables.EXCHANGES);
+        private final Output connections = new Output(EngineTables.CONNECTIONS);
+        private final List<Output> outputs = List.of(connections, rttSamples, ackDelays, stalls, latencyEvents,
+                exchanges);
         /** Values of open connections, until their record says which server endpoint they belong to. */
         private final Map<ConnectionId, LatencyAggregate.Values[]> openValues = new HashMap<>();
+        /** The last connection {@link #value} was called for, and its values (records come in runs). */
+        private ConnectionId lastValuesId;
+        private LatencyAggregate.Values[] lastValues;
         final LatencyAggregate latency = new LatencyAggregate();
         private ConnectionId lastId;
         private long lastStream;
@@ -143,25 +164,17 @@ final class EngineTask {
             return lastStream;
         }
 
-        private RowBuffer row(TableSchema t) {
-            return rows.computeIfAbsent(t.name(), k -> new RowBuffer(t));
-        }
-
-        private void write(RowBuffer r) {
+        private void write(Output o) {
             if (failure != null) {
                 return;
             }
-            String table = r.schema().name();
             try {
-                ParquetTableWriter w = writers.get(table);
-                if (w == null) {
-                    String path = stagingRoot + "/" + table + "/_temporary/" + attempt + "/part-"
+                if (o.writer == null) {
+                    o.path = stagingRoot + "/" + o.table.name() + "/_temporary/" + attempt + "/part-"
                             + String.format("%05d", partition) + ".snappy.parquet";
-                    w = new ParquetTableWriter(r.schema(), new Path(path), conf);
-                    writers.put(table, w);
-                    paths.put(table, path);
+                    o.writer = new ParquetTableWriter(o.table, new Path(o.path), conf);
                 }
-                w.write(r);
+                o.writer.write(o.row);
             } catch (IOException e) {
                 failure = e;
             }
@@ -174,8 +187,11 @@ final class EngineTask {
         }
 
         private void value(ConnectionId id, int metric, long nanos) {
-            LatencyAggregate.Values[] v = openValues.computeIfAbsent(id,
-                    k -> new LatencyAggregate.Values[LatencyAggregate.METRICS]);
+            if (id != lastValuesId) {
+                lastValues = openValues.computeIfAbsent(id, k -> new LatencyAggregate.Values[LatencyAggregate.METRICS]);
+                lastValuesId = id;
+            }
+            LatencyAggregate.Values[] v = lastValues;
             if (v[metric] == null) {
                 v[metric] = new LatencyAggregate.Values();
             }
@@ -187,31 +203,27 @@ final class EngineTask {
             if (s.kind() == RttSample.Kind.DATA_ACK) {
                 value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
             }
-            RowBuffer r = row(EngineTables.RTT_SAMPLES);
-            EngineTables.rttSample(r, s, stream(s.connection()));
-            write(r);
+            EngineTables.rttSample(rttSamples.row, s, stream(s.connection()));
+            write(rttSamples);
         }
 
         @Override
         public void onAckDelay(AckDelay a) {
             value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
-            RowBuffer r = row(EngineTables.ACK_DELAYS);
-            EngineTables.ackDelay(r, a, stream(a.connection()));
-            write(r);
+            EngineTables.ackDelay(ackDelays.row, a, stream(a.connection()));
+            write(ackDelays);
         }
 
         @Override
         public void onStall(Stall s) {
-            RowBuffer r = row(EngineTables.STALLS);
-            EngineTables.stall(r, s, stream(s.connection()));
-            write(r);
+            EngineTables.stall(stalls.row, s, stream(s.connection()));
+            write(stalls);
         }
 
         @Override
         public void onLatencyEvent(LatencyEvent e) {
-            RowBuffer r = row(EngineTables.LATENCY_EVENTS);
-            EngineTables.latencyEvent(r, e, stream(e.connection()));
-            write(r);
+            EngineTables.latencyEvent(latencyEvents.row, e, stream(e.connection()));
+            write(latencyEvents);
         }
 
         @Override
@@ -219,31 +231,35 @@ final class EngineTask {
             if (e.ttfbNanos() >= 0) {
                 value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
             }
-            RowBuffer r = row(EngineTables.EXCHANGES);
-            EngineTables.exchange(r, e, stream(e.connection()));
-            write(r);
+            EngineTables.exchange(exchanges.row, e, stream(e.connection()));
+            write(exchanges);
         }
 
         @Override
         public void onConnection(ConnectionRecord c) {
             latency.connection(c, openValues.remove(c.id()));
-            RowBuffer r = row(EngineTables.CONNECTIONS);
-            EngineTables.connection(r, c, stream(c.id()));
-            write(r);
+            if (c.id() == lastValuesId) {
+                lastValuesId = null;
+                lastValues = null;
+            }
+            EngineTables.connection(connections.row, c, stream(c.id()));
+            write(connections);
         }
 
         List<Written> written() {
-            return writers.entrySet().stream()
-                    .map(e -> new Written(e.getKey(), paths.get(e.getKey()), e.getValue().rows()))
-                    .toList();
+            return outputs.stream().filter(o -> o.writer != null)
+                    .map(o -> new Written(o.table.name(), o.path, o.writer.rows())).toList();
         }
 
         @Override
         public void close() throws IOException {
             IOException first = failure;
-            for (ParquetTableWriter w : writers.values()) {
+            for (Output o : outputs) {
+                if (o.writer == null) {
+                    continue;
+                }
                 try {
-                    w.close();
+                    o.writer.close();
                 } catch (IOException e) {
                     if (first == null) {
                         first = e;

@@ -11,6 +11,8 @@ import java.util.Map;
  */
 public final class RowBuffer {
     private final TableSchema schema;
+    /** The schema's column types (an array: every setter checks its column's type). */
+    private final ColumnType[] types;
     private final boolean[] present;
     private final long[] longs;
     private final double[] doubles;
@@ -19,6 +21,10 @@ public final class RowBuffer {
     public RowBuffer(TableSchema schema) {
         this.schema = schema;
         int n = schema.columns().size();
+        types = new ColumnType[n];
+        for (int i = 0; i < n; i++) {
+            types[i] = schema.column(i).type();
+        }
         present = new boolean[n];
         longs = new long[n];
         doubles = new double[n];
@@ -111,7 +117,7 @@ public final class RowBuffer {
     }
 
     private void check(int i, ColumnType t) {
-        if (schema.column(i).type() != t) {
+        if (types[i] != t) {
             throw new IllegalArgumentException(schema.name() + "." + schema.column(i).name() + " is "
                     + schema.column(i).type() + ", not " + t);
         }
