@@ -5,9 +5,10 @@
 #      the large file) and short connections ("Connection: close", -c 16), captured whole (-s 0) by tcpdump, until
 #      the file reaches --size-mb; nginx and wrk run niced so tcpdump keeps up (the kernel's drop count is printed:
 #      about 5% on a slow 2-core VM, 0 on a faster one);
-#   2. times `ackscope analyze` embedded (local[*], JAVA_OPTS heap --heap-mb), `tshark -n -r F -T fields -e tcp.stream
-#      -e tcp.analysis.ack_rtt` and `tcptrace -l -r F`, each writing to /dev/null (ackscope to a scratch directory),
-#      and prints the ratios and ackscope's own breakdown (wall time per phase, task time per phase). ackscope's time
+#   2. times `ackscope analyze` embedded (local[*], JAVA_OPTS heap --heap-mb) and `tcptrace -l -r F` after one
+#      untimed warm-up run of each, in --runs interleaved rounds, and `tshark -n -r F -T fields -e tcp.stream
+#      -e tcp.analysis.ack_rtt` once, each writing to /dev/null (ackscope to a scratch directory), and prints the
+#      ratios of the medians and ackscope's own breakdown (wall time per phase, task time per phase). ackscope's time
 #      is the whole command as a user runs it: JVM and Spark start (from the class-data-sharing archive that
 #      `mvn package` makes), analysis, Parquet tables, and report.html;
 #   3. scale: runs analyze again with a heap of --small-heap-mb (default: a quarter of the capture, rounded down to
@@ -18,7 +19,7 @@
 # The capture and outputs live in a scratch directory that is deleted at the end (--keep keeps it); never commit them.
 #
 # Usage (as root): bench/analyze-bench.sh [--size-mb 1100] [--heap-mb 3072] [--small-heap-mb MB] [--work DIR]
-#                  [--capture FILE (skip step 1)] [--skip-tshark] [--keep]
+#                  [--capture FILE (skip step 1)] [--runs N (3)] [--skip-tshark] [--keep]
 # Needs: nginx, wrk, tcpdump, tshark, tcptrace, /usr/bin/time, java 17, maven (to build the jar once).
 # The machine may be shared: the script prints nproc and the load average before and after, and every figure it
 # prints is wall-clock time on that machine at that moment.
@@ -31,6 +32,7 @@ work=""
 capture=""
 skip_tshark=0
 keep=0
+runs=3
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --size-mb) size_mb="$2"; shift 2 ;;
@@ -39,6 +41,7 @@ while [ "$#" -gt 0 ]; do
     --work) work="$2"; shift 2 ;;
     --capture) capture="$2"; shift 2 ;;
     --skip-tshark) skip_tshark=1; shift ;;
+    --runs) runs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
@@ -142,19 +145,34 @@ timed() { # label outfile cmd... ; prints seconds and peak RSS
 }
 
 export SPARK_LOCAL_IP=127.0.0.1
-echo "== timings on $capture ($mb MB)"
-# Through the embedded launcher, with its JVM settings (C1 JIT only; see jobs/ackscope).
-JAVA_OPTS="-Xmx${heap_mb}m" timed ackscope "$work/ackscope.out" \
-  "$root/jobs/ackscope" analyze "$capture" --out "$work/out" --overwrite
+echo "== timings on $capture ($mb MB): one untimed warm-up run each, then $runs interleaved rounds (median and range)"
+# Through the embedded launcher, with its JVM settings (C1 JIT only; see jobs/ackscope). The warm-up runs put the
+# capture, the jar and the class-data-sharing archive in the page cache for both tools alike; on a shared VM a
+# single timing can be off by 30%, so the ratio is taken between medians of interleaved rounds.
+JAVA_OPTS="-Xmx${heap_mb}m" "$root/jobs/ackscope" analyze "$capture" --out "$work/out" --overwrite > /dev/null 2>&1 || true
+tcptrace -l -r "$capture" > /dev/null 2>&1 || true
+ackscope_all=() tcptrace_all=()
+for round in $(seq "$runs"); do
+  JAVA_OPTS="-Xmx${heap_mb}m" timed ackscope "$work/ackscope.out" \
+    "$root/jobs/ackscope" analyze "$capture" --out "$work/out" --overwrite
+  ackscope_all+=("$ackscope_secs")
+  timed tcptrace /dev/null tcptrace -l -r "$capture"
+  tcptrace_all+=("$tcptrace_secs")
+done
 sed 's/^/    /' "$work/ackscope.out"
-timed tcptrace /dev/null tcptrace -l -r "$capture"
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+range() { printf '%s\n' "$@" | sort -g | awk 'NR==1{lo=$1} {hi=$1} END {print lo "-" hi}'; }
+ackscope_secs=$(median "${ackscope_all[@]}")
+tcptrace_secs=$(median "${tcptrace_all[@]}")
+echo "ackscope: median $ackscope_secs s ($(range "${ackscope_all[@]}") s); tcptrace: median $tcptrace_secs s ($(range "${tcptrace_all[@]}") s)"
 if [ "$skip_tshark" = 0 ]; then
+  # one run: at 40-90 s it is far from the 30x line either way
   timed tshark /dev/null tshark -n -r "$capture" -T fields -e tcp.stream -e tcp.analysis.ack_rtt
 fi
 awk -v a="$ackscope_secs" -v t="${tshark_secs:-0}" -v c="$tcptrace_secs" -v mb="$mb" 'BEGIN {
   printf "throughput: ackscope %.0f MB/s, tcptrace %.0f MB/s", mb/a, mb/c
   if (t > 0) printf ", tshark %.0f MB/s", mb/t
-  printf "\nratios: ackscope is %.2fx tcptrace", c/a
+  printf "\nratios (medians): ackscope is %.2fx tcptrace", c/a
   if (t > 0) printf ", %.1fx tshark", t/a
   printf " (targets: >= 0.5x tcptrace, >= 30x tshark)\n" }'
 
