@@ -206,7 +206,7 @@ public final class Analyze {
      * of the first (every pair of frames of one file).
      */
     static org.apache.spark.sql.Column fileOrder() {
-        return shiftleft(col("file_index").cast("long"), 40).bitwiseOR(col("frame_number"));
+        return shiftleft(col("file_index").cast("long"), EngineTask.FRAME_BITS).bitwiseOR(col("frame_number"));
     }
 
     static final String READ = "read, decode and shuffle";

@@ -38,12 +38,16 @@ final class EngineTask {
     private EngineTask() {
     }
 
+    /** Bits of the frame number in a {@link #key}; the file index is above them. */
+    static final int FRAME_BITS = 40;
+
     /** Packs a connection's first appearance into one sortable long. */
     static long key(int fileIndex, long frameNumber) {
-        if (fileIndex < 0 || fileIndex >= (1 << 23) || frameNumber < 0 || frameNumber >= (1L << 40)) {
+        if (fileIndex < 0 || fileIndex >= (1 << (63 - FRAME_BITS)) || frameNumber < 0
+                || frameNumber >= (1L << FRAME_BITS)) {
             throw new IllegalArgumentException("file " + fileIndex + " frame " + frameNumber + " out of range");
         }
-        return ((long) fileIndex << 40) | frameNumber;
+        return ((long) fileIndex << FRAME_BITS) | frameNumber;
     }
 
     static long key(ConnectionId id) {

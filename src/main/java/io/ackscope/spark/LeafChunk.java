@@ -67,10 +67,10 @@ final class LeafChunk {
     private long pagesBytes;
     private long chunkEntries;
     private final boolean dictionaryAllowed;
-    /** Null when the column is not dictionary-encoded, or no longer is in this chunk (fallen back to PLAIN). */
+    /** The chunk's dictionary; null when the column is not dictionary-encoded. */
     private Dictionary dictionary;
-    /** The chunk's dictionary page, once a page used it. */
-    private boolean dictionaryUsed;
+    /** Pages are PLAIN from here on in this chunk: the dictionary outgrew its page, or did not pay on the first. */
+    private boolean fellBack;
 
     /** A finished page, compressed. */
     private record Page(BytesInput bytes, int uncompressedSize, int entries, int rows, Statistics<?> stats,
@@ -109,7 +109,7 @@ final class LeafChunk {
         pagesBytes = 0;
         chunkEntries = 0;
         dictionary = dictionaryAllowed ? new Dictionary() : null;
-        dictionaryUsed = false;
+        fellBack = false;
     }
 
     // ---- buffering -------------------------------------------------------------------------------------------
@@ -174,11 +174,11 @@ final class LeafChunk {
             finishPage();
         }
         file.startColumn(column, chunkEntries, CompressionCodecName.SNAPPY);
-        if (dictionaryUsed) {
-            byte[] raw = dictionary != null ? dictionary.page() : usedDictionaryPage;
-            int size = dictionary != null ? dictionary.size() : usedDictionarySize;
-            file.writeDictionaryPage(new DictionaryPage(BytesInput.from(compressor.compress(raw)), raw.length, size,
-                    Encoding.PLAIN_DICTIONARY));
+        if (dictionary != null && dictionary.used > 0) {
+            // the entries the dictionary-encoded pages refer to (not those of a page that made it fall back)
+            byte[] raw = dictionary.page(dictionary.used);
+            file.writeDictionaryPage(new DictionaryPage(BytesInput.from(compressor.compress(raw)), raw.length,
+                    dictionary.used, Encoding.PLAIN_DICTIONARY));
         }
         for (Page p : pages) {
             file.writeDataPage(p.entries(), p.uncompressedSize(), p.bytes(), p.stats(), p.rows(),
@@ -186,13 +186,8 @@ final class LeafChunk {
                     p.encoding(), null, null, null);
         }
         file.endColumn();
-        usedDictionaryPage = null;
         newChunk();
     }
-
-    /** The dictionary page of a chunk that fell back to PLAIN after some pages used its dictionary. */
-    private byte[] usedDictionaryPage;
-    private int usedDictionarySize;
 
     /** Encodes and compresses the page being filled, and empties it. */
     private void finishPage() throws IOException {
@@ -201,20 +196,15 @@ final class LeafChunk {
         byte[][] encoded = primitive == PrimitiveTypeName.BINARY ? encodeBinaries() : null;
         BytesInput valueBytes = null;
         Encoding encoding = Encoding.PLAIN;
-        if (dictionary != null) {
-            boolean first = pages.isEmpty() && !dictionaryUsed;
+        if (dictionary != null && !fellBack) {
             int[] index = dictionary.add(encoded);
-            if (index == null || first && !dictionary.smallerThan(values, plainSize(encoded))) {
+            if (index == null || pages.isEmpty() && !dictionary.smallerThan(values, plainSize(encoded))) {
                 // the dictionary outgrew its page, or does not pay: PLAIN from here on (as parquet-mr falls back)
-                if (dictionaryUsed) {
-                    usedDictionaryPage = dictionary.pageUpTo(dictionary.sizeBeforeLastAdd);
-                    usedDictionarySize = dictionary.sizeBeforeLastAdd;
-                }
-                dictionary = null;
+                fellBack = true;
             } else {
                 valueBytes = dictionary.indices(index, values, stats);
                 encoding = Encoding.PLAIN_DICTIONARY;
-                dictionaryUsed = true;
+                dictionary.used = dictionary.size();
             }
         }
         if (valueBytes == null) {
@@ -367,9 +357,13 @@ final class LeafChunk {
         private final Map<Object, Integer> stringIds = new HashMap<>();
         private final List<byte[]> strings = new ArrayList<>();
         private final IntIds ints = new IntIds();
-        /** PLAIN size of the dictionary page. */
+        /** PLAIN size of all its entries. */
         long bytes;
-        int sizeBeforeLastAdd;
+        /**
+         * Entries the chunk's dictionary-encoded pages may refer to: the size after the last page that used it, or 0
+         * when no page did (the first page that uses it has values, since a dictionary must be smaller than them).
+         */
+        int used;
         private int[] seen = new int[64];
         private int stamp;
 
@@ -379,10 +373,9 @@ final class LeafChunk {
 
         /**
          * Indices of the page's values, adding new ones to the dictionary; null when the dictionary would exceed
-         * {@link #MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #sizeBeforeLastAdd} entries).
+         * {@link #MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #used} entries).
          */
         int[] add(byte[][] encoded) {
-            sizeBeforeLastAdd = size();
             int[] ids = new int[values];
             for (int i = 0; i < values; i++) {
                 int id;
@@ -421,12 +414,8 @@ final class LeafChunk {
             return 32 - Integer.numberOfLeadingZeros(Math.max(size() - 1, 0));
         }
 
-        byte[] page() {
-            return pageUpTo(size());
-        }
-
         /** The PLAIN dictionary page of the first {@code n} entries. */
-        byte[] pageUpTo(int n) {
+        byte[] page(int n) {
             if (primitive == PrimitiveTypeName.BINARY) {
                 int len = 0;
                 for (int i = 0; i < n; i++) {

@@ -51,7 +51,6 @@ public final class ParquetTableWriter implements Closeable {
     private final TableSchema table;
     private final long rowGroupBytes;
     private final MessageType schema;
-    private final ParquetProperties props;
     private final LeafChunk.Snappy compressor = new LeafChunk.Snappy();
     private final ParquetFileWriter file;
     /** For each table column, the index of its first leaf column in {@link #leaves}. */
@@ -81,13 +80,10 @@ public final class ParquetTableWriter implements Closeable {
         this.table = table;
         this.rowGroupBytes = rowGroupBytes;
         this.schema = parquetSchema(table);
-        ParquetProperties.Builder pb = ParquetProperties.builder()
-                // size statistics (per-page level histograms and byte counts) are optional metadata no reader
-                // of these tables uses; min/max statistics and column indexes stay on
-                .withSizeStatisticsEnabled(false);
-        this.props = pb.build();
+        // parquet-mr's defaults for what the file writer itself does: column index truncation, page checksums (the
+        // pages and their statistics are LeafChunk's; it gives no size statistics)
         this.file = new ParquetFileWriter(new TableOutputFile(file, conf), schema, ParquetFileWriter.Mode.CREATE,
-                rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, props);
+                rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, ParquetProperties.builder().build());
         this.file.start();
         List<Column> cols = table.columns();
         types = new ColumnType[cols.size()];
