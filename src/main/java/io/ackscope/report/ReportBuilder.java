@@ -65,17 +65,30 @@ final class ReportBuilder {
     }
 
     private ReportData run() throws IOException {
-        InputReader input = InputReader.read(dir);
-        readConnections();
-        readExchanges();
-        // The two largest tables, read at once: they touch disjoint state (data RTTs and the timeline; ACK delays,
-        // ACK classes and methods), and each list is still filled in table order by one thread.
-        parallel(this::readRttSamples, this::readAckDelays);
-        readStalls();
-        if (TableReader.exists(dir, Tables.LATENCY_EVENTS)) {
-            readLatencyEvents();
+        // Every table's decoder starts now, each a few row groups ahead of its reader below: while one table is
+        // consumed, the next ones are already decoding (TableReader.open).
+        try (TableReader.Scan connections = TableReader.open(dir, Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS);
+             TableReader.Scan exchanges = TableReader.open(dir, Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS);
+             TableReader.Scan rtt = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS);
+             TableReader.Scan acks = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
+             TableReader.Scan stalls = TableReader.open(dir, Tables.STALLS, Tables.STALLS_COLUMNS);
+             TableReader.Scan events = TableReader.exists(dir, Tables.LATENCY_EVENTS)
+                     ? TableReader.open(dir, Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS) : null) {
+            InputReader input = InputReader.read(dir);
+            readConnections(connections);
+            readExchanges(exchanges);
+            // The two largest tables, consumed at once: they touch disjoint state (data RTTs and the timeline; ACK
+            // delays, ACK classes and methods), and each list is still filled in table order by one thread.
+            parallel(() -> readRttSamples(rtt), () -> readAckDelays(acks));
+            readStalls(stalls);
+            if (events != null) {
+                readLatencyEvents(events);
+            }
+            return result(input);
         }
+    }
 
+    private ReportData result(InputReader input) {
         List<EndpointStats> eps = new ArrayList<>(endpoints.values());
         eps.sort(Comparator.comparingLong((EndpointStats e) -> e.requests).thenComparingLong(e -> e.connections)
                 .reversed().thenComparing(e -> e.server));
@@ -88,6 +101,7 @@ final class ReportBuilder {
         List<ReportData.Request> slow = new ArrayList<>(slowest);
         slow.sort(Comparator.comparingLong(ReportBuilder::slowness).reversed()
                 .thenComparingLong(ReportData.Request::stream).thenComparingInt(ReportData.Request::index));
+
 
         return new ReportData(dir.toString(), filter.describe(),
                 input.summary(totalConnections, conns.size(), requests, LIMITS.files(), LIMITS.skippedReasons()),
@@ -136,9 +150,9 @@ final class ReportBuilder {
 
     // ---- connections -----------------------------------------------------------------------------------------
 
-    private void readConnections() throws IOException {
+    private void readConnections(TableReader.Scan scan) throws IOException {
         long[] span = {Long.MAX_VALUE, Long.MIN_VALUE};
-        TableReader.scan(dir, Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS, b -> {
+        scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs("stream"), firstFile = b.longs("first_file_index"),
                     firstFrame = b.longs("first_frame_number"), first = b.longs("first_timestamp"),
                     last = b.longs("last_timestamp"), syn = b.longs("syn_timestamp"),
@@ -214,8 +228,8 @@ final class ReportBuilder {
 
     // ---- measurements ----------------------------------------------------------------------------------------
 
-    private void readExchanges() throws IOException {
-        TableReader.scan(dir, Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS, b -> {
+    private void readExchanges(TableReader.Scan scan) throws IOException {
+        scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs("stream"), idx = b.longs("exchange_index"),
                     start = b.longs("request_start"), ttfb = b.longs("ttfb_us"), stall = b.longs("stall_us"),
                     rstall = b.longs("response_stall_us"), complete = b.longs("complete_us"),
@@ -256,8 +270,8 @@ final class ReportBuilder {
         });
     }
 
-    private void readRttSamples() throws IOException {
-        TableReader.scan(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS, b -> {
+    private void readRttSamples(TableReader.Scan scan) throws IOException {
+        scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs("stream"), ts = b.longs("timestamp"), rtt = b.longs("rtt_us");
             String[] kind = b.strings("kind");
             for (int i = 0; i < b.rows; i++) {
@@ -274,8 +288,8 @@ final class ReportBuilder {
         });
     }
 
-    private void readAckDelays() throws IOException {
-        TableReader.scan(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS, b -> {
+    private void readAckDelays(TableReader.Scan scan) throws IOException {
+        scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs("stream"), ts = b.longs("timestamp"),
                     delay = b.longs("ack_delay_us");
             String[] side = b.strings("acking_side"), method = b.strings("method"), cls = b.strings("ack_class");
@@ -290,8 +304,8 @@ final class ReportBuilder {
         });
     }
 
-    private void readStalls() throws IOException {
-        TableReader.scan(dir, Tables.STALLS, Tables.STALLS_COLUMNS, b -> {
+    private void readStalls(TableReader.Scan scan) throws IOException {
+        scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs("stream"), start = b.longs("start_timestamp"),
                     duration = b.longs("duration_us"), ack = b.longs("ack_delay_us"),
                     gap = b.longs("resume_gap_us"), held = b.longs("held_frame");
@@ -316,8 +330,8 @@ final class ReportBuilder {
         });
     }
 
-    private void readLatencyEvents() throws IOException {
-        TableReader.scan(dir, Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS, b -> {
+    private void readLatencyEvents(TableReader.Scan scan) throws IOException {
+        scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs("stream"), start = b.longs("start_timestamp"),
                     duration = b.longs("duration_us");
             String[] kind = b.strings("kind"), evidence = b.strings("evidence");

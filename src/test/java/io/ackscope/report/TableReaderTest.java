@@ -1,0 +1,128 @@
+package io.ackscope.report;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Scans opened together (the report's prefetch) read what one scan at a time reads, and stop when closed. */
+class TableReaderTest {
+
+    @TempDir
+    Path tmp;
+
+    /** The rows of {@code columns} (scalar long and string columns) as text, in table order. */
+    private static List<String> rows(TableReader.Scan scan, List<String> longs, List<String> strings)
+            throws IOException {
+        List<String> out = new ArrayList<>();
+        scan.forEach(b -> {
+            for (int i = 0; i < b.rows; i++) {
+                StringBuilder sb = new StringBuilder();
+                for (String c : longs) {
+                    TableReader.LongColumn l = b.longs(c);
+                    sb.append(l.present[i] ? Long.toString(l.values[i]) : "null").append('|');
+                }
+                for (String c : strings) {
+                    sb.append(b.strings(c)[i]).append('|');
+                }
+                out.add(sb.toString());
+            }
+        });
+        return out;
+    }
+
+    /**
+     * A table of {@code copies} part files, each a copy of one part of {@code table} of the latency capture's
+     * output: more row groups than a scan decodes ahead.
+     */
+    private Path copiedTable(String table, int copies) throws IOException {
+        return copiedTable(table, copies, "tables-" + copies);
+    }
+
+    private Path copiedTable(String table, int copies, String dirName) throws IOException {
+        Path src = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY).resolve(table);
+        Path part;
+        try (var s = Files.list(src)) {
+            part = s.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().findFirst().orElseThrow();
+        }
+        Path dir = tmp.resolve(dirName);
+        Files.createDirectories(dir.resolve(table));
+        for (int i = 0; i < copies; i++) {
+            Files.copy(part, dir.resolve(table).resolve(String.format("part-%05d.parquet", i)));
+        }
+        return dir;
+    }
+
+    @Test
+    void scansOpenedTogetherReadTheirTablesWhateverTheOrderOfConsuming() throws IOException {
+        Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
+        List<String> rttLongs = List.of("stream", "timestamp", "rtt_us");
+        List<String> ackLongs = List.of("stream", "timestamp", "ack_delay_us");
+        List<String> alone = new ArrayList<>();
+        List<String> aloneAcks = new ArrayList<>();
+        try (TableReader.Scan s = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS)) {
+            alone.addAll(rows(s, rttLongs, List.of("kind")));
+        }
+        try (TableReader.Scan s = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS)) {
+            aloneAcks.addAll(rows(s, ackLongs, List.of("acking_side", "method", "ack_class")));
+        }
+        assertTrue(alone.size() > 100, "rtt_samples rows: " + alone.size());
+        assertTrue(aloneAcks.size() > 10, "ack_delays rows: " + aloneAcks.size());
+        try (TableReader.Scan rtt = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS);
+             TableReader.Scan acks = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS)) {
+            // the second one opened is consumed first, while the first one's decoder waits with its row groups
+            assertEquals(aloneAcks, rows(acks, ackLongs, List.of("acking_side", "method", "ack_class")));
+            assertEquals(alone, rows(rtt, rttLongs, List.of("kind")));
+        }
+    }
+
+    @Test
+    void aScanOfManyRowGroupsReadsThemAllInOrder() throws IOException {
+        Path dir = copiedTable(Tables.RTT_SAMPLES, 2 * TableReader.AHEAD + 3);
+        List<String> one;
+        try (TableReader.Scan s = TableReader.open(copiedTable(Tables.RTT_SAMPLES, 1),
+                Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS)) {
+            one = rows(s, List.of("stream", "rtt_us"), List.of("kind"));
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 2 * TableReader.AHEAD + 3; i++) {
+            expected.addAll(one);
+        }
+        assertTrue(one.size() > 10, "rows in one part: " + one.size());
+        try (TableReader.Scan s = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS)) {
+            List<String> got = rows(s, List.of("stream", "rtt_us"), List.of("kind"));
+            assertEquals(expected.size(), got.size());
+            assertTrue(expected.equals(got), "rows differ from the part file's, repeated");
+        }
+    }
+
+    @Test
+    void closingAScanThatWasNotConsumedStopsItsDecoder() throws Exception {
+        Path dir = copiedTable(Tables.ACK_DELAYS, 2 * TableReader.AHEAD + 3);
+        String name = "ackscope-table-reader-" + Tables.ACK_DELAYS;
+        TableReader.Scan s = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
+        Thread decoder = null;
+        for (int tries = 0; tries < 200 && decoder == null; tries++) {
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().equals(name)) {
+                    decoder = t;
+                }
+            }
+        }
+        assertTrue(decoder != null, "no decoder thread named " + name);
+        // more row groups than fit ahead: the decoder is blocked (or about to be) until someone consumes
+        Thread.sleep(200);
+        assertTrue(decoder.isAlive(), "the decoder finished without a consumer");
+        s.close();
+        decoder.join(10_000);
+        assertFalse(decoder.isAlive(), "the decoder still runs after close");
+    }
+}
