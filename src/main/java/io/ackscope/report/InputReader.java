@@ -14,6 +14,7 @@ import java.util.TreeSet;
 final class InputReader {
     private final List<ReportData.CaptureFile> files = new ArrayList<>();
     private final Map<Integer, String> paths = new HashMap<>();
+    private final Map<Integer, LadderReader.SeekIndex> seeks = new HashMap<>();
     private final Map<String, Long> skipped = new HashMap<>();
     private final TreeSet<String> formats = new TreeSet<>();
     private long bytes, frames, tcpFrames, ok, truncated, malformed, unsupported;
@@ -26,7 +27,27 @@ final class InputReader {
     static InputReader read(Path dir) throws IOException {
         InputReader r = new InputReader();
         TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_COLUMNS, r::add);
+        if (TableReader.hasColumns(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_SEEK_COLUMNS)) {
+            TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_SEEK_COLUMNS, b -> {
+                TableReader.LongColumn index = b.longs("file_index");
+                long[][] frames = b.longLists("seek_frames"), offsets = b.longLists("seek_offsets");
+                for (int i = 0; i < b.rows; i++) {
+                    if (frames[i].length == offsets[i].length) {
+                        r.seeks.put((int) index.values[i], new LadderReader.SeekIndex(frames[i], offsets[i]));
+                    }
+                }
+            });
+        }
         return r;
+    }
+
+    /** The seek indexes of the files by file index ({@link LadderReader.SeekIndex#NONE} where there is none). */
+    List<LadderReader.SeekIndex> seekIndexes() {
+        List<LadderReader.SeekIndex> l = new ArrayList<>();
+        for (int i = 0; i <= maxIndex; i++) {
+            l.add(seeks.getOrDefault(i, LadderReader.SeekIndex.NONE));
+        }
+        return l;
     }
 
     private void add(TableReader.Batch b) {

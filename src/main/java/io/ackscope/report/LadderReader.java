@@ -3,6 +3,8 @@ package io.ackscope.report;
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.Captures;
+import io.ackscope.capture.SeekableInput;
+import io.ackscope.capture.SplitLocator;
 import io.ackscope.decode.PacketDecoder;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
@@ -73,46 +75,139 @@ final class LadderReader {
         return l;
     }
 
-    /** Reads the ladders of {@code wants}; {@code files} are the capture files by index, as the tables name them. */
-    static List<ReportData.Ladder> read(List<String> files, List<Want> wants) {
+    /**
+     * Where a reader can start inside one capture file with known frame numbers: the {@code seek_frames} and
+     * {@code seek_offsets} of {@code capture_files} (ascending frame numbers and the offsets of their records).
+     */
+    record SeekIndex(long[] frames, long[] offsets) {
+        static final SeekIndex NONE = new SeekIndex(new long[0], new long[0]);
+
+        /** The last seek point at or before {@code frame}, or -1 (read from the start). */
+        int before(long frame) {
+            int i = java.util.Arrays.binarySearch(frames, frame);
+            return i >= 0 ? i : -i - 2;
+        }
+    }
+
+    /**
+     * Reads the ladders of {@code wants}. {@code files} are the capture files by index, as the tables name them;
+     * {@code seeks} their seek indexes (missing or {@link SeekIndex#NONE}: read that file from its start).
+     *
+     * <p>Each connection gets an engine of its own that sees only the frames on its port pair from its first
+     * frame on: a connection's analysis starts fresh at its first frame in a whole-file run too (the frame that
+     * starts a connection always finds its 4-tuple with no current connection), so its frames come out the same.
+     * The reading is one sweep in file order: it starts at the seek point before the first chosen connection's
+     * first frame, reads while some started connection still has frames to come, and when none has, seeks to the
+     * point before the next connection's first frame if that is ahead, instead of reading on.
+     */
+    static List<ReportData.Ladder> read(List<String> files, List<SeekIndex> seeks, List<Want> wants) {
+        return sweep(files, seeks, wants).ladders();
+    }
+
+    /** The ladders, and how many records the sweep read to draw them. */
+    record Sweep(List<ReportData.Ladder> ladders, long recordsRead) {
+    }
+
+    /** As {@link #read}, counting the records read. */
+    static Sweep sweep(List<String> files, List<SeekIndex> seeks, List<Want> wants) {
         if (wants.isEmpty()) {
-            return List.of();
+            return new Sweep(List.of(), 0);
         }
-        Collector[] cs = new Collector[wants.size()];
-        int startFile = Integer.MAX_VALUE;
-        long stopMicros = Long.MIN_VALUE;
-        for (int i = 0; i < cs.length; i++) {
+        long recordsRead = 0;
+        int n = wants.size();
+        Collector[] cs = new Collector[n];
+        Sink[] sinks = new Sink[n];
+        TcpEngine[] engines = new TcpEngine[n];
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
             cs[i] = new Collector(wants.get(i));
-            startFile = Math.min(startFile, wants.get(i).firstFile());
-            stopMicros = Math.max(stopMicros, wants.get(i).lastMicros());
+            sinks[i] = new Sink(new Collector[]{cs[i]});
+            order[i] = i;
         }
-        stopMicros += STOP_SLACK_MICROS;
-        Sink sink = new Sink(cs);
-        TcpEngine engine = new TcpEngine(sink);
+        java.util.Arrays.sort(order, java.util.Comparator.comparingInt((Integer i) -> wants.get(i).firstFile())
+                .thenComparingLong(i -> wants.get(i).firstFrame()));
+        boolean[] done = new boolean[n];
+        List<Integer> active = new ArrayList<>();
+        int next = 0; // position in order of the next connection not started
         PacketDecoder decoder = new PacketDecoder();
         Segment seg = new Segment();
         String problem = null;
-        outer:
-        for (int f = Math.max(0, startFile); f < files.size(); f++) {
-            Path p = localPath(files.get(f));
+        java.util.Set<Integer> noSeek = new java.util.HashSet<>();
+        // where the next read starts: file, and the seek point in it (-1: its start)
+        int file = Math.max(0, wants.get(order[0]).firstFile());
+        int point = seekPoint(seeks, file, wants.get(order[0]).firstFrame(), noSeek);
+        sweep:
+        while (file < files.size()) {
+            Path p = localPath(files.get(file));
             if (p == null || !Files.isReadable(p)) {
-                problem = p == null ? "the capture file is not on this machine's filesystem (" + files.get(f)
+                problem = p == null ? "the capture file is not on this machine's filesystem (" + files.get(file)
                         + "); run ackscope report where the captures are"
                         : "capture file not found here: " + p;
                 break;
             }
-            try (CaptureReader r = Captures.open(p)) {
+            int jumpFile = -1, jumpPoint = -1;
+            try (Opened o = open(p, files.get(file), point < 0 ? null : seeks.get(file), point)) {
+                if (o == null) {
+                    noSeek.add(file); // the seek point did not hold: read this file from its start
+                    point = -1;
+                    continue;
+                }
+                CaptureReader r = o.reader;
+                boolean first = true;
                 while (r.next()) {
-                    decoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), r.originalLength());
-                    if (seg.fill(decoder, r.data(), f, r.frameNumber(), r.timestampNanos(), r.originalLength())
-                            && wanted(wants, seg)) {
-                        engine.accept(seg);
-                        if (sink.allComplete()) {
-                            break outer;
+                    recordsRead++;
+                    if (first && o.firstOffset >= 0 && r.recordOffset() != o.firstOffset) {
+                        noSeek.add(file); // not the record the index named: read this file from its start
+                        jumpFile = file;
+                        jumpPoint = -1;
+                        break;
+                    }
+                    first = false;
+                    long frame = o.frameBase + r.frameNumber();
+                    while (next < n && wants.get(order[next]).firstFile() <= file
+                            && wants.get(order[next]).firstFrame() <= frame) {
+                        int w = order[next++];
+                        engines[w] = new TcpEngine(sinks[w]);
+                        active.add(w);
+                    }
+                    if (!active.isEmpty()) {
+                        decoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(),
+                                r.originalLength());
+                        if (seg.fill(decoder, r.data(), file, frame, r.timestampNanos(), r.originalLength())) {
+                            for (int k = 0; k < active.size(); k++) {
+                                int w = active.get(k);
+                                if (wants.get(w).mayCarry(seg)) {
+                                    engines[w].accept(seg);
+                                }
+                            }
+                        }
+                        long micros = r.hasTimestamp() ? r.timestampNanos() / 1000 : Long.MIN_VALUE;
+                        for (int k = active.size() - 1; k >= 0; k--) {
+                            int w = active.get(k);
+                            if (cs[w].seen >= wants.get(w).frames()
+                                    || micros > wants.get(w).lastMicros() + STOP_SLACK_MICROS) {
+                                engines[w].finish();
+                                done[w] = true;
+                                active.remove(k);
+                            }
                         }
                     }
-                    if (r.hasTimestamp() && r.timestampNanos() / 1000 > stopMicros) {
-                        break outer;
+                    if (active.isEmpty()) {
+                        if (next == n) {
+                            break sweep;
+                        }
+                        Want w = wants.get(order[next]);
+                        int to = seekPoint(seeks, w.firstFile(), w.firstFrame(), noSeek);
+                        if (w.firstFile() > file) {
+                            jumpFile = w.firstFile();
+                            jumpPoint = to;
+                            break;
+                        }
+                        if (to >= 0 && seeks.get(file).frames()[to] > frame) {
+                            jumpFile = file;
+                            jumpPoint = to;
+                            break;
+                        }
                     }
                 }
             } catch (CaptureException e) {
@@ -121,22 +216,73 @@ final class LadderReader {
                 problem = "could not read " + p + ": " + e.getMessage();
                 break;
             }
+            if (jumpFile >= 0) {
+                file = jumpFile;
+                point = jumpPoint;
+            } else if (!active.isEmpty()) {
+                file++; // the started connections go on in the next file
+                point = -1;
+            } else if (next < n) {
+                Want w = wants.get(order[next]);
+                file = Math.max(file + 1, w.firstFile());
+                point = seekPoint(seeks, file, w.firstFrame(), noSeek);
+            } else {
+                break;
+            }
         }
-        engine.finish();
+        for (int w = 0; w < n; w++) {
+            if (engines[w] != null && !done[w]) {
+                engines[w].finish();
+            }
+        }
         List<ReportData.Ladder> out = new ArrayList<>();
         for (Collector c : cs) {
             out.add(c.ladder(files, problem));
         }
-        return out;
+        return new Sweep(out, recordsRead);
     }
 
-    private static boolean wanted(List<Want> wants, Segment s) {
-        for (int i = 0; i < wants.size(); i++) {
-            if (wants.get(i).mayCarry(s)) {
-                return true;
+    /** The seek point of {@code file} before {@code frame}, or -1 (no index, or none before it). */
+    private static int seekPoint(List<SeekIndex> seeks, int file, long frame, java.util.Set<Integer> noSeek) {
+        if (file < 0 || file >= seeks.size() || seeks.get(file) == null || noSeek.contains(file)) {
+            return -1;
+        }
+        return seeks.get(file).before(frame);
+    }
+
+    /** A capture opened for reading, and what its frame numbers add to the reader's. */
+    private record Opened(CaptureReader reader, java.io.Closeable input, long frameBase, long firstOffset)
+            implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            try (java.io.Closeable in = input) {
+                reader.close();
             }
         }
-        return false;
+    }
+
+    /**
+     * Opens {@code p} at seek point {@code point} of {@code seek} (or at its start when {@code point} is -1).
+     * Null when the file cannot be entered there (not splittable, or the offset is outside its records); the
+     * caller checks that the first record is at {@link Opened#firstOffset} (else the file changed since analyze).
+     */
+    private static Opened open(Path p, String name, SeekIndex seek, int point) throws IOException, CaptureException {
+        if (point < 0) {
+            return new Opened(Captures.open(p), null, 0, -1);
+        }
+        SeekableInput in = SeekableInput.open(p);
+        try {
+            SplitLocator loc = SplitLocator.open(in, name);
+            long offset = seek.offsets()[point];
+            if (!loc.splittable() || offset < loc.dataStart() || offset >= loc.length()) {
+                in.close();
+                return null;
+            }
+            return new Opened(loc.openSplit(offset, loc.length()), in, seek.frames()[point] - 1, offset);
+        } catch (IOException | CaptureException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
     }
 
     /** A local path for a file as the tables name it ({@code file:/x} or a plain path); null for other schemes. */

@@ -108,7 +108,7 @@ final class ReportBuilder {
                 Findings.verdict(eps, requests, conns.size()), shown, eps.size() - shown.size(),
                 timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of())
                         : timeline.build(),
-                worst(input.paths()), slow, method(), LIMITS);
+                worst(input.paths(), input.seekIndexes()), slow, method(), LIMITS);
     }
 
     private interface TableRead {
@@ -352,7 +352,7 @@ final class ReportBuilder {
             .thenComparingLong(c -> c.retransmissions).thenComparingLong(c -> c.last - c.first).reversed()
             .thenComparingLong(c -> c.stream);
 
-    private List<ReportData.Connection> worst(List<String> files) {
+    private List<ReportData.Connection> worst(List<String> files, List<LadderReader.SeekIndex> seeks) {
         PriorityQueue<Conn> top = new PriorityQueue<>(WORST_FIRST.reversed());
         for (Conn c : conns) {
             top.add(c);
@@ -367,7 +367,7 @@ final class ReportBuilder {
             wants.add(new LadderReader.Want(c.stream, c.firstFile, c.firstFrame, c.clientPort, c.serverPort, c.packets,
                     c.last, c.worstStallHeldFrame, c.worstStallHeldFrame >= 0 ? -1 : c.slowestStart));
         }
-        List<ReportData.Ladder> graphs = ladders ? LadderReader.read(files, wants)
+        List<ReportData.Ladder> graphs = ladders ? LadderReader.read(files, seeks, wants)
                 : LadderReader.unavailable(wants, "flow graphs were not requested");
         List<ReportData.Connection> out = new ArrayList<>();
         for (int i = 0; i < chosen.size(); i++) {

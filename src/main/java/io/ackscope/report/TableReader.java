@@ -48,6 +48,26 @@ final class TableReader {
         return !parts(dir.resolve(table)).isEmpty();
     }
 
+    /** True when every part file of {@code dir/table} has every one of {@code columns} (older outputs may not). */
+    static boolean hasColumns(Path dir, String table, List<String> columns) throws IOException {
+        List<Path> files = parts(dir.resolve(table));
+        if (files.isEmpty()) {
+            return false;
+        }
+        for (Path f : files) {
+            try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(f),
+                    ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+                MessageType schema = r.getFooter().getFileMetaData().getSchema();
+                for (String c : columns) {
+                    if (!schema.containsField(c)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
     /**
      * Reads {@code columns} of {@code dir/table}, one {@link Batch} per row group, in file and row-group order
      * (see {@link #open}).

@@ -8,6 +8,7 @@ import static io.ackscope.spark.ColumnType.BOOLEAN;
 import static io.ackscope.spark.ColumnType.INT;
 import static io.ackscope.spark.ColumnType.INT_LIST;
 import static io.ackscope.spark.ColumnType.LONG;
+import static io.ackscope.spark.ColumnType.LONG_LIST;
 import static io.ackscope.spark.ColumnType.STRING;
 import static io.ackscope.spark.ColumnType.STRING_LONG_MAP;
 import static io.ackscope.spark.ColumnType.TIMESTAMP;
@@ -58,13 +59,21 @@ final class CaptureFilesTable {
                             "Offset of a truncated last record (the file ends inside it); null if none."),
                     new Column("tail_problem", STRING, true, "", "What was truncated at the end of the file."),
                     new Column("complete", BOOLEAN, false, "",
-                            "Every split of the file was read to its end (or to the damage).")));
+                            "Every split of the file was read to its end (or to the damage)."),
+                    new Column("seek_frames", LONG_LIST, false, "frames",
+                            "Frame numbers of the seek points: frames 1, 16385, 32769, ... (every 16,384th frame), "
+                                    + "up to the last frame read (before any damage)."),
+                    new Column("seek_offsets", LONG_LIST, false, "bytes",
+                            "Byte offset of each seek frame's record (pcap record header or pcapng block) in the "
+                                    + "file, in the decompressed stream for a compressed file: where a reader can "
+                                    + "start with known frame numbers (the report's flow graphs do).")));
 
     static final int FILE = 0, FILE_INDEX = 1, FILE_BYTES = 2, FORMAT = 3, READ_MODE = 4, WHOLE_REASON = 5,
             SPLITS = 6, LINK_TYPES = 7, INTERFACES = 8, FRAMES = 9, CAPTURED_BYTES = 10, ORIGINAL_BYTES = 11,
             FIRST_TS = 12, LAST_TS = 13, DURATION_US = 14, FRAMES_OK = 15, FRAMES_TRUNCATED = 16,
             FRAMES_MALFORMED = 17, FRAMES_UNSUPPORTED = 18, TCP_FRAMES = 19, SKIPPED = 20, SKIPPED_BY_REASON = 21,
-            ERROR_OFFSET = 22, ERROR = 23, TAIL_OFFSET = 24, TAIL_PROBLEM = 25, COMPLETE = 26;
+            ERROR_OFFSET = 22, ERROR = 23, TAIL_OFFSET = 24, TAIL_PROBLEM = 25, COMPLETE = 26, SEEK_FRAMES = 27,
+            SEEK_OFFSETS = 28;
 
     /**
      * Fills {@code row} for one file from its merged split statistics ({@code stats} null when no split of it
@@ -104,6 +113,18 @@ final class CaptureFilesTable {
         if (stats.tailOffset != null) {
             row.setLong(TAIL_OFFSET, stats.tailOffset);
         }
+        // a split after damage may have read on (the table's other figures stop at the damage): its points go
+        int n = 0;
+        while (n < stats.seekPointCount && (stats.errorOffset == null
+                || stats.seekPoints[2 * n + 1] < stats.errorOffset)) {
+            n++;
+        }
+        long[] frames = new long[n], offsets = new long[n];
+        for (int i = 0; i < n; i++) {
+            frames[i] = stats.seekPoints[2 * i];
+            offsets[i] = stats.seekPoints[2 * i + 1];
+        }
+        row.setLongList(SEEK_FRAMES, frames).setLongList(SEEK_OFFSETS, offsets);
         return row;
     }
 }

@@ -90,6 +90,7 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
             long ts = r.timestampNanos();
             stats.record(ts, ts != PacketRowWriter.NO_TIMESTAMP, capLen, r.originalLength(), r.linkType(), 0,
                     r.interfaceId());
+            stats.seekPoint(frameBase + r.frameNumber(), r.recordOffset());
             decoder.decode(r.linkType(), r.data(), r.dataOffset(), capLen, r.originalLength());
             boolean tcp = stats.frames().count(decoder);
             if (tcpOnly && !tcp) {

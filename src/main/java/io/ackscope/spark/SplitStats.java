@@ -29,6 +29,16 @@ public final class SplitStats implements Serializable {
     Long tailOffset;
     String tailReason;
     boolean complete;              // the split was read to its end (or to the damage)
+    /**
+     * Seek points: pairs (frame number, byte offset of its record), for frames 1, 1 + {@link #SEEK_POINT_FRAMES},
+     * 1 + 2 x that, ... of the file, ascending. A reader can start at any of them with known frame numbers
+     * (the report's flow graphs do); they are fixed by the frame numbers, so the same whatever the splits.
+     */
+    long[] seekPoints = new long[0];
+    int seekPointCount;
+
+    /** Frames between two seek points. */
+    static final long SEEK_POINT_FRAMES = 16_384;
 
     private transient int lastLinkType = -1;
     private transient long lastInterface = -1;
@@ -60,6 +70,19 @@ public final class SplitStats implements Serializable {
             interfaces.add(iface);
             lastInterface = iface;
         }
+    }
+
+    /** Notes the record of {@code frame} at {@code offset} if {@code frame} is a seek point. */
+    void seekPoint(long frame, long offset) {
+        if ((frame - 1) % SEEK_POINT_FRAMES != 0) {
+            return;
+        }
+        if (2 * seekPointCount + 2 > seekPoints.length) {
+            seekPoints = java.util.Arrays.copyOf(seekPoints, Math.max(16, 2 * seekPoints.length));
+        }
+        seekPoints[2 * seekPointCount] = frame;
+        seekPoints[2 * seekPointCount + 1] = offset;
+        seekPointCount++;
     }
 
     public int fileIndex() {
@@ -96,5 +119,8 @@ public final class SplitStats implements Serializable {
             tailReason = o.tailReason;
         }
         complete &= o.complete;
+        for (int i = 0; i < o.seekPointCount; i++) {
+            seekPoint(o.seekPoints[2 * i], o.seekPoints[2 * i + 1]);
+        }
     }
 }

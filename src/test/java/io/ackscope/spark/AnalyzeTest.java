@@ -156,6 +156,50 @@ class AnalyzeTest {
         assertEquals(ref.frames, frames, "every frame the single-JVM feeder read");
     }
 
+    /** capture_files' seek points of one file read whole and in 64 KB splits: frame numbers and offsets. */
+    @Test
+    void seekPointsAreRecordsOfTheFileWhateverTheSplitSize() throws Exception {
+        Path in = Files.createDirectories(tmp.resolve("seek-in"));
+        Path plain = in.resolve("nginx-nodelay-on.pcap");
+        try (var z = new java.util.zip.GZIPInputStream(Files.newInputStream(SparkTests.sample("nginx-nodelay-on.pcap.gz")))) {
+            Files.copy(z, plain);
+        }
+        List<Long> offsets = new ArrayList<>();
+        try (io.ackscope.capture.CaptureReader r = io.ackscope.capture.Captures.open(plain)) {
+            while (r.next()) {
+                offsets.add(r.recordOffset());
+            }
+        }
+        assertTrue(offsets.size() > 2 * SplitStats.SEEK_POINT_FRAMES, "frames: " + offsets.size());
+        List<Object> previous = null;
+        for (String split : List.of("128m", "64k")) {
+            Path out = tmp.resolve("seek-out-" + split);
+            spark.conf().set("spark.sql.files.maxPartitionBytes", split);
+            spark.conf().set("spark.sql.files.minPartitionNum", "1");
+            try {
+                Analyze.run(spark, new Analyze.Options(List.of(in.toString()), out.toString(), false, false, 2),
+                        new PrintStream(OutputStream.nullOutputStream()), false);
+            } finally {
+                spark.conf().unset("spark.sql.files.maxPartitionBytes");
+                spark.conf().unset("spark.sql.files.minPartitionNum");
+            }
+            Row r = spark.read().parquet(out.resolve("capture_files").toString()).collectAsList().get(0);
+            assertEquals(split.equals("64k") ? "split" : "whole", r.getString(r.fieldIndex("read_mode")));
+            List<Long> frames = r.getList(r.fieldIndex("seek_frames"));
+            List<Long> at = r.getList(r.fieldIndex("seek_offsets"));
+            assertEquals((offsets.size() - 1) / SplitStats.SEEK_POINT_FRAMES + 1, frames.size(), split);
+            for (int i = 0; i < frames.size(); i++) {
+                assertEquals(1 + i * SplitStats.SEEK_POINT_FRAMES, frames.get(i), split);
+                assertEquals(offsets.get((int) (frames.get(i) - 1)), at.get(i), split + ": frame " + frames.get(i));
+            }
+            List<Object> now = List.of(frames, at);
+            if (previous != null) {
+                assertEquals(previous, now, "split reads give the whole read's seek points");
+            }
+            previous = now;
+        }
+    }
+
     @Test
     void latencySummaryHoldsNearestRankPercentilesPerServer() throws IOException {
         Path out = analyzed(3, "128m");
