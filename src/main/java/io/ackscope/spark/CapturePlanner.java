@@ -138,11 +138,19 @@ final class CapturePlanner {
         }
 
         static Sizing of(SparkSession spark, List<CaptureFile> files) {
-            long maxPartition = bytes(spark, "spark.sql.files.maxPartitionBytes", "128m");
-            long openCost = bytes(spark, "spark.sql.files.openCostInBytes", "4m");
-            int minPartitions = spark.conf().contains("spark.sql.files.minPartitionNum")
-                    ? Integer.parseInt(spark.conf().get("spark.sql.files.minPartitionNum"))
-                    : spark.sparkContext().defaultParallelism();
+            return of(key -> spark.conf().contains(key) ? spark.conf().get(key) : null,
+                    spark.sparkContext().defaultParallelism(), files);
+        }
+
+        /**
+         * @param setting     a setting's value, or null when not set
+         * @param parallelism the default parallelism (cores of a local master)
+         */
+        static Sizing of(Function<String, String> setting, int parallelism, List<CaptureFile> files) {
+            long maxPartition = bytes(setting, "spark.sql.files.maxPartitionBytes", "128m");
+            long openCost = bytes(setting, "spark.sql.files.openCostInBytes", "4m");
+            String min = setting.apply("spark.sql.files.minPartitionNum");
+            int minPartitions = min != null ? Integer.parseInt(min) : parallelism;
             long total = 0;
             for (CaptureFile f : files) {
                 total += f.length() + openCost;
@@ -152,8 +160,9 @@ final class CapturePlanner {
                     Math.max(1, minPartitions));
         }
 
-        private static long bytes(SparkSession spark, String key, String dflt) {
-            return JavaUtils.byteStringAsBytes(spark.conf().get(key, dflt));
+        private static long bytes(Function<String, String> setting, String key, String dflt) {
+            String v = setting.apply(key);
+            return JavaUtils.byteStringAsBytes(v != null ? v : dflt);
         }
     }
 
@@ -170,9 +179,14 @@ final class CapturePlanner {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         // one Spark task per core, each walking a run of consecutive candidates: a candidate takes tens of
         // milliseconds, about what launching a task costs
-        return plan(files, sizing, tasks -> tasks.isEmpty() ? List.of()
-                : jsc.parallelize(tasks, Math.min(tasks.size(), sizing.parallelism()))
-                .map(t -> SplitCounter.count(t, confBroadcast.value().value())).collect());
+        return plan(files, sizing, tasks -> {
+            if (tasks.isEmpty()) {
+                return List.of();
+            }
+            List<SplitCounter.Result> early = EarlyCount.take(tasks);
+            return early != null ? early : jsc.parallelize(tasks, Math.min(tasks.size(), sizing.parallelism()))
+                    .map(t -> SplitCounter.count(t, confBroadcast.value().value())).collect();
+        });
     }
 
     /**
@@ -182,16 +196,7 @@ final class CapturePlanner {
     static ReadPlan plan(List<CaptureFile> files, Sizing sizing,
                          Function<List<SplitCounter.Task>, List<SplitCounter.Result>> counter) {
         long max = sizing.maxSplitBytes();
-        List<SplitCounter.Task> tasks = new ArrayList<>();
-        for (CaptureFile f : files) {
-            if (f.length() > max) {
-                for (long start = 0, k = 0; start < f.length(); start += max, k++) {
-                    long end = Math.min(f.length(), start + max);
-                    tasks.add(new SplitCounter.Task(f.path(), (int) k, start, end,
-                            sizing.parallelism() > 0 ? cuts(start, end) : new long[0]));
-                }
-            }
-        }
+        List<SplitCounter.Task> tasks = countingTasks(files, sizing);
         List<SplitCounter.Result> results = counter.apply(tasks);
         long framesPerSplit = Long.MAX_VALUE;
         if (sizing.parallelism() > 0) {
@@ -255,6 +260,22 @@ final class CapturePlanner {
             filePlans.add(new FilePlan(splits.size() - before, null));
         }
         return new ReadPlan(files, filePlans, pack(splits, sizing, s -> weights.getOrDefault(s, s.byteLength())));
+    }
+
+    /** The candidate splits of the files larger than one split, for the counting pass. */
+    static List<SplitCounter.Task> countingTasks(List<CaptureFile> files, Sizing sizing) {
+        long max = sizing.maxSplitBytes();
+        List<SplitCounter.Task> tasks = new ArrayList<>();
+        for (CaptureFile f : files) {
+            if (f.length() > max) {
+                for (long start = 0, k = 0; start < f.length(); start += max, k++) {
+                    long end = Math.min(f.length(), start + max);
+                    tasks.add(new SplitCounter.Task(f.path(), (int) k, start, end,
+                            sizing.parallelism() > 0 ? cuts(start, end) : new long[0]));
+                }
+            }
+        }
+        return tasks;
     }
 
     /** Offsets that cut {@code [start, end)} into {@link #PIECES_PER_SPLIT} equal pieces. */
