@@ -27,13 +27,15 @@ import java.util.TreeSet;
  * <p>Why re-read rather than store: the tables stay what they are (no table of packets per connection that only
  * the report uses, and no {@code --packets} needed), the report can pick its connections after filtering, and the
  * flow graph shows the engine's own per-frame analysis (retransmissions, duplicate ACKs, which ACK was delayed,
- * which segment was held) because the engine runs again over those frames. The cost is one sequential pass
- * over the capture files (the engine sees only the frames on the chosen connections' port pairs: its results for a
- * 4-tuple depend only on that 4-tuple's frames, as for analyze's per-partition engines, and the other frames are
- * most of its work), starting at the first file that holds a chosen connection and stopping as soon as every
- * chosen connection has shown all its frames (the {@code connections} table says how many), or when the capture
- * clock is past the last chosen connection's end. When the captures are not readable here (moved, or on a
- * cluster filesystem) the page says so and shows everything else.
+ * which segment was held) because the engine runs again over those frames. The cost is one sweep over the
+ * capture files in file order that reads only around the chosen connections: it enters a file at the seek point
+ * ({@code capture_files.seek_frames}/{@code seek_offsets}) before a chosen connection's first frame, reads while a
+ * started connection still has frames to come (the {@code connections} table says how many) or until the capture
+ * clock is past its end, and seeks ahead to the next one when none has ({@link #sweep}). Each connection's engine
+ * sees only the frames on its port pair from its first frame: its results for a 4-tuple depend only on that
+ * 4-tuple's frames, as for analyze's per-partition engines. Compressed files, and outputs without seek points,
+ * are read from their start. When the captures are not readable here (moved, or on a cluster filesystem) the page
+ * says so and shows everything else.
  *
  * <p>A long connection is shown in part: its first {@link #HEAD} frames (the handshake), then the
  * {@link #BEFORE} frames before a focus frame (the held segment of its longest stall, or the first frame of its
