@@ -26,18 +26,12 @@ final class InputReader {
 
     static InputReader read(Path dir) throws IOException {
         InputReader r = new InputReader();
-        TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_COLUMNS, r::add);
+        List<String> columns = Tables.CAPTURE_FILES_COLUMNS;
         if (TableReader.hasColumns(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_SEEK_COLUMNS)) {
-            TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_SEEK_COLUMNS, b -> {
-                TableReader.LongColumn index = b.longs("file_index");
-                long[][] frames = b.longLists("seek_frames"), offsets = b.longLists("seek_offsets");
-                for (int i = 0; i < b.rows; i++) {
-                    if (frames[i].length == offsets[i].length) {
-                        r.seeks.put((int) index.values[i], new LadderReader.SeekIndex(frames[i], offsets[i]));
-                    }
-                }
-            });
+            columns = new ArrayList<>(columns);
+            columns.addAll(Tables.CAPTURE_FILES_SEEK_COLUMNS);
         }
+        TableReader.scan(dir, Tables.CAPTURE_FILES, columns, r::add);
         return r;
     }
 
@@ -60,9 +54,14 @@ final class InputReader {
                 tcp = b.longs("tcp_frames"), errOff = b.longs("error_offset"), tailOff = b.longs("tail_offset");
         long[][] links = b.longLists("link_types");
         List<Map<String, Long>> skip = b.maps("skipped_by_reason");
+        long[][] seekFrames = b.has("seek_frames") ? b.longLists("seek_frames") : null;
+        long[][] seekOffsets = b.has("seek_offsets") ? b.longLists("seek_offsets") : null;
         for (int i = 0; i < b.rows; i++) {
             int idx = (int) index.values[i];
             paths.put(idx, file[i]);
+            if (seekFrames != null && seekFrames[i].length == seekOffsets[i].length) {
+                seeks.put(idx, new LadderReader.SeekIndex(seekFrames[i], seekOffsets[i]));
+            }
             maxIndex = Math.max(maxIndex, idx);
             bytes += fileBytes.values[i];
             frames += fr.values[i];

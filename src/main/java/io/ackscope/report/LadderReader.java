@@ -118,18 +118,16 @@ final class LadderReader {
         long recordsRead = 0;
         int n = wants.size();
         Collector[] cs = new Collector[n];
-        Sink[] sinks = new Sink[n];
         TcpEngine[] engines = new TcpEngine[n];
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             cs[i] = new Collector(wants.get(i));
-            sinks[i] = new Sink(new Collector[]{cs[i]});
             order[i] = i;
         }
         java.util.Arrays.sort(order, java.util.Comparator.comparingInt((Integer i) -> wants.get(i).firstFile())
                 .thenComparingLong(i -> wants.get(i).firstFrame()));
-        boolean[] done = new boolean[n];
-        List<Integer> active = new ArrayList<>();
+        List<Integer> active = new ArrayList<>(); // started, with frames to come; the others are finished
+
         int next = 0; // position in order of the next connection not started
         PacketDecoder decoder = new PacketDecoder();
         Segment seg = new Segment();
@@ -169,7 +167,7 @@ final class LadderReader {
                     while (next < n && wants.get(order[next]).firstFile() <= file
                             && wants.get(order[next]).firstFrame() <= frame) {
                         int w = order[next++];
-                        engines[w] = new TcpEngine(sinks[w]);
+                        engines[w] = new TcpEngine(new Sink(cs[w]));
                         active.add(w);
                     }
                     if (!active.isEmpty()) {
@@ -189,7 +187,6 @@ final class LadderReader {
                             if (cs[w].seen >= wants.get(w).frames()
                                     || micros > wants.get(w).lastMicros() + STOP_SLACK_MICROS) {
                                 engines[w].finish();
-                                done[w] = true;
                                 active.remove(k);
                             }
                         }
@@ -232,10 +229,8 @@ final class LadderReader {
                 break;
             }
         }
-        for (int w = 0; w < n; w++) {
-            if (engines[w] != null && !done[w]) {
-                engines[w].finish();
-            }
+        for (int w : active) {
+            engines[w].finish();
         }
         List<ReportData.Ladder> out = new ArrayList<>();
         for (Collector c : cs) {
@@ -305,29 +300,18 @@ final class LadderReader {
         return Path.of(name);
     }
 
+    /** Hands one chosen connection's frames, delayed ACKs and stalls to its collector. */
     private static final class Sink implements AnalysisSink {
-        private final Collector[] cs;
+        private final Collector c;
 
-        Sink(Collector[] cs) {
-            this.cs = cs;
+        Sink(Collector c) {
+            this.c = c;
         }
 
+        /** The collector, if {@code id} is its connection (its port pair may carry others before or after it). */
         private Collector of(ConnectionId id) {
-            for (Collector c : cs) {
-                if (c.want.firstFile() == id.firstFileIndex() && c.want.firstFrame() == id.firstFrameNumber()) {
-                    return c;
-                }
-            }
-            return null;
-        }
-
-        boolean allComplete() {
-            for (Collector c : cs) {
-                if (c.seen < c.want.frames()) {
-                    return false;
-                }
-            }
-            return true;
+            return c.want.firstFile() == id.firstFileIndex() && c.want.firstFrame() == id.firstFrameNumber() ? c
+                    : null;
         }
 
         @Override

@@ -27,7 +27,7 @@ final class Tables {
             "error_offset", "error", "tail_offset", "tail_problem");
 
     /** Optional columns of {@code capture_files}: older outputs do not have them. */
-    static final List<String> CAPTURE_FILES_SEEK_COLUMNS = List.of("file_index", "seek_frames", "seek_offsets");
+    static final List<String> CAPTURE_FILES_SEEK_COLUMNS = List.of("seek_frames", "seek_offsets");
 
     static final List<String> CONNECTIONS_COLUMNS = List.of("stream", "first_file_index", "first_frame_number",
             "first_timestamp", "last_timestamp", "syn_timestamp", "initial_rtt_us", "vantage", "conn_state",
@@ -53,7 +53,7 @@ final class Tables {
     static Map<String, List<String>> all() {
         Map<String, List<String>> m = new LinkedHashMap<>();
         m.put(CAPTURE_FILES, java.util.stream.Stream.concat(CAPTURE_FILES_COLUMNS.stream(),
-                CAPTURE_FILES_SEEK_COLUMNS.stream().skip(1)).toList());
+                CAPTURE_FILES_SEEK_COLUMNS.stream()).toList());
         m.put(CONNECTIONS, CONNECTIONS_COLUMNS);
         m.put(EXCHANGES, EXCHANGES_COLUMNS);
         m.put(RTT_SAMPLES, RTT_SAMPLES_COLUMNS);

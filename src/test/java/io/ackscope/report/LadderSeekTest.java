@@ -119,6 +119,10 @@ class LadderSeekTest {
             assertEquals(1 + 16_384L * i, frames[i]);
             assertEquals(dense.offsets()[(int) frames[i] - 1], offsets[i], "offset of frame " + frames[i]);
         }
+        // what the report hands the flow graphs
+        LadderReader.SeekIndex read = InputReader.read(dir).seekIndexes().get(0);
+        assertEquals(Arrays.toString(frames), Arrays.toString(read.frames()));
+        assertEquals(Arrays.toString(offsets), Arrays.toString(read.offsets()));
     }
 
     @Test

@@ -159,11 +159,8 @@ class AnalyzeTest {
     /** capture_files' seek points of one file read whole and in 64 KB splits: frame numbers and offsets. */
     @Test
     void seekPointsAreRecordsOfTheFileWhateverTheSplitSize() throws Exception {
-        Path in = Files.createDirectories(tmp.resolve("seek-in"));
-        Path plain = in.resolve("nginx-nodelay-on.pcap");
-        try (var z = new java.util.zip.GZIPInputStream(Files.newInputStream(SparkTests.sample("nginx-nodelay-on.pcap.gz")))) {
-            Files.copy(z, plain);
-        }
+        Path in = tmp.resolve("seek-in");
+        Path plain = SparkTests.gunzippedSample("nginx-nodelay-on.pcap.gz", in);
         List<Long> offsets = new ArrayList<>();
         try (io.ackscope.capture.CaptureReader r = io.ackscope.capture.Captures.open(plain)) {
             while (r.next()) {

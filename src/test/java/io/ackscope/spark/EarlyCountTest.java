@@ -6,13 +6,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -36,10 +33,8 @@ class EarlyCountTest {
     }
 
     private Path plainSample() throws Exception {
-        Path dir = Files.createDirectories(tmp.resolve("in"));
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(SparkTests.sample("nginx-nodelay-on.pcap.gz")))) {
-            Files.copy(in, dir.resolve("nginx-nodelay-on.pcap"));
-        }
+        Path dir = tmp.resolve("in");
+        SparkTests.gunzippedSample("nginx-nodelay-on.pcap.gz", dir);
         return dir;
     }
 

@@ -57,6 +57,15 @@ final class SparkTests {
         return p;
     }
 
+    /** The bundled sample {@code name} ({@code X.pcap.gz}) decompressed into {@code dir} as {@code X.pcap}. */
+    static Path gunzippedSample(String name, Path dir) throws java.io.IOException {
+        Path out = Files.createDirectories(dir).resolve(name.replaceFirst("\\.gz$", ""));
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(sample(name)))) {
+            Files.copy(in, out);
+        }
+        return out;
+    }
+
     /**
      * A row read back from Parquet in the form {@link RowBuffer#toObjects()} gives: timestamps as epoch
      * microseconds, arrays as lists, maps as sorted maps.
