@@ -9,8 +9,6 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.util.SerializableConfiguration;
@@ -25,19 +23,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.shiftleft;
-
 /**
  * {@code ackscope analyze}: captures in, Parquet tables out.
  *
  * <ol>
- *   <li>Read every capture with the {@code pcap} source (large files in parallel splits), keeping TCP frames only,
- *       as compact segment rows ({@link SegmentRows}), and counting every frame per file
+ *   <li>Plan the read as the {@code pcap} source does ({@link CapturePlanner}: large files in parallel splits), and
+ *       read every split's TCP frames as compact segment rows ({@link SegmentRows}), counting every frame per file
  *       ({@link SplitStatsAccumulator}).</li>
- *   <li>Shuffle TCP frames by canonical 4-tuple (a direction-independent hash of it) and sort each partition in
- *       file order (file, then frame number): the order the single-JVM engine reads them. (Not by timestamp:
- *       capture timestamps can run backwards, and the engine, like tshark, follows the file.)</li>
+ *   <li>Shuffle them by canonical 4-tuple (a direction-independent hash of it) so that each engine task gets its
+ *       frames in file order (file, then frame number), the order the single-JVM engine reads them, without a sort
+ *       ({@link SegmentShuffle}). (Not by timestamp: capture timestamps can run backwards, and the engine, like
+ *       tshark, follows the file.)</li>
  *   <li>Pass 1: run the engine per partition to learn each connection's first appearance; rank those into global
  *       {@code tcp.stream} numbers on the driver.</li>
  *   <li>Pass 2: run it again over the same shuffle output, writing every engine table with the global numbers.</li>
@@ -46,13 +42,13 @@ import static org.apache.spark.sql.functions.shiftleft;
  * </ol>
  *
  * <p><b>Memory</b> follows the connections open at once and the distinct latency values, never the capture size:
- * a read task holds one record buffer and one reused row; the shuffle and the per-partition sort are Spark's
- * external (spilling) sorts; an engine task holds the state of the connections open in its partition (bounded per
- * connection by the engine) plus at most one 16 MB Parquet row group per table; latency values are kept as exact
- * counts of distinct microsecond values per server endpoint; the driver holds 8 bytes per connection (the stream
- * ranks) and one statistics record per split. The sorter's share of the heap is held to {@code spark.memory.fraction}
- * (0.3 by default in {@code analyze}), so the rest is left to the engine and the writers. A 1.26 GB capture runs with
- * a 288 MB heap (bench/analyze-bench.sh).
+ * a read task holds one record buffer and one reused row, and Spark's shuffle writer spills when it must; an engine
+ * task streams its frames from the shuffle blocks (a few blocks ahead, nothing sorted in memory) and holds the state
+ * of the connections open in its partition (bounded per connection by the engine) plus at most one 16 MB Parquet row
+ * group per table; latency values are kept as exact counts of distinct microsecond values per server endpoint; the
+ * driver holds 8 bytes per connection (the stream ranks) and one statistics record per split. Spark's unified
+ * memory is held to {@code spark.memory.fraction} (0.3 by default in {@code analyze}), so the rest is left to the
+ * engine and the writers. bench/analyze-bench.sh runs a capture 4x larger than the heap.
  */
 public final class Analyze {
     private Analyze() {
@@ -106,34 +102,34 @@ public final class Analyze {
             String staging = out.staging().toString();
             int partitions = o.partitions() > 0 ? o.partitions()
                     : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
-            // TCP frames as segment rows: file order, the connection key (the same in both directions, so both
-            // directions of a 4-tuple meet in one partition; see SegmentRows.connectionKey), the engine's fields
-            Dataset<Row> frames = spark.read().format("pcap")
-                    .option(SplitStatsAccumulator.OPTION, id)
-                    .option(SegmentRows.OPTION, "true")
-                    .option("payloadBytes", Segment.MAX_PAYLOAD_PREFIX)
-                    .option("payload", "http")
-                    .load(o.inputs().toArray(new String[0]));
-            org.apache.spark.sql.Column key = col("conn_key");
+            // TCP frames as segment rows, shuffled by connection key (the same in both directions, so both
+            // directions of a 4-tuple meet in one partition; see SegmentRows.connectionKey), each partition in file
+            // order (SegmentShuffle)
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            Configuration hadoop = CapturePlanner.hadoopConf(spark, Map.of());
+            Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
             long t = System.nanoTime();
             spark.sparkContext().setJobDescription(READ);
-            JavaRDD<InternalRow> sorted = frames.repartition(partitions, key)
-                    .sortWithinPartitions(fileOrder())
-                    .queryExecution().toRdd().toJavaRDD();
+            ReadPlan readPlan = CapturePlanner.plan(spark, o.inputs(), hadoop, confB);
+            splits.planned(readPlan);
+            SegmentShuffle.Shuffled shuffled = SegmentShuffle.inFileOrder(spark.sparkContext(), readPlan, confB, splits,
+                    partitions, Segment.MAX_PAYLOAD_PREFIX, true);
+            shuffled.readStage(spark.sparkContext());
+            phases.put(READ, secondsSince(t));
+            JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
 
+            t = System.nanoTime();
             spark.sparkContext().setJobDescription(PASS1);
-            List<long[]> keyLists = sorted.mapPartitions(it -> List.of(EngineTask.connectionKeys(it)).iterator())
+            List<long[]> keyLists = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it)).iterator())
                     .collect();
-            phases.put(READ + " and " + PASS1, secondsSince(t));
+            phases.put(PASS1, secondsSince(t));
             long[] ranks = mergeSorted(keyLists);
             progress.phase("analysing connections");
 
             t = System.nanoTime();
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             spark.sparkContext().setJobDescription(PASS2);
             Broadcast<long[]> ranksB = jsc.broadcast(ranks);
-            Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(conf));
-            List<EngineTask.Result> results = sorted.mapPartitionsWithIndex((idx, it) -> List.of(
+            List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                     EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), staging,
                             confB.value().value())).iterator(), false).collect();
             Map<String, Long> tableRows = commitEngineTables(out, results);
@@ -198,15 +194,6 @@ public final class Analyze {
             spark.sparkContext().removeSparkListener(stageTimes);
             SplitStatsAccumulator.unregister(id);
         }
-    }
-
-    /**
-     * File order as one long (the file index above the frame number, as {@link EngineTask#key}): a single integral
-     * sort key lets Spark sort by its prefix alone (radix sort), where two keys need a row comparison on every tie
-     * of the first (every pair of frames of one file).
-     */
-    static org.apache.spark.sql.Column fileOrder() {
-        return shiftleft(col("file_index").cast("long"), EngineTask.FRAME_BITS).bitwiseOR(col("frame_number"));
     }
 
     static final String READ = "read, decode and shuffle";

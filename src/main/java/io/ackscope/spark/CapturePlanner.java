@@ -304,7 +304,13 @@ final class CapturePlanner {
         }
     }
 
-    /** Packs splits into tasks like Spark's {@code FilePartition.getFilePartitions} (largest first, next fit). */
+    /**
+     * Packs splits into tasks with Spark's sizes ({@code FilePartition.getFilePartitions}: a task takes splits until
+     * the next would take it past the split size, each split costing its bytes plus the open cost), but in file
+     * order instead of largest first: each task reads a run of consecutive splits, so the read tasks, in order,
+     * read the input in file order, which is what lets {@link SegmentShuffle} hand each engine task its frames in
+     * file order without sorting them.
+     */
     static List<CapturePartition> pack(List<CaptureSplit> splits, Sizing sizing) {
         return pack(splits, sizing, CaptureSplit::byteLength);
     }
@@ -312,13 +318,13 @@ final class CapturePlanner {
     /** As {@link #pack(List, Sizing)}, with each split weighing {@code weight} instead of its bytes. */
     static List<CapturePartition> pack(List<CaptureSplit> splits, Sizing sizing,
                                        java.util.function.ToLongFunction<CaptureSplit> weight) {
-        List<CaptureSplit> bySize = new ArrayList<>(splits);
-        bySize.sort(Comparator.comparingLong(weight).reversed()
-                .thenComparingInt(s -> s.file().index()).thenComparingInt(CaptureSplit::splitIndex));
+        List<CaptureSplit> inOrder = new ArrayList<>(splits);
+        inOrder.sort(Comparator.comparingInt((CaptureSplit s) -> s.file().index())
+                .thenComparingInt(CaptureSplit::splitIndex));
         List<CapturePartition> out = new ArrayList<>();
         List<CaptureSplit> current = new ArrayList<>();
         long size = 0;
-        for (CaptureSplit s : bySize) {
+        for (CaptureSplit s : inOrder) {
             if (!current.isEmpty() && size + weight.applyAsLong(s) > sizing.maxSplitBytes()) {
                 out.add(new CapturePartition(List.copyOf(current)));
                 current.clear();

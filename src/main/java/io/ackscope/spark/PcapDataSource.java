@@ -21,8 +21,6 @@ import java.util.Map;
  *       HTTP/1.x request or status line;</li>
  *   <li>{@code failOnDamage} (default false): a damaged file fails the query instead of ending that file's rows
  *       at the damage (which is logged);</li>
- *   <li>{@code segments} (default false): instead of the frame columns, one row per TCP frame in the compact form
- *       {@code analyze} shuffles ({@link SegmentRows}: file index, frame number, connection key, packed fields);</li>
  *   <li>any Hadoop configuration key ({@code fs.s3a.endpoint}, ...), applied to this read only.</li>
  * </ul>
  * Splits follow {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes} as for
@@ -45,10 +43,9 @@ public final class PcapDataSource implements TableProvider, DataSourceRegister {
         return schema(options);
     }
 
-    /** The frame columns, or with {@code segments=true} the rows analyze shuffles ({@link SegmentRows}). */
+    /** The frame columns ({@code analyze} reads the same splits into {@link SegmentRows} instead). */
     static StructType schema(java.util.Map<String, String> options) {
-        String v = options.get(SegmentRows.OPTION);
-        return Boolean.parseBoolean(v) ? SegmentRows.SCHEMA : PacketSchema.TABLE.sparkSchema();
+        return PacketSchema.TABLE.sparkSchema();
     }
 
     @Override

@@ -33,7 +33,7 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private final boolean httpPayloadOnly;
     private final boolean failOnDamage;
     private final boolean tcpOnly;
-    /** A {@code segments=true} read: rows of {@link SegmentRows#SCHEMA} instead of frame columns. */
+    /** A read for {@link SegmentShuffle}: rows of {@link SegmentRows#SCHEMA} instead of frame columns. */
     private final boolean segmentRows;
     private final SplitStatsAccumulator statsSink;
     private final PacketDecoder decoder = new PacketDecoder();

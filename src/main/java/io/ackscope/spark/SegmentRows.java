@@ -15,11 +15,11 @@ import java.util.Arrays;
 /**
  * The rows {@code analyze} shuffles, and how a shuffled row becomes the engine's {@link Segment} again.
  *
- * <p>With the option {@code segments=true} the {@code pcap} source gives, for each TCP frame, four columns instead of
- * its public frame columns: {@code file_index}, {@code frame_number} (the sort order), {@code conn_key} (a
+ * <p>{@link SegmentShuffle}'s read tasks give, for each TCP frame, four columns instead of the {@code pcap} source's
+ * frame columns: {@code file_index}, {@code frame_number} (the sort order), {@code conn_key} (a
  * direction-independent hash of the 4-tuple: the shuffle key) and {@code segment}, every other field the engine reads
- * packed into one binary value of 82 bytes plus 8 per SACK block plus the kept payload prefix. Spark copies, shuffles
- * and sorts rows field by field; four fields instead of twenty and about 135 instead of about 220 bytes a row is what
+ * packed into one binary value of 82 bytes plus 8 per SACK block plus the kept payload prefix. Spark serializes and
+ * shuffles rows as they are; four fields instead of twenty and about 135 instead of about 220 bytes a row is what
  * this is for. Reading a row back allocates nothing: the fields are read straight from the row's bytes.
  *
  * <h2>Layout of {@code segment}</h2>
@@ -34,16 +34,13 @@ final class SegmentRows {
     private SegmentRows() {
     }
 
-    /** The option of the {@code pcap} source that selects these rows. */
-    static final String OPTION = "segments";
-
     static final StructType SCHEMA = new StructType(new StructField[]{
             DataTypes.createStructField("file_index", DataTypes.IntegerType, false),
             DataTypes.createStructField("frame_number", DataTypes.LongType, false),
             DataTypes.createStructField("conn_key", DataTypes.LongType, false),
             DataTypes.createStructField("segment", DataTypes.BinaryType, false)});
 
-    private static final int FILE_INDEX = 0, FRAME = 1, KEY = 2, SEGMENT = 3;
+    static final int FILE_INDEX = 0, FRAME = 1, KEY = 2, SEGMENT = 3;
 
     /** Bytes before the SACK blocks. */
     static final int FIXED_BYTES = 82;
@@ -54,7 +51,7 @@ final class SegmentRows {
 
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
 
-    /** True if {@code required} asks for these rows (the scan of a {@code segments=true} read). */
+    /** True if {@code required} asks for these rows (a {@link SegmentShuffle} read task). */
     static boolean isSegmentSchema(StructType required) {
         return Arrays.asList(required.fieldNames()).contains("segment");
     }

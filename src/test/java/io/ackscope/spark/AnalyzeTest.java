@@ -49,12 +49,8 @@ class AnalyzeTest {
     @BeforeAll
     static void setUp() throws IOException {
         spark = SparkTests.session("AnalyzeTest");
-        inputs = Files.createDirectories(tmp.resolve("in"));
-        Path c = SparkTests.corpus();
-        for (String f : List.of("zeek__methods.pcap", "zeek__bro.org.pcap", "pcpp__four_ipv6_http_streams.pcap",
-                DAMAGED, "gopacket__le_test102.pcapng")) {
-            Files.copy(c.resolve(f), inputs.resolve(f));
-        }
+        inputs = SparkTests.copyCorpus(tmp.resolve("in"), "zeek__methods.pcap", "zeek__bro.org.pcap",
+                "pcpp__four_ipv6_http_streams.pcap", DAMAGED, "gopacket__le_test102.pcapng");
         Files.copy(SparkTests.sample("nginx-nodelay-off.pcap.gz"), inputs.resolve("nginx-nodelay-off.pcap.gz"));
         try (var s = Files.list(inputs)) {
             files = s.sorted().toList();

@@ -74,7 +74,7 @@ class PcapSplitExactnessTest {
     static List<String> read(ReadPlan plan) throws IOException {
         List<String> out = new ArrayList<>();
         List<CapturePartition> parts = new ArrayList<>(plan.partitions());
-        // Partitions are packed largest first; read them in file order to compare sequences.
+        // Read the splits one by one, in file order, to compare sequences.
         List<CaptureSplit> splits = new ArrayList<>();
         parts.forEach(p -> splits.addAll(p.splits()));
         splits.sort((a, b) -> Integer.compare(a.splitIndex(), b.splitIndex()));

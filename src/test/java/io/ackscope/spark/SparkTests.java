@@ -48,6 +48,15 @@ final class SparkTests {
         }
     }
 
+    /** Copies the corpus captures {@code names} into {@code dir} (created); returns {@code dir}. */
+    static Path copyCorpus(Path dir, String... names) throws java.io.IOException {
+        Files.createDirectories(dir);
+        for (String n : names) {
+            Files.copy(corpus().resolve(n), dir.resolve(n));
+        }
+        return dir;
+    }
+
     /** A bundled sample capture from sample-pcaps/. */
     static Path sample(String name) {
         Path p = Path.of("sample-pcaps", name).toAbsolutePath();
