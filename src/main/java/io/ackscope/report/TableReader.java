@@ -8,6 +8,8 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
@@ -85,12 +87,17 @@ final class TableReader {
      * decoded row groups per open scan.
      */
     static Scan open(Path dir, String table, List<String> columns) throws IOException {
+        return open(dir, table, columns, true);
+    }
+
+    /** As {@link #open(Path, String, List)}; {@code pageDecoding} false reads every column with parquet-mr's readers. */
+    static Scan open(Path dir, String table, List<String> columns, boolean pageDecoding) throws IOException {
         Path tableDir = dir.resolve(table);
         List<Path> files = parts(tableDir);
         if (files.isEmpty()) {
             throw new IOException("table " + table + " not found: no Parquet files in " + tableDir);
         }
-        return new Scan(table, files, columns);
+        return new Scan(table, files, columns, pageDecoding);
     }
 
     /** Decoded row groups waiting for {@link Scan#forEach}, per scan. */
@@ -104,13 +111,13 @@ final class TableReader {
                 new java.util.concurrent.ArrayBlockingQueue<>(AHEAD);
         private final Thread decoder;
 
-        private Scan(String table, List<Path> files, List<String> columns) {
+        private Scan(String table, List<Path> files, List<String> columns, boolean pageDecoding) {
             this.table = table;
             decoder = new Thread(() -> {
                 try {
                     Object last = END;
                     try {
-                        decode(files, table, columns, queue::put);
+                        decode(files, table, columns, pageDecoding, queue::put);
                     } catch (IOException | RuntimeException e) {
                         last = e;
                     }
@@ -156,9 +163,10 @@ final class TableReader {
         void put(Batch b) throws InterruptedException;
     }
 
-    private static void decode(List<Path> files, String table, List<String> columns, Sink sink)
+    private static void decode(List<Path> files, String table, List<String> columns, boolean pageDecoding, Sink sink)
             throws IOException, InterruptedException {
         Map<Binary, String> strings = new HashMap<>();
+        Map<String, String> pageStrings = new HashMap<>();
         for (Path f : files) {
             try (ParquetFileReader r = openPart(f)) {
                 MessageType schema = r.getFooter().getFileMetaData().getSchema();
@@ -174,17 +182,22 @@ final class TableReader {
                 r.setRequestedSchema(projection);
                 String createdBy = r.getFooter().getFileMetaData().getCreatedBy();
                 GroupRecordConverter converter = new GroupRecordConverter(projection);
+                List<BlockMetaData> blocks = r.getRowGroups();
                 PageReadStore pages;
-                while ((pages = r.readNextRowGroup()) != null) {
+                for (int block = 0; (pages = r.readNextRowGroup()) != null; block++) {
                     ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, converter.getRootConverter(),
                             projection, createdBy);
                     int rows = Math.toIntExact(pages.getRowCount());
                     Batch b = new Batch(columns, rows);
                     for (int i = 0; i < columns.size(); i++) {
-                        b.data[i] = read(store, projection, columns.get(i), rows, strings);
+                        b.data[i] = read(pages, store, pageDecoding ? blocks.get(block) : null, projection,
+                                columns.get(i), rows, strings, pageStrings);
                     }
                     if (strings.size() > 4096) {
                         strings.clear();
+                    }
+                    if (pageStrings.size() > 4096) {
+                        pageStrings.clear();
                     }
                     sink.put(b);
                 }
@@ -213,8 +226,9 @@ final class TableReader {
         }
     }
 
-    private static Object read(ColumnReadStoreImpl store, MessageType schema, String column, int rows,
-                               Map<Binary, String> strings) throws IOException {
+    private static Object read(PageReadStore pages, ColumnReadStoreImpl store, BlockMetaData block,
+                               MessageType schema, String column, int rows, Map<Binary, String> strings,
+                               Map<String, String> pageStrings) throws IOException {
         List<ColumnDescriptor> leaves = new ArrayList<>();
         for (ColumnDescriptor d : schema.getColumns()) {
             if (d.getPath()[0].equals(column)) {
@@ -223,6 +237,13 @@ final class TableReader {
         }
         ColumnDescriptor first = leaves.get(0);
         if (first.getMaxRepetitionLevel() == 0) {
+            // flat INT32, INT64 and string chunks straight from their pages (PageColumns), unless block is null
+            ColumnChunkMetaData meta = block != null ? chunk(block, first) : null;
+            if (meta != null && PageColumns.decodes(first, meta)) {
+                return isString(first.getPrimitiveType())
+                        ? PageColumns.strings(pages.getPageReader(first), first, rows, pageStrings)
+                        : PageColumns.longs(pages.getPageReader(first), first, rows);
+            }
             return scalar(store.getColumnReader(first), first, rows, strings);
         }
         if (leaves.size() == 1) {
@@ -242,6 +263,15 @@ final class TableReader {
             return maps;
         }
         throw new IOException("column " + column + " has a shape the report does not read");
+    }
+
+    private static ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor d) {
+        for (ColumnChunkMetaData c : block.getColumns()) {
+            if (java.util.Arrays.equals(c.getPath().toArray(), d.getPath())) {
+                return c;
+            }
+        }
+        return null;
     }
 
     private static boolean isString(PrimitiveType t) {

@@ -61,6 +61,79 @@ class TableReaderTest {
         return dir;
     }
 
+    /**
+     * A table written by parquet-mr's own example writer (not ackscope's): {@code rows} rows in pages of 2 KB and
+     * row groups of 64 KB, with a 1 KB dictionary page, so that dictionaries fill up and fall back to PLAIN (or, in
+     * version-2 files, to the DELTA encodings, which the page decoder leaves to parquet-mr), and optional columns
+     * that are null every third row.
+     */
+    private Path exampleTable(String name, org.apache.parquet.column.ParquetProperties.WriterVersion version, int rows)
+            throws IOException {
+        org.apache.parquet.schema.MessageType schema = org.apache.parquet.schema.MessageTypeParser.parseMessageType(
+                "message t { required int64 a; optional int64 b; required int32 c; optional int32 d;"
+                        + " optional binary few (UTF8); optional binary many (UTF8); required binary word (UTF8); }");
+        Path dir = tmp.resolve(name);
+        Files.createDirectories(dir.resolve("t"));
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("t/part-00000.parquet").toUri());
+        org.apache.parquet.example.data.simple.SimpleGroupFactory groups =
+                new org.apache.parquet.example.data.simple.SimpleGroupFactory(schema);
+        java.util.Random random = new java.util.Random(7);
+        try (org.apache.parquet.hadoop.ParquetWriter<org.apache.parquet.example.data.Group> w =
+                     org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(file).withType(schema)
+                             .withWriterVersion(version).withPageSize(2048).withDictionaryPageSize(1024)
+                             .withRowGroupSize(64 * 1024L).withDictionaryEncoding(true)
+                             .withCompressionCodec(org.apache.parquet.hadoop.metadata.CompressionCodecName.SNAPPY)
+                             .withConf(new org.apache.hadoop.conf.Configuration(false)).build()) {
+            for (int i = 0; i < rows; i++) {
+                org.apache.parquet.example.data.Group g = groups.newGroup();
+                g.add("a", random.nextLong());
+                if (i % 3 != 0) {
+                    g.add("b", (long) (i % 50) - 25);
+                }
+                g.add("c", i < rows / 2 ? i % 7 : random.nextInt());
+                if (i % 3 != 1) {
+                    g.add("d", -i);
+                }
+                if (i % 3 != 2) {
+                    g.add("few", List.of("GET", "POST", "HEAD", "käse").get(i % 4));
+                    g.add("many", "/path/" + i + "?q=" + random.nextInt(1000));
+                }
+                g.add("word", i % 11 == 0 ? "" : "w" + (i % 300));
+                w.write(g);
+            }
+        }
+        return dir;
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(org.apache.parquet.column.ParquetProperties.WriterVersion.class)
+    void pageDecodingReadsWhatParquetMrReads(org.apache.parquet.column.ParquetProperties.WriterVersion version)
+            throws IOException {
+        int rows = 30_000;
+        Path dir = exampleTable("example-" + version, version, rows);
+        List<String> longs = List.of("a", "b", "c", "d");
+        List<String> strings = List.of("few", "many", "word");
+        List<String> all = new ArrayList<>(longs);
+        all.addAll(strings);
+        List<String> fast;
+        List<String> slow;
+        try (TableReader.Scan s = TableReader.open(dir, "t", all, true)) {
+            fast = rows(s, longs, strings);
+        }
+        try (TableReader.Scan s = TableReader.open(dir, "t", all, false)) {
+            slow = rows(s, longs, strings);
+        }
+        assertEquals(rows, slow.size());
+        // the values written: nulls, a non-ASCII string, the empty string
+        assertTrue(slow.get(0).matches("-?\\d+\\|null\\|0\\|0\\|GET\\|/path/0\\?q=\\d+\\|\\|"), slow.get(0));
+        assertTrue(slow.get(1).matches("-?\\d+\\|-24\\|1\\|null\\|POST\\|/path/1\\?q=\\d+\\|w1\\|"), slow.get(1));
+        assertTrue(slow.get(3).matches("-?\\d+\\|null\\|3\\|-3\\|käse\\|/path/3\\?q=\\d+\\|w3\\|"), slow.get(3));
+        assertTrue(slow.get(2).endsWith("|-23|2|-2|null|null|w2|"), slow.get(2));
+        for (int i = 0; i < rows; i++) {
+            assertEquals(slow.get(i), fast.get(i), "row " + i);
+        }
+    }
+
     @Test
     void scansOpenedTogetherReadTheirTablesWhateverTheOrderOfConsuming() throws IOException {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
