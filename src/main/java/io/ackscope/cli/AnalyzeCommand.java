@@ -89,11 +89,6 @@ final class AnalyzeCommand extends Command {
             sc.setIfMissing("spark.driver.host", "127.0.0.1");
             sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
         }
-        // Spark's unified memory (sorter pages) gets 30% of the heap instead of 60%: the rest is user memory, and
-        // analyze's own is large (open connections' engine state and latency values, Parquet row groups). With the
-        // default, a 288 MB heap ran out (GC overhead limit) in pass 2 on a 1.26 GB capture with sorter pages taking
-        // 139 MB; with 0.3 it completed in 10.9 s, and a 3 GB heap was as fast (8.2-10.1 s vs 9.5-10.0 s).
-        sc.setIfMissing("spark.memory.fraction", "0.3");
         // the split counting starts while Spark starts (local masters only; see EarlyCount)
         EarlyCount.start(inputs, sc);
         // the classic session's own builder: SparkSession.builder() first looks for its implementation with Scala
