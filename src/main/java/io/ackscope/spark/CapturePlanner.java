@@ -31,9 +31,9 @@ import java.util.function.Function;
  * <p>Sizes follow Spark's file sources ({@code FilePartition.maxSplitBytes}): a split is at most
  * {@code min(spark.sql.files.maxPartitionBytes, max(spark.sql.files.openCostInBytes, totalBytes / minPartitions))}
  * bytes, where totalBytes counts each file plus the open cost and minPartitions is
- * {@code spark.sql.files.minPartitionNum} or the default parallelism; small splits are packed into one task up to
- * that size, each costing the open cost extra. So one large file is read by at least as many tasks as there are
- * cores, and a directory of small files does not become thousands of tasks.
+ * {@code spark.sql.files.minPartitionNum} or the default parallelism; consecutive small splits (in file order) are
+ * packed into one task up to that size, each costing the open cost extra. So one large file is read by at least as
+ * many tasks as there are cores, and a directory of small files does not become thousands of tasks.
  */
 final class CapturePlanner {
     private CapturePlanner() {

@@ -35,7 +35,7 @@ public final class ParquetTableWriter implements Closeable {
      * Row group size. An engine task has up to one writer per table open at once (six), each buffering a row group,
      * and a JVM runs up to one task per core: the buffers of all of them together are held to an eighth of the heap
      * (16 MB each with a 3 GB heap on 2 cores, 2.7 MB with 256 MB), so they stay bounded whatever the capture size
-     * and leave the heap to Spark's sorter and the engine's open connections.
+     * and leave the heap to the engine's open connections and Spark's shuffle.
      */
     static final int ROW_GROUP_BYTES = rowGroupBytes(Runtime.getRuntime().maxMemory(),
             Runtime.getRuntime().availableProcessors());
