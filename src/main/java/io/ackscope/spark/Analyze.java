@@ -119,6 +119,7 @@ public final class Analyze {
             JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
 
             t = System.nanoTime();
+            progress.phase("numbering connections");
             spark.sparkContext().setJobDescription(PASS1);
             List<long[]> keyLists = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it)).iterator())
                     .collect();
