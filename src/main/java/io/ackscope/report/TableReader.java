@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * column name, without Spark: the report must start in a fraction of a second and must not depend on the Spark
  * package. Only the requested columns are decoded (Parquet projection), one row group at a time, into primitive
  * arrays ({@link Batch}); nothing is allocated per row except the strings of string columns, and repeated string
- * values share one instance.
+ * values share one instance. Flat INT32, INT64 and string chunks are decoded from their pages ({@link PageColumns});
+ * the rest through parquet-mr's column readers.
  *
  * <p>Scalar columns of type BOOLEAN, INT32, INT64 (also TIMESTAMP) read as {@code long}; BINARY (UTF-8) as
  * {@code String}. Lists of INT32/INT64 read as {@code long[]}; a map of string to INT64 as {@code Map}. A missing
