@@ -37,7 +37,7 @@ public final class SplitStats implements Serializable {
     long[] seekPoints = new long[0];
     int seekPointCount;
 
-    /** Frames between two seek points. */
+    /** Frames between two seek points (a power of two: {@link #seekPoint} masks). */
     static final long SEEK_POINT_FRAMES = 16_384;
 
     private transient int lastLinkType = -1;
@@ -74,7 +74,7 @@ public final class SplitStats implements Serializable {
 
     /** Notes the record of {@code frame} at {@code offset} if {@code frame} is a seek point. */
     void seekPoint(long frame, long offset) {
-        if ((frame - 1) % SEEK_POINT_FRAMES != 0) {
+        if (((frame - 1) & (SEEK_POINT_FRAMES - 1)) != 0) {   // a power of two: a mask, not a division per record
             return;
         }
         if (2 * seekPointCount + 2 > seekPoints.length) {
