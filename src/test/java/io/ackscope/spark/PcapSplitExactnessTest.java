@@ -2,6 +2,8 @@ package io.ackscope.spark;
 
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.SeekableInput;
+import io.ackscope.capture.SplitLocator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
@@ -204,6 +206,55 @@ class PcapSplitExactnessTest {
                 assertTrue(p.filePlans().get(0).wholeReason() != null);
             }
         }
+    }
+
+    /**
+     * The planning walk offers a cut of a dense split only where the locator's boundary after the cut is a record of
+     * the real chain; where the locator is fooled by a fake header inside a payload, the chain steps over it and
+     * the cut is refused (-1), whatever the planner would make of it. In fooling.pcap every record carries such a
+     * header; lookalike.pcap's lookalikes fool the locator only now and then.
+     */
+    @Test
+    void cutsWhoseBoundaryTheRecordChainStepsOverAreRefused() throws Exception {
+        int[] fooled = cutsRefusedAndOffered(fooling);
+        assertTrue(fooled[0] > 100, "fooling.pcap: cuts the chain steps over: " + fooled[0]);
+        int[] plain = cutsRefusedAndOffered(lookalike);
+        assertTrue(plain[1] > 100 && plain[0] < plain[1] / 10, "lookalike.pcap: cuts at real records " + plain[1]
+                + ", refused " + plain[0]);
+    }
+
+    /** Checks the walk's answer for a cut one byte into every inner record of {@code file}: {refused, offered}. */
+    private static int[] cutsRefusedAndOffered(Path file) throws Exception {
+        List<Long> offsets = new ArrayList<>();
+        try (CaptureReader r = CaptureReader.open(file)) {
+            while (r.next()) {
+                offsets.add(r.recordOffset());
+            }
+        }
+        long[] cuts = new long[offsets.size() - 2];
+        for (int i = 0; i < cuts.length; i++) {
+            cuts[i] = offsets.get(i + 1) + 1;
+        }
+        SplitCounter.Result result = SplitCounter.count(new SplitCounter.Task(file.toUri().toString(), 0, 0,
+                file.toFile().length(), cuts), conf);
+        assertEquals(offsets.size(), result.frames());
+        int[] counts = new int[2];
+        try (SeekableInput in = SeekableInput.open(file)) {
+            SplitLocator loc = SplitLocator.open(in, file.toString());
+            for (int i = 0; i < cuts.length; i++) {
+                long boundary = loc.boundaryAtOrAfter(cuts[i]);
+                int real = offsets.indexOf(boundary);
+                if (real < 0) {
+                    assertEquals(-1, result.framesBefore()[i], file + ": cut " + cuts[i] + ", fake boundary " + boundary);
+                    counts[0]++;
+                } else {
+                    // the frames before the real record the split would start at
+                    assertEquals(real, result.framesBefore()[i], file + ": cut " + cuts[i] + ", record " + (real + 1));
+                    counts[1]++;
+                }
+            }
+        }
+        return counts;
     }
 
     @Test
