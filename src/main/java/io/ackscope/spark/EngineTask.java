@@ -39,7 +39,7 @@ final class EngineTask {
     }
 
     /** Bits of the frame number in a {@link #key}; the file index is above them. */
-    static final int FRAME_BITS = 40;
+    private static final int FRAME_BITS = 40;
 
     /** Packs a connection's first appearance into one sortable long. */
     static long key(int fileIndex, long frameNumber) {

@@ -70,7 +70,7 @@ final class SegmentShuffle {
         ShuffleDependency<Object, InternalRow, InternalRow> dep = new ShuffleDependency<>(frames,
                 new ConnectionPartitioner(reducers), new UnsafeRowSerializer(SegmentRows.SCHEMA.size(), null),
                 Option.empty(), Option.empty(), false, new ShuffleWriteProcessor(), intTag, rowTag, rowTag);
-        return new Shuffled(dep, new FileOrderRDD(sc, dep, plan.partitions().size(), reducers));
+        return new Shuffled(dep, new FileOrderRDD(sc, dep));
     }
 
     /** The shuffle and its reduce side. */
@@ -212,17 +212,17 @@ final class SegmentShuffle {
     static final class FileOrderRDD extends RDD<InternalRow> {
         private static final long serialVersionUID = 1L;
         private final ShuffleDependency<Object, InternalRow, InternalRow> dep;
+        /** The map tasks and reducers of {@link #dep} (its map-side RDD is not shipped to the tasks). */
         private final int maps;
         private final int reducers;
 
         @SuppressWarnings({"unchecked", "rawtypes"})
-        FileOrderRDD(SparkContext sc, ShuffleDependency<Object, InternalRow, InternalRow> dep, int maps,
-                     int reducers) {
+        FileOrderRDD(SparkContext sc, ShuffleDependency<Object, InternalRow, InternalRow> dep) {
             super(sc, (Seq) CollectionConverters.asScala(List.<Dependency<?>>of(dep)).toList(),
                     ClassTag$.MODULE$.apply(InternalRow.class));
             this.dep = dep;
-            this.maps = maps;
-            this.reducers = reducers;
+            this.maps = dep.rdd().partitions().length;
+            this.reducers = dep.partitioner().numPartitions();
         }
 
         @Override
@@ -279,8 +279,7 @@ final class SegmentShuffle {
                         throw new NoSuchElementException();
                     }
                     InternalRow row = block.next()._2();
-                    long key = ((long) row.getInt(SegmentRows.FILE_INDEX) << EngineTask.FRAME_BITS)
-                            | row.getLong(SegmentRows.FRAME);
+                    long key = EngineTask.key(row.getInt(SegmentRows.FILE_INDEX), row.getLong(SegmentRows.FRAME));
                     if (key <= lastKey) {
                         throw new IllegalStateException("shuffle partition " + r + " is out of file order: frame "
                                 + row.getLong(SegmentRows.FRAME) + " of file " + row.getInt(SegmentRows.FILE_INDEX)
