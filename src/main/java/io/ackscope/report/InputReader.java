@@ -26,12 +26,8 @@ final class InputReader {
 
     static InputReader read(Path dir) throws IOException {
         InputReader r = new InputReader();
-        List<String> columns = Tables.CAPTURE_FILES_COLUMNS;
-        if (TableReader.hasColumns(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_SEEK_COLUMNS)) {
-            columns = new ArrayList<>(columns);
-            columns.addAll(Tables.CAPTURE_FILES_SEEK_COLUMNS);
-        }
-        TableReader.scan(dir, Tables.CAPTURE_FILES, columns, r::add);
+        TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_COLUMNS, Tables.CAPTURE_FILES_SEEK_COLUMNS,
+                r::add);
         return r;
     }
 
@@ -54,8 +50,9 @@ final class InputReader {
                 tcp = b.longs("tcp_frames"), errOff = b.longs("error_offset"), tailOff = b.longs("tail_offset");
         long[][] links = b.longLists("link_types");
         List<Map<String, Long>> skip = b.maps("skipped_by_reason");
-        long[][] seekFrames = b.has("seek_frames") ? b.longLists("seek_frames") : null;
-        long[][] seekOffsets = b.has("seek_offsets") ? b.longLists("seek_offsets") : null;
+        boolean seekable = b.has("seek_frames") && b.has("seek_offsets");
+        long[][] seekFrames = seekable ? b.longLists("seek_frames") : null;
+        long[][] seekOffsets = seekable ? b.longLists("seek_offsets") : null;
         for (int i = 0; i < b.rows; i++) {
             int idx = (int) index.values[i];
             paths.put(idx, file[i]);

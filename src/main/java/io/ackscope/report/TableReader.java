@@ -51,31 +51,21 @@ final class TableReader {
         return !parts(dir.resolve(table)).isEmpty();
     }
 
-    /** True when every part file of {@code dir/table} has every one of {@code columns} (older outputs may not). */
-    static boolean hasColumns(Path dir, String table, List<String> columns) throws IOException {
-        List<Path> files = parts(dir.resolve(table));
-        if (files.isEmpty()) {
-            return false;
-        }
-        for (Path f : files) {
-            try (ParquetFileReader r = openPart(f)) {
-                MessageType schema = r.getFooter().getFileMetaData().getSchema();
-                for (String c : columns) {
-                    if (!schema.containsField(c)) {
-                        return false;
-                    }
-                }
-            }
-        }
-        return true;
-    }
-
     /**
      * Reads {@code columns} of {@code dir/table}, one {@link Batch} per row group, in file and row-group order
      * (see {@link #open}).
      */
     static void scan(Path dir, String table, List<String> columns, BatchConsumer consumer) throws IOException {
-        try (Scan s = open(dir, table, columns)) {
+        scan(dir, table, columns, List.of(), consumer);
+    }
+
+    /**
+     * As {@link #scan(Path, String, List, BatchConsumer)}, also reading those of {@code optional} that a part file
+     * has (older outputs may lack them; {@link Batch#has} says which a batch holds).
+     */
+    static void scan(Path dir, String table, List<String> columns, List<String> optional, BatchConsumer consumer)
+            throws IOException {
+        try (Scan s = open(dir, table, columns, optional, true)) {
             s.forEach(consumer);
         }
     }
@@ -88,17 +78,21 @@ final class TableReader {
      * decoded row groups per open scan.
      */
     static Scan open(Path dir, String table, List<String> columns) throws IOException {
-        return open(dir, table, columns, true);
+        return open(dir, table, columns, List.of(), true);
     }
 
-    /** As {@link #open(Path, String, List)}; {@code pageDecoding} false reads every column with parquet-mr's readers. */
-    static Scan open(Path dir, String table, List<String> columns, boolean pageDecoding) throws IOException {
+    /**
+     * As {@link #open(Path, String, List)}, also reading those of {@code optional} that a part file has;
+     * {@code pageDecoding} false reads every column with parquet-mr's readers.
+     */
+    static Scan open(Path dir, String table, List<String> columns, List<String> optional, boolean pageDecoding)
+            throws IOException {
         Path tableDir = dir.resolve(table);
         List<Path> files = parts(tableDir);
         if (files.isEmpty()) {
             throw new IOException("table " + table + " not found: no Parquet files in " + tableDir);
         }
-        return new Scan(table, files, columns, pageDecoding);
+        return new Scan(table, files, columns, optional, pageDecoding);
     }
 
     /** Decoded row groups waiting for {@link Scan#forEach}, per scan. */
@@ -112,13 +106,14 @@ final class TableReader {
                 new java.util.concurrent.ArrayBlockingQueue<>(AHEAD);
         private final Thread decoder;
 
-        private Scan(String table, List<Path> files, List<String> columns, boolean pageDecoding) {
+        private Scan(String table, List<Path> files, List<String> columns, List<String> optional,
+                     boolean pageDecoding) {
             this.table = table;
             decoder = new Thread(() -> {
                 try {
                     Object last = END;
                     try {
-                        decode(files, table, columns, pageDecoding, queue::put);
+                        decode(files, table, columns, optional, pageDecoding, queue::put);
                     } catch (IOException | RuntimeException e) {
                         last = e;
                     }
@@ -164,13 +159,19 @@ final class TableReader {
         void put(Batch b) throws InterruptedException;
     }
 
-    private static void decode(List<Path> files, String table, List<String> columns, boolean pageDecoding, Sink sink)
-            throws IOException, InterruptedException {
+    private static void decode(List<Path> files, String table, List<String> required, List<String> optional,
+                               boolean pageDecoding, Sink sink) throws IOException, InterruptedException {
         Map<Binary, String> strings = new HashMap<>();
         Map<String, String> pageStrings = new HashMap<>();
         for (Path f : files) {
             try (ParquetFileReader r = openPart(f)) {
                 MessageType schema = r.getFooter().getFileMetaData().getSchema();
+                List<String> columns = new ArrayList<>(required);
+                for (String c : optional) {
+                    if (schema.containsField(c)) {
+                        columns.add(c);
+                    }
+                }
                 List<Type> fields = new ArrayList<>();
                 for (String c : columns) {
                     if (!schema.containsField(c)) {

@@ -117,10 +117,10 @@ class TableReaderTest {
         all.addAll(strings);
         List<String> fast;
         List<String> slow;
-        try (TableReader.Scan s = TableReader.open(dir, "t", all, true)) {
+        try (TableReader.Scan s = TableReader.open(dir, "t", all, List.of(), true)) {
             fast = rows(s, longs, strings);
         }
-        try (TableReader.Scan s = TableReader.open(dir, "t", all, false)) {
+        try (TableReader.Scan s = TableReader.open(dir, "t", all, List.of(), false)) {
             slow = rows(s, longs, strings);
         }
         assertEquals(rows, slow.size());
@@ -132,6 +132,29 @@ class TableReaderTest {
         for (int i = 0; i < rows; i++) {
             assertEquals(slow.get(i), fast.get(i), "row " + i);
         }
+    }
+
+    @Test
+    void optionalColumnsAreReadWhereAPartFileHasThem() throws IOException {
+        Path dir = exampleTable("example-optional", org.apache.parquet.column.ParquetProperties.WriterVersion.PARQUET_1_0,
+                3_000);
+        List<String> asRequired;
+        try (TableReader.Scan s = TableReader.open(dir, "t", List.of("a", "b"))) {
+            asRequired = rows(s, List.of("a", "b"), List.of());
+        }
+        List<String> asOptional = new ArrayList<>();
+        int[] batches = {0};
+        TableReader.scan(dir, "t", List.of("a"), List.of("b", "no_such_column"), batch -> {
+            assertTrue(batch.has("a") && batch.has("b"), "the columns the file has");
+            assertFalse(batch.has("no_such_column"), "a column the file does not have");
+            batches[0]++;
+            for (int i = 0; i < batch.rows; i++) {
+                TableReader.LongColumn a = batch.longs("a"), b = batch.longs("b");
+                asOptional.add(a.values[i] + "|" + (b.present[i] ? Long.toString(b.values[i]) : "null") + "|");
+            }
+        });
+        assertTrue(batches[0] > 1, "row groups: " + batches[0]);
+        assertEquals(asRequired, asOptional);
     }
 
     @Test
