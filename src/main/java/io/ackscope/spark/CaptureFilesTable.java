@@ -2,6 +2,7 @@ package io.ackscope.spark;
 
 import io.ackscope.decode.DecodeStatus;
 
+import java.util.Arrays;
 import java.util.List;
 
 import static io.ackscope.spark.ColumnType.BOOLEAN;
@@ -115,16 +116,11 @@ final class CaptureFilesTable {
         }
         // a split after damage may have read on (the table's other figures stop at the damage): its points go
         int n = 0;
-        while (n < stats.seekPointCount && (stats.errorOffset == null
-                || stats.seekPoints[2 * n + 1] < stats.errorOffset)) {
+        while (n < stats.seekPointCount && (stats.errorOffset == null || stats.seekOffsets[n] < stats.errorOffset)) {
             n++;
         }
-        long[] frames = new long[n], offsets = new long[n];
-        for (int i = 0; i < n; i++) {
-            frames[i] = stats.seekPoints[2 * i];
-            offsets[i] = stats.seekPoints[2 * i + 1];
-        }
-        row.setLongList(SEEK_FRAMES, frames).setLongList(SEEK_OFFSETS, offsets);
+        row.setLongList(SEEK_FRAMES, Arrays.copyOf(stats.seekFrames, n))
+                .setLongList(SEEK_OFFSETS, Arrays.copyOf(stats.seekOffsets, n));
         return row;
     }
 }

@@ -30,11 +30,13 @@ public final class SplitStats implements Serializable {
     String tailReason;
     boolean complete;              // the split was read to its end (or to the damage)
     /**
-     * Seek points: pairs (frame number, byte offset of its record), for frames 1, 1 + {@link #SEEK_POINT_FRAMES},
-     * 1 + 2 x that, ... of the file, ascending. A reader can start at any of them with known frame numbers
-     * (the report's flow graphs do); they are fixed by the frame numbers, so the same whatever the splits.
+     * Seek points: frame numbers 1, 1 + {@link #SEEK_POINT_FRAMES}, 1 + 2 x that, ... of the file, ascending, and the
+     * byte offsets of their records, the first {@link #seekPointCount} of each array. A reader can start at any of
+     * them with known frame numbers (the report's flow graphs do); they are fixed by the frame numbers, so the same
+     * whatever the splits.
      */
-    long[] seekPoints = new long[0];
+    long[] seekFrames = new long[0];
+    long[] seekOffsets = new long[0];
     int seekPointCount;
 
     /** Frames between two seek points (a power of two: {@link #seekPoint} masks). */
@@ -77,11 +79,13 @@ public final class SplitStats implements Serializable {
         if (((frame - 1) & (SEEK_POINT_FRAMES - 1)) != 0) {   // a power of two: a mask, not a division per record
             return;
         }
-        if (2 * seekPointCount + 2 > seekPoints.length) {
-            seekPoints = java.util.Arrays.copyOf(seekPoints, Math.max(16, 2 * seekPoints.length));
+        if (seekPointCount == seekFrames.length) {
+            int n = Math.max(8, 2 * seekPointCount);
+            seekFrames = java.util.Arrays.copyOf(seekFrames, n);
+            seekOffsets = java.util.Arrays.copyOf(seekOffsets, n);
         }
-        seekPoints[2 * seekPointCount] = frame;
-        seekPoints[2 * seekPointCount + 1] = offset;
+        seekFrames[seekPointCount] = frame;
+        seekOffsets[seekPointCount] = offset;
         seekPointCount++;
     }
 
@@ -120,7 +124,7 @@ public final class SplitStats implements Serializable {
         }
         complete &= o.complete;
         for (int i = 0; i < o.seekPointCount; i++) {
-            seekPoint(o.seekPoints[2 * i], o.seekPoints[2 * i + 1]);
+            seekPoint(o.seekFrames[i], o.seekOffsets[i]);
         }
     }
 }
