@@ -102,7 +102,6 @@ final class ReportBuilder {
         slow.sort(Comparator.comparingLong(ReportBuilder::slowness).reversed()
                 .thenComparingLong(ReportData.Request::stream).thenComparingInt(ReportData.Request::index));
 
-
         return new ReportData(dir.toString(), filter.describe(),
                 input.summary(totalConnections, conns.size(), requests, LIMITS.files(), LIMITS.skippedReasons()),
                 Findings.verdict(eps, requests, conns.size()), shown, eps.size() - shown.size(),

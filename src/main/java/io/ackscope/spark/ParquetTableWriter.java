@@ -75,7 +75,10 @@ public final class ParquetTableWriter implements Closeable {
         this(table, file, conf, ROW_GROUP_BYTES);
     }
 
-    /** With a row group size of {@code rowGroupBytes} (buffered, about their plain size) instead of {@link #ROW_GROUP_BYTES}. */
+    /**
+     * With a row group size of {@code rowGroupBytes} (buffered, about their plain size) instead of
+     * {@link #ROW_GROUP_BYTES}.
+     */
     ParquetTableWriter(TableSchema table, Path file, Configuration conf, long rowGroupBytes) throws IOException {
         this.table = table;
         this.rowGroupBytes = rowGroupBytes;
@@ -121,8 +124,9 @@ public final class ParquetTableWriter implements Closeable {
 
     /**
      * Dictionary encoding may be tried for strings and ints (enum names, ports, flags, counts: few distinct values;
-     * {@link LeafChunk} keeps it only where it is smaller, and booleans are always bit-packed); not for longs, timestamps and doubles (times, sequence numbers, microsecond values: mostly distinct, so a
-     * dictionary would be built, outgrow its page and be thrown away, costing CPU and a large hash map per column).
+     * {@link LeafChunk} keeps it only where it is smaller, and booleans are always bit-packed); not for longs,
+     * timestamps and doubles (times, sequence numbers, microsecond values: mostly distinct, so a dictionary would be
+     * built, outgrow its page and be thrown away, costing CPU and a large hash map per column).
      */
     static boolean dictionaryEncoded(ColumnType t) {
         return switch (t) {

@@ -136,8 +136,8 @@ class TableReaderTest {
 
     @Test
     void optionalColumnsAreReadWhereAPartFileHasThem() throws IOException {
-        Path dir = exampleTable("example-optional", org.apache.parquet.column.ParquetProperties.WriterVersion.PARQUET_1_0,
-                3_000);
+        Path dir = exampleTable("example-optional",
+                org.apache.parquet.column.ParquetProperties.WriterVersion.PARQUET_1_0, 3_000);
         List<String> asRequired;
         try (TableReader.Scan s = TableReader.open(dir, "t", List.of("a", "b"))) {
             asRequired = rows(s, List.of("a", "b"), List.of());

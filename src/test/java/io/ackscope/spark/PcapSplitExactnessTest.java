@@ -245,7 +245,8 @@ class PcapSplitExactnessTest {
                 long boundary = loc.boundaryAtOrAfter(cuts[i]);
                 int real = offsets.indexOf(boundary);
                 if (real < 0) {
-                    assertEquals(-1, result.framesBefore()[i], file + ": cut " + cuts[i] + ", fake boundary " + boundary);
+                    assertEquals(-1, result.framesBefore()[i],
+                            file + ": cut " + cuts[i] + ", fake boundary " + boundary);
                     counts[0]++;
                 } else {
                     // the frames before the real record the split would start at
