@@ -49,11 +49,7 @@ final class LatencyAggregate implements Serializable {
                 tableCounts = new long[16];
                 Arrays.fill(keys, EMPTY);
             }
-            int mask = keys.length - 1;
-            int h = hash(v) & mask;
-            while (keys[h] != EMPTY && keys[h] != v) {
-                h = (h + 1) & mask;
-            }
+            int h = slot(keys, v);
             if (keys[h] == EMPTY) {
                 keys[h] = v;
                 if (++tableSize * 2 > keys.length) {
@@ -65,9 +61,15 @@ final class LatencyAggregate implements Serializable {
             tableCounts[h] += n;
         }
 
-        private static int hash(long v) {
+        /** Linear probing: the slot of {@code v} in {@code table}, or the free slot where it would go. */
+        private static int slot(long[] table, long v) {
             long z = v * 0x9E3779B97F4A7C15L;
-            return (int) (z ^ (z >>> 32));
+            int mask = table.length - 1;
+            int h = (int) (z ^ (z >>> 32)) & mask;
+            while (table[h] != EMPTY && table[h] != v) {
+                h = (h + 1) & mask;
+            }
+            return h;
         }
 
         private void grow() {
@@ -75,13 +77,9 @@ final class LatencyAggregate implements Serializable {
             keys = new long[k.length * 2];
             tableCounts = new long[k.length * 2];
             Arrays.fill(keys, EMPTY);
-            int mask = keys.length - 1;
             for (int i = 0; i < k.length; i++) {
                 if (k[i] != EMPTY) {
-                    int h = hash(k[i]) & mask;
-                    while (keys[h] != EMPTY) {
-                        h = (h + 1) & mask;
-                    }
+                    int h = slot(keys, k[i]);
                     keys[h] = k[i];
                     tableCounts[h] = c[i];
                 }
@@ -138,12 +136,7 @@ final class LatencyAggregate implements Serializable {
         }
 
         private long tableCount(long v) {
-            int mask = keys.length - 1;
-            int h = hash(v) & mask;
-            while (keys[h] != v) {
-                h = (h + 1) & mask;
-            }
-            return tableCounts[h];
+            return tableCounts[slot(keys, v)];
         }
 
         private static long[][] merge(long[] av, long[] ac, long[] bv, long[] bc) {
