@@ -17,7 +17,7 @@ cd "$root"
 out=target/bench
 mkdir -p "$out"
 capture="${1:-$out/mix.pcap}"
-corpus="${ACKSCOPE_CORPUS:-$root/../shared/corpus}"
+corpus="${ACKSCOPE_CORPUS:-$root/testdata/corpus}"
 
 if [ ! -f "$capture" ]; then
   parts=(zeek__206_example_b.pcap zeek__bro.org.pcap zeek__methods.pcap zeek__bruteforce.pcap

@@ -6,14 +6,14 @@
 #
 # The capture is generated under ${TMPDIR:-/tmp} by replicating the records of a corpus capture (override with
 # ACKSCOPE_BENCH_SOURCE / ACKSCOPE_BENCH_FILE) and is not committed. Requires a JDK 17, Maven (offline is fine once
-# dependencies are cached), tcpdump, and the corpus in ../shared/corpus.
+# dependencies are cached), tcpdump, and the corpus in testdata/corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZE_MB=${1:-200}
 shift || true
 MODES=("$@")
 [ ${#MODES[@]} -eq 0 ] && MODES=(read)
-SOURCE=${ACKSCOPE_BENCH_SOURCE:-../shared/corpus/zeek__206_example_b.pcap}
+SOURCE=${ACKSCOPE_BENCH_SOURCE:-testdata/corpus/zeek__206_example_b.pcap}
 FILE=${ACKSCOPE_BENCH_FILE:-${TMPDIR:-/tmp}/ackscope-bench-${SIZE_MB}mb.pcap}
 
 mvn -B -o -q -Dstyle.color=never compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import io.ackscope.capture.Corpus;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
@@ -22,7 +23,7 @@ class EngineCommandsTest {
 
     @Test
     void convPrintsTsharksRowsWithExactBytesAndRelativeStart() throws Exception {
-        Path corpus = Paths.get(System.getProperty("ackscope.corpus"));
+        Path corpus = Corpus.dir();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         ConvCommand c = new ConvCommand(new PrintStream(buf, true, StandardCharsets.UTF_8));
         c.file = corpus.resolve("zeek__bro.org.pcap").toString();

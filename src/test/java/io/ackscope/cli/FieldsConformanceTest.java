@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import io.ackscope.capture.Corpus;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -196,13 +197,9 @@ class FieldsConformanceTest {
         return split(Files.readString(p, StandardCharsets.UTF_8));
     }
 
-    /** The corpus directory from system property ackscope.corpus; fails (does not skip) when it is missing. */
+    /** The vendored corpus (verified against SHA256SUMS). */
     static Path corpus() {
-        String prop = System.getProperty("ackscope.corpus");
-        assertTrue(prop != null, "system property ackscope.corpus is not set (surefire sets it)");
-        Path dir = Paths.get(prop).toAbsolutePath().normalize();
-        assertTrue(Files.isRegularFile(dir.resolve("MANIFEST.tsv")), "corpus missing: no MANIFEST.tsv in " + dir);
-        return dir;
+        return Corpus.dir();
     }
 
     static List<String> captures(Path dir) throws IOException {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import io.ackscope.capture.Corpus;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Arrays;
@@ -20,8 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class InfoCommandTest {
 
     private static Path corpus(String file) {
-        Path dir = Paths.get(System.getProperty("ackscope.corpus", "missing"));
-        Path p = dir.resolve(file);
+        Path p = Corpus.capture(file);
         assertTrue(Files.isRegularFile(p), "corpus file missing: " + p);
         return p;
     }

@@ -6,6 +6,7 @@ import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import java.io.IOException;
 import java.nio.file.Files;
+import io.ackscope.capture.Corpus;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -68,10 +69,7 @@ public final class FuzzInputs {
 
     /** Every packet of every corpus capture, copied out of the reader's buffer. */
     public static List<Sample> corpusPackets() throws IOException {
-        String prop = System.getProperty("ackscope.corpus");
-        assertTrue(prop != null, "system property ackscope.corpus is not set (surefire sets it)");
-        Path dir = Paths.get(prop);
-        assertTrue(Files.isRegularFile(dir.resolve("MANIFEST.tsv")), "corpus missing: no MANIFEST.tsv in " + dir);
+        Path dir = Corpus.dir();
         List<Sample> out = new ArrayList<>();
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import io.ackscope.capture.Corpus;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -30,12 +31,7 @@ final class AnalyzedCaptures {
 
     /** The shared capture corpus; fails (does not skip) when it is missing. */
     static Path corpus() {
-        String p = System.getProperty("ackscope.corpus");
-        if (p == null || !Files.isRegularFile(Path.of(p, "MANIFEST.tsv"))) {
-            throw new IllegalStateException("corpus not found: system property ackscope.corpus = " + p
-                    + " (surefire sets it to ../shared/corpus)");
-        }
-        return Path.of(p);
+        return Corpus.dir();
     }
 
     /** The output directory of {@code analyze CAPTURE --out DIR} (a file or a directory), made on first use. */

@@ -5,6 +5,7 @@ import org.apache.spark.sql.SparkSession;
 import scala.collection.Seq;
 
 import java.nio.file.Files;
+import io.ackscope.capture.Corpus;
 import java.nio.file.Path;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -33,12 +34,7 @@ final class SparkTests {
 
     /** The shared capture corpus; fails (does not skip) when it is missing. */
     static Path corpus() {
-        String p = System.getProperty("ackscope.corpus");
-        if (p == null || !Files.isDirectory(Path.of(p))) {
-            throw new IllegalStateException("corpus not found: system property ackscope.corpus = " + p
-                    + " (surefire sets it to ../shared/corpus)");
-        }
-        return Path.of(p).toAbsolutePath().normalize();
+        return Corpus.dir();
     }
 
     /** The corpus captures (*.pcap, *.pcapng), sorted by name. */

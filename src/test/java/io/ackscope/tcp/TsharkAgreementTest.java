@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import io.ackscope.capture.Corpus;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -73,15 +74,7 @@ public class TsharkAgreementTest {
     }
 
     public static Path corpus() {
-        String prop = System.getProperty("ackscope.corpus");
-        if (prop == null) {
-            throw new IllegalStateException("system property ackscope.corpus is not set (surefire sets it)");
-        }
-        Path dir = Paths.get(prop).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(dir.resolve("MANIFEST.tsv"))) {
-            throw new IllegalStateException("corpus missing: no MANIFEST.tsv in " + dir);
-        }
-        return dir;
+        return Corpus.dir();
     }
 
     /** What ackscope said about one frame. */
