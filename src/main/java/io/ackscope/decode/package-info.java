@@ -1,0 +1,13 @@
+/**
+ * Decoding one frame's bytes into the fields the TCP engine needs: link layers (Ethernet, VLAN/QinQ, Linux SLL and
+ * SLL2, raw IP, BSD loopback), IPv4 and the IPv6 extension-header chain, tunnels, TCP with its options, and the
+ * headers quoted inside ICMP errors.
+ *
+ * <p>{@link io.ackscope.decode.PacketDecoder} is a flyweight in the style of gopacket's DecodingLayerParser:
+ * {@code decode} resets every field, allocates nothing and never throws. A frame that does not decode fully is data:
+ * it says where decoding stopped ({@link io.ackscope.decode.Layer}) and why ({@link io.ackscope.decode.StopReasons}),
+ * so outputs can count every frame by reason.
+ *
+ * <p>Uses {@code capture} (link types) only; no TCP state, no Spark.
+ */
+package io.ackscope.decode;

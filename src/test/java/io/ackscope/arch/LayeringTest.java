@@ -1,0 +1,137 @@
+package io.ackscope.arch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packages point one way: {@code cli -> (spark | report | probe | load | lab) -> tcp -> decode -> capture}.
+ * Reads every main source file, strips comments and string literals, and fails on any reference (import or fully
+ * qualified name) to a package at the same or a higher layer. A new package must be given its layer here.
+ */
+class LayeringTest {
+
+    /** Layer of each package: a package may use only packages of a lower layer. */
+    static final Map<String, Integer> LAYER = Map.of(
+            "capture", 0,
+            "decode", 1,
+            "tcp", 2,
+            "spark", 3, "report", 3, "probe", 3, "load", 3, "lab", 3,
+            "cli", 4);
+
+    private static final Pattern REF = Pattern.compile("\\bio\\.ackscope\\.([a-z][a-z0-9_]*)\\b");
+    private static final Path MAIN = Path.of("src/main/java/io/ackscope");
+
+    @Test
+    void noPackageUsesOneAtItsOwnOrAHigherLayer() throws IOException {
+        List<String> upward = new ArrayList<>();
+        Set<String> packages = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                String pkg = MAIN.relativize(f).getName(0).toString();
+                packages.add(pkg);
+                upward.addAll(violations(pkg, f.getFileName().toString(), read(f)));
+            }
+        }
+        assertEquals(new TreeSet<>(LAYER.keySet()), packages,
+                "every package under io.ackscope has a layer in LayeringTest.LAYER");
+        assertEquals(List.of(), upward, "references against the layering");
+    }
+
+    @Test
+    void findsAnUpwardImportAndAFullyQualifiedUpwardReferenceButNotOneInAComment() {
+        String source = """
+                package io.ackscope.tcp;
+                import io.ackscope.decode.PacketDecoder;
+                import io.ackscope.spark.Analyze;
+                /** See {@link io.ackscope.report.Report} for where this ends up. */
+                class X {
+                    // io.ackscope.cli.Main calls us
+                    String s = "io.ackscope.lab.Lab";
+                    Object o = new io.ackscope.load.LoadRun(null);
+                }
+                """;
+        assertEquals(List.of("tcp/X.java -> spark", "tcp/X.java -> load"), violations("tcp", "X.java", source));
+    }
+
+    @Test
+    void aPackageWithoutALayerIsNamed() {
+        assertEquals(List.of("capture/Y.java -> tables (no layer)"),
+                violations("capture", "Y.java", "import io.ackscope.tables.Schema; class Y {}"));
+    }
+
+    static List<String> violations(String pkg, String file, String source) {
+        Integer own = LAYER.get(pkg);
+        assertTrue(own != null, "package " + pkg + " has no layer in LayeringTest.LAYER");
+        List<String> out = new ArrayList<>();
+        Matcher m = REF.matcher(stripCommentsAndStrings(source));
+        while (m.find()) {
+            String target = m.group(1);
+            if (target.equals(pkg)) {
+                continue;
+            }
+            Integer layer = LAYER.get(target);
+            if (layer == null) {
+                out.add(pkg + "/" + file + " -> " + target + " (no layer)");
+            } else if (layer >= own && !out.contains(pkg + "/" + file + " -> " + target)) {
+                out.add(pkg + "/" + file + " -> " + target);
+            }
+        }
+        return out;
+    }
+
+    /** The source with comments, string and character literals and text blocks replaced by spaces. */
+    static String stripCommentsAndStrings(String s) {
+        StringBuilder out = new StringBuilder(s.length());
+        int i = 0;
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (s.startsWith("//", i)) {
+                while (i < s.length() && s.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (s.startsWith("/*", i)) {
+                int end = s.indexOf("*/", i + 2);
+                i = end < 0 ? s.length() : end + 2;
+                out.append(' ');
+            } else if (s.startsWith("\"\"\"", i)) {
+                int end = s.indexOf("\"\"\"", i + 3);
+                i = end < 0 ? s.length() : end + 3;
+                out.append(' ');
+            } else if (c == '"' || c == '\'') {
+                i++;
+                while (i < s.length() && s.charAt(i) != c && s.charAt(i) != '\n') {
+                    i += s.charAt(i) == '\\' ? 2 : 1;
+                }
+                i++;
+                out.append(' ');
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    private static String read(Path f) {
+        try {
+            return Files.readString(f, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
