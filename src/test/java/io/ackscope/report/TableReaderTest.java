@@ -206,19 +206,33 @@ class TableReaderTest {
         String name = "ackscope-table-reader-" + Tables.ACK_DELAYS;
         TableReader.Scan s = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
         Thread decoder = null;
-        for (int tries = 0; tries < 200 && decoder == null; tries++) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        // more row groups than fit ahead: the decoder fills the queue and then waits in put() for a consumer
+        while (decoder == null || !waitsToHandOver(decoder)) {
+            assertTrue(System.nanoTime() < deadline, "no decoder thread " + name + " waiting in put()");
+            decoder = null;
             for (Thread t : Thread.getAllStackTraces().keySet()) {
                 if (t.getName().equals(name)) {
                     decoder = t;
                 }
             }
+            Thread.onSpinWait();
         }
-        assertTrue(decoder != null, "no decoder thread named " + name);
-        // more row groups than fit ahead: the decoder is blocked (or about to be) until someone consumes
-        Thread.sleep(200);
-        assertTrue(decoder.isAlive(), "the decoder finished without a consumer");
         s.close();
-        decoder.join(10_000);
+        decoder.join(30_000);
         assertFalse(decoder.isAlive(), "the decoder still runs after close");
+    }
+
+    /** Whether {@code t} is parked in a blocking queue's put: it has a batch and no room to hand it over. */
+    private static boolean waitsToHandOver(Thread t) {
+        if (t.getState() != Thread.State.WAITING) {
+            return false;
+        }
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getMethodName().equals("put") && e.getClassName().endsWith("BlockingQueue")) {
+                return true;
+            }
+        }
+        return false;
     }
 }
