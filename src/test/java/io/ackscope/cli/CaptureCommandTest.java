@@ -85,6 +85,17 @@ class CaptureCommandTest {
         assertKnownTraffic(file);
     }
 
+    /** As tcpdump: a script's {@code ackscope capture ... &} starts with SIGINT ignored, and SIGINT still ends it. */
+    @Test
+    void sigintEndsTheCaptureEvenWhenTheLauncherLeftSigintIgnored(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("ignored.pcap");
+        Capture c = Capture.start(NetTestSupport.sigintIgnored(), file, "tcp port " + server.getLocalPort());
+        talk();
+        List<String> out = c.signalAndWait("INT");
+        assertAllReadersCount(file, captured(out));
+        assertKnownTraffic(file);
+    }
+
     @Test
     void sigtermEndsTheCaptureWithEverythingFlushed(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("term.pcap");
@@ -206,9 +217,14 @@ class CaptureCommandTest {
         }
 
         static Capture start(Path file, String... args) throws Exception {
+            return start(List.of(), file, args);
+        }
+
+        /** Started through {@code prefix} (a command that execs the rest). */
+        static Capture start(List<String> prefix, Path file, String... args) throws Exception {
             List<String> a = new ArrayList<>(List.of("capture", "-i", "lo", "-w", file.toString()));
             a.addAll(List.of(args));
-            Process p = new ProcessBuilder(NetTestSupport.java(List.of(), "io.ackscope.cli.Main",
+            Process p = new ProcessBuilder(NetTestSupport.java(prefix, "io.ackscope.cli.Main",
                     a.toArray(new String[0]))).redirectErrorStream(true).start();
             Capture c = new Capture(p);
             String first = CompletableFuture.supplyAsync(c::readLine).get(60, TimeUnit.SECONDS);
