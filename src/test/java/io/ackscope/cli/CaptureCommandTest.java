@@ -4,6 +4,7 @@ import io.ackscope.capture.CaptureReader;
 import io.ackscope.probe.NetTestSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code fields} and {@link CaptureReader} count the frames the command reported, and the known traffic is all there.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Tag("root")
 class CaptureCommandTest {
 
     /** Conversations per run: connect, "hello\n", "bye\n" back, close. */

@@ -1,6 +1,7 @@
 package io.ackscope.lab;
 
 import io.ackscope.probe.NetTestSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * and exits with status 130 (128 + SIGINT) well within the load's duration. The lab is started with SIGINT ignored,
  * as a script's {@code jobs/lab-delayed-ack &} (or Maven started from one) leaves it: it must stop all the same.
  */
+@Tag("root")
+@Tag("nginx")
 class LabInterruptTest {
 
     private static final Pattern WORK = Pattern.compile("lab: work directory (\\S+)");
