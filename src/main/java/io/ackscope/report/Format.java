@@ -12,12 +12,22 @@ final class Format {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS 'UTC'",
             Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter COMPACT = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
     /** A timestamp (µs since the epoch) to the microsecond, in UTC. */
     static String time(long micros) {
         return TIME.format(instant(micros));
+    }
+
+    /** A timestamp for a file name: {@code 20261202T100432Z}, {@code 20261202T100432.5Z} (UTC). */
+    static String compactTime(long micros) {
+        String t = COMPACT.format(instant(micros));
+        long fraction = Math.floorMod(micros, 1_000_000L);
+        return fraction == 0 ? t + "Z"
+                : t + "." + String.format(Locale.ROOT, "%06d", fraction).replaceFirst("0+$", "") + "Z";
     }
 
     /** Time of day to the millisecond (UTC), for axis labels. */
