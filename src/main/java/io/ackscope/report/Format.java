@@ -5,8 +5,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
-/** Numbers and times as the page writes them: UTC times, durations in the unit a person would choose. */
-final class Format {
+/**
+ * Numbers and times as the page writes them: UTC times, durations in the unit a person would choose. The command
+ * line's summaries use the public ones too ({@link #plural}, {@link #bytes}), so both say "1 file" and "124.4 KiB".
+ */
+public final class Format {
     private Format() {
     }
 
@@ -94,7 +97,7 @@ final class Format {
     }
 
     /** A count with thousands separators. */
-    static String count(long n) {
+    public static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);
     }
 
@@ -116,7 +119,7 @@ final class Format {
     }
 
     /** Bytes in the unit a person would choose. */
-    static String bytes(long b) {
+    public static String bytes(long b) {
         if (b < 1024) {
             return b + " B";
         }
@@ -130,7 +133,7 @@ final class Format {
     }
 
     /** "1 file", "2 files". */
-    static String plural(long n, String one, String many) {
+    public static String plural(long n, String one, String many) {
         return count(n) + " " + (n == 1 ? one : many);
     }
 }

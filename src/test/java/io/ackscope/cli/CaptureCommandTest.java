@@ -42,7 +42,7 @@ class CaptureCommandTest {
 
     /** Conversations per run: connect, "hello\n", "bye\n" back, close. */
     private static final int CONVERSATIONS = 5;
-    private static final Pattern CAPTURED = Pattern.compile("^(\\d+) packets captured$");
+    private static final Pattern CAPTURED = Pattern.compile("^(\\d+) packets? captured$");
 
     private static ServerSocket server;
     private static Thread acceptor;
