@@ -43,7 +43,7 @@ ACKSCOPE_BENCH_FILE="$capture" bench/read-bench.sh 200 read decode
 
 echo "== 2. JMH -prof gc"
 # the benchmarks jar from the pom's jmh profile (JMH and its annotation processor from Maven Central)
-mvn -B -Dstyle.color=never -P jmh -DskipTests -Dackscope.cds.skip=true package >&2
+jobs/build decode-bench -P jmh -Dackscope.cds.skip=true
 jar=target/ackscope-benchmarks.jar
 java -jar "$jar" 'io.ackscope.decode.DecodeBenchmark' -p capture="$capture" -prof gc \
   -rf csv -rff "$out/jmh.csv" > "$out/jmh.txt"
