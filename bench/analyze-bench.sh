@@ -64,7 +64,7 @@ trap cleanup EXIT
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 jar="$root/target/ackscope.jar"
 if [ ! -f "$jar" ] || [ ! -f "$root/target/ackscope-cluster.jar" ]; then
-  (cd "$root" && mvn -B -q -DskipTests package)
+  "$root/jobs/build" analyze-bench
 fi
 
 # ---- 1. the capture -------------------------------------------------------------------------------------------

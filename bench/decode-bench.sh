@@ -8,7 +8,8 @@
 # to each other until the file reaches 200 MB: real traffic (HTTP downloads with retransmissions, SSH, FTP, DNS,
 # VLAN/QinQ/MPLS, IPv6), not one connection repeated. Steps:
 #   1. bench/read-bench.sh on that file: wall-clock MB/s of read-only and read + decode, cat and tcpdump (best of 3);
-#   2. JMH io.ackscope.decode.DecodeBenchmark (src/jmh/java) with -prof gc;
+#   2. JMH io.ackscope.decode.DecodeBenchmark (src/jmh/java, built by `mvn -P jmh package` into
+#      target/ackscope-benchmarks.jar) with -prof gc;
 #   3. the same passes in CPU time (DecodeCpuTime; user + sys for cat and tcpdump): on a shared machine MB per
 #      CPU-second is much less disturbed by other load than wall-clock MB/s.
 set -euo pipefail
@@ -41,23 +42,10 @@ echo "== 1. wall clock (bench/read-bench.sh)"
 ACKSCOPE_BENCH_FILE="$capture" bench/read-bench.sh 200 read decode
 
 echo "== 2. JMH -prof gc"
-mvn -B -o -q -Dstyle.color=never compile dependency:build-classpath -Dmdep.outputFile="$out/classpath.txt" >/dev/null
-m2="${HOME}/.m2/repository"
-jmh_version=1.37
-jmh_core="$m2/org/openjdk/jmh/jmh-core/$jmh_version/jmh-core-$jmh_version.jar"
-jmh_ann="$m2/org/openjdk/jmh/jmh-generator-annprocess/$jmh_version/jmh-generator-annprocess-$jmh_version.jar"
-if [ ! -f "$jmh_core" ] || [ ! -f "$jmh_ann" ]; then
-  mvn -B -q -Dstyle.color=never dependency:get -Dartifact=org.openjdk.jmh:jmh-core:$jmh_version
-  mvn -B -q -Dstyle.color=never dependency:get -Dartifact=org.openjdk.jmh:jmh-generator-annprocess:$jmh_version
-fi
-jmh_cp="$jmh_core:$m2/net/sf/jopt-simple/jopt-simple/5.0.4/jopt-simple-5.0.4.jar"
-jmh_cp="$jmh_cp:$m2/org/apache/commons/commons-math3/3.6.1/commons-math3-3.6.1.jar"
-rm -rf "$out/jmh-classes"
-mkdir -p "$out/jmh-classes"
-javac -d "$out/jmh-classes" -cp "target/classes:$jmh_cp" -processorpath "$jmh_ann:$jmh_cp" \
-  $(find src/jmh/java -name '*.java')
-cp="$out/jmh-classes:target/classes:$(cat "$out/classpath.txt"):$jmh_cp"
-java -cp "$cp" org.openjdk.jmh.Main 'io.ackscope.decode.DecodeBenchmark' -p capture="$capture" -prof gc \
+# the benchmarks jar from the pom's jmh profile (JMH and its annotation processor from Maven Central)
+jobs/build decode-bench -P jmh -Dackscope.cds.skip=true
+jar=target/ackscope-benchmarks.jar
+java -jar "$jar" 'io.ackscope.decode.DecodeBenchmark' -p capture="$capture" -prof gc \
   -rf csv -rff "$out/jmh.csv" > "$out/jmh.txt"
 sed -n '/^Benchmark /,$p' "$out/jmh.txt" | grep -v '^Benchmark result'
 
@@ -74,7 +62,7 @@ best_cpu() { # command... -> best user + sys seconds of 3 runs
 cat "$capture" > /dev/null
 cat_cpu=$(best_cpu cat "$capture")
 tcpdump_cpu=$(best_cpu tcpdump -nn -r "$capture")
-java -Xms1g -Xmx1g -cp "$cp" io.ackscope.decode.DecodeCpuTime "$capture" 10 > "$out/cpu.txt"
+java -Xms1g -Xmx1g -cp "$jar" io.ackscope.decode.DecodeCpuTime "$capture" 10 > "$out/cpu.txt"
 awk -v mb="$mb" -v cc="$cat_cpu" -v ct="$tcpdump_cpu" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
   $2 == "readAndDecode" { rd = $3 } $2 == "readOnly" { ro = $3 } $2 == "decodeOnly" { dn = $3 }
   END {

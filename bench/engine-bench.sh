@@ -66,8 +66,8 @@ if [ -n "${CAPTURE:-}" ]; then F=$CAPTURE; else F=$(make_capture | tail -1); fi
 echo "capture: $F ($(stat -c %s "$F") bytes)"
 
 cd "$root"
-[ -d target/classes/io/ackscope/tcp ] || mvn -B -o -q compile
-mvn -B -o -q dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" > /dev/null
+[ -d target/classes/io/ackscope/tcp ] || mvn -B -o -q -Dstyle.color=never compile
+mvn -B -o -q -Dstyle.color=never dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" > /dev/null
 CP="target/classes:$(cat "$WORK/cp.txt")"
 
 echo "== ackscope engine (1 core)"

@@ -2,6 +2,7 @@ package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.EarlyCount;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -112,18 +113,20 @@ final class AnalyzeCommand extends Command {
     }
 
     private void printSummary(Analyze.Summary s, double seconds) {
-        console.printf(Locale.ROOT, "ackscope analyze: %d file%s, %s, %,d frames (%,d TCP), %,d connections in %.1f s"
-                        + " (%.0f MB/s)%n", s.files(), s.files() == 1 ? "" : "s", human(s.bytes()), s.frames(),
-                s.tcpFrames(), s.connections(), seconds, s.bytes() / 1e6 / Math.max(seconds, 1e-3));
-        console.printf(Locale.ROOT, "read in %d task%s (%d file%s split)%n", s.readTasks(),
-                s.readTasks() == 1 ? "" : "s", s.splitFiles(), s.splitFiles() == 1 ? "" : "s");
+        console.printf(Locale.ROOT, "ackscope analyze: %s, %s, %s (%,d TCP), %s in %.1f s (%s/s)%n",
+                Format.plural(s.files(), "file", "files"), Format.bytes(s.bytes()),
+                Format.plural(s.frames(), "frame", "frames"), s.tcpFrames(),
+                Format.plural(s.connections(), "connection", "connections"), seconds,
+                Format.bytes(Math.round(s.bytes() / Math.max(seconds, 1e-3))));
+        console.printf(Locale.ROOT, "read in %s (%s split)%n", Format.plural(s.readTasks(), "task", "tasks"),
+                Format.plural(s.splitFiles(), "file", "files"));
         console.printf(Locale.ROOT, "tables in %s:%n", s.out());
         for (Map.Entry<String, Long> e : s.tableRows().entrySet()) {
-            console.printf(Locale.ROOT, "  %-16s %,d rows%n", e.getKey(), e.getValue());
+            console.printf(Locale.ROOT, "  %-16s %s%n", e.getKey(), Format.plural(e.getValue(), "row", "rows"));
         }
         if (!s.damaged().isEmpty()) {
-            console.printf(Locale.ROOT, "%d damaged file%s (analysed up to the damage; see capture_files):%n",
-                    s.damaged().size(), s.damaged().size() == 1 ? "" : "s");
+            console.printf(Locale.ROOT, "%s (analysed up to the damage; see capture_files):%n",
+                    Format.plural(s.damaged().size(), "damaged file", "damaged files"));
             for (String d : s.damaged()) {
                 console.println("  " + d);
             }
@@ -132,10 +135,5 @@ final class AnalyzeCommand extends Command {
         s.phaseSeconds().forEach((k, v) -> console.printf(Locale.ROOT, " %s %.1f s;", k, v));
         console.println();
         s.taskTime().forEach((k, v) -> console.printf(Locale.ROOT, "task time, %s: %s%n", k, v));
-    }
-
-    private static String human(long bytes) {
-        return bytes >= 1 << 30 ? String.format(Locale.ROOT, "%.2f GB", bytes / (double) (1 << 30))
-                : String.format(Locale.ROOT, "%.1f MB", bytes / (double) (1 << 20));
     }
 }

@@ -68,14 +68,19 @@ public final class CaptureCommand extends Command {
             out.flush();
             cap.run(count);
             LiveCapture.Result r = cap.finish();
-            out.printf("%d packets captured%n", r.captured());
-            out.printf("%d packets received by filter%n", r.receivedByFilter());
-            out.printf("%d packets dropped by kernel%n", r.droppedByKernel());
+            // tcpdump's words, singular included ("1 packet captured")
+            out.printf("%d %s captured%n", r.captured(), packets(r.captured()));
+            out.printf("%d %s received by filter%n", r.receivedByFilter(), packets(r.receivedByFilter()));
+            out.printf("%d %s dropped by kernel%n", r.droppedByKernel(), packets(r.droppedByKernel()));
             if (r.droppedByInterface() > 0) {
-                out.printf("%d packets dropped by interface%n", r.droppedByInterface());
+                out.printf("%d %s dropped by interface%n", r.droppedByInterface(), packets(r.droppedByInterface()));
             }
             out.flush();
         }
         return 0;
+    }
+
+    private static String packets(long n) {
+        return n == 1 ? "packet" : "packets";
     }
 }

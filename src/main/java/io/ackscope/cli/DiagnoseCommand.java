@@ -4,6 +4,7 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
+import io.ackscope.report.Format;
 import io.ackscope.tcp.AckClass;
 import io.ackscope.tcp.CaptureFeeder;
 import io.ackscope.tcp.Diagnosis;
@@ -61,8 +62,9 @@ public final class DiagnoseCommand extends Command {
             }
         }
         engine.finish();
-        out.printf(Locale.ROOT, "%d frames, %d TCP segments, %d connections%n%n", feeder.frames(),
-                feeder.tcpSegments(), engine.connections());
+        out.printf(Locale.ROOT, "%s, %s, %s%n%n", Format.plural(feeder.frames(), "frame", "frames"),
+                Format.plural(feeder.tcpSegments(), "TCP segment", "TCP segments"),
+                Format.plural(engine.connections(), "connection", "connections"));
         List<Diagnosis.Endpoint> eps = diagnosis.endpoints();
         if (eps.isEmpty()) {
             out.println("No TCP connections found.");
@@ -70,7 +72,8 @@ public final class DiagnoseCommand extends Command {
         int shown = 0;
         for (Diagnosis.Endpoint e : eps) {
             if (shown++ == top) {
-                out.printf(Locale.ROOT, "... %d more server endpoints (use --top)%n", eps.size() - top);
+                out.printf(Locale.ROOT, "... %s more (use --top)%n",
+                        Format.plural(eps.size() - top, "server endpoint", "server endpoints"));
                 break;
             }
             print(e);
@@ -79,8 +82,9 @@ public final class DiagnoseCommand extends Command {
     }
 
     private void print(Diagnosis.Endpoint e) {
-        out.printf(Locale.ROOT, "Server %s: %d connections, %d requests; capture point: %s%n", e.server,
-                e.connections, e.exchanges, vantage(e.vantage));
+        out.printf(Locale.ROOT, "Server %s: %s, %s; capture point: %s%n", e.server,
+                Format.plural(e.connections, "connection", "connections"),
+                Format.plural(e.exchanges, "request", "requests"), vantage(e.vantage));
         out.println("  latency               p50        p90        p99        max     count");
         row("handshake RTT", e.handshakeRtt);
         row("data RTT", e.dataRtt);

@@ -214,7 +214,7 @@ public final class FieldsCommand extends Command {
         }
 
         void print(PrintStream err) {
-            err.println(total + " frames decoded: " + ok + " ok");
+            err.println(total + (total == 1 ? " frame" : " frames") + " decoded: " + ok + " ok");
             for (Map.Entry<String, long[]> e : stopped.entrySet()) {
                 long[] c = e.getValue();
                 for (int i = 0; i < c.length; i++) {

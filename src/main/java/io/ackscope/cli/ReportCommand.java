@@ -14,7 +14,9 @@ import java.util.List;
 
 /**
  * {@code ackscope report DIR}: the HTML summary page of an {@code analyze} output directory, from its tables
- * (no Spark, no re-analysis), optionally for some servers or a time window.
+ * (no Spark, no re-analysis), optionally for some servers or a time window. A filtered page goes beside the full
+ * {@code report.html} unless {@code --out} says where; a filter that matches nothing is an error (exit 1) that
+ * names the filter and some server endpoints the tables do have.
  */
 @Parameters(commandDescription = "Write the HTML report of an analyze output directory (default DIR/report.html), "
         + "optionally for some servers or a time window")
@@ -23,7 +25,8 @@ final class ReportCommand extends Command {
     @Parameter(description = "DIR (an ackscope analyze output directory)", required = true)
     List<String> dirs = new ArrayList<>();
 
-    @Parameter(names = "--out", description = "Report file (default: DIR/report.html)")
+    @Parameter(names = "--out", description = "Report file (default: DIR/report.html; filtered: beside it, "
+            + "DIR/report-FILTER.html, so the full report stays)")
     String out;
 
     @Parameter(names = "--server", description = "Only this server endpoint, HOST:PORT ([v6]:PORT); repeatable")
@@ -52,12 +55,22 @@ final class ReportCommand extends Command {
             throw new IllegalArgumentException("give one analyze output directory, not " + dirs.size());
         }
         Path dir = Path.of(dirs.get(0));
-        Path file = out != null ? Path.of(out) : dir.resolve(Report.FILE_NAME);
+        ReportFilter filter = ReportFilter.parse(servers, since, until);
+        Path file = out != null ? Path.of(out) : dir.resolve(filter.fileName());
         long start = System.nanoTime();
-        ReportData d = Report.write(dir, file, ReportFilter.parse(servers, since, until));
+        ReportData d = Report.data(dir, filter, true);
+        String nothing = Report.nothingMatched(dir, d, filter, EXAMPLE_SERVERS);
+        if (nothing != null) {
+            // not an empty page that reads "all clear": the filter is wrong, say so and fail
+            throw new IllegalArgumentException(nothing + "; no report written");
+        }
+        Report.write(d, file);
         summary(console, file, d, start);
         return 0;
     }
+
+    /** Server endpoints named when a filter matches nothing. */
+    private static final int EXAMPLE_SERVERS = 5;
 
     private static void summary(PrintStream console, Path file, ReportData d, long startNanos) {
         console.printf(java.util.Locale.ROOT, "report: %s (%s; %d connection%s; %.1f s)%n", file,

@@ -3,6 +3,7 @@ package io.ackscope.cli;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.load.TargetServer;
+import io.ackscope.report.Format;
 
 import java.net.InetAddress;
 import java.time.Duration;
@@ -73,8 +74,10 @@ public final class ServeCommand extends Command {
                 System.out.println("{\"event\":\"stopped\",\"requests\":" + server.requests() + ",\"connections\":"
                         + server.connections() + ",\"bad_requests\":" + server.badRequests() + "}");
             } else {
-                System.out.println("ackscope serve: stopped after " + server.requests() + " requests on "
-                        + server.connections() + " connections (" + server.badRequests() + " malformed)");
+                System.out.println("ackscope serve: stopped after "
+                        + Format.plural(server.requests(), "request", "requests") + " on "
+                        + Format.plural(server.connections(), "connection", "connections") + " ("
+                        + server.badRequests() + " malformed)");
             }
             System.out.flush();
         }

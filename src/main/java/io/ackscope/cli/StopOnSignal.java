@@ -6,7 +6,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Lets a long-running command stop cleanly on SIGINT or SIGTERM: a shutdown hook runs {@code stop}, then holds the
  * JVM's exit until the command has finished (printed its summary, closed its files) or {@link #GRACE_SECONDS}
- * passed. Close it when the command is done, signal or not.
+ * passed. Close it when the command is done, signal or not. The signals end the JVM (status 128 + signal) even when
+ * the launcher left them ignored ({@link TerminationSignals#exitOnSignal}).
  */
 final class StopOnSignal implements AutoCloseable {
 
@@ -26,6 +27,7 @@ final class StopOnSignal implements AutoCloseable {
             }
         }, "ackscope-stop");
         Runtime.getRuntime().addShutdownHook(hook);
+        TerminationSignals.exitOnSignal();
     }
 
     @Override

@@ -1,30 +1,67 @@
 package io.ackscope.cli;
 
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.function.IntConsumer;
 
 /**
- * Turns SIGINT and SIGTERM into a call of a stop action instead of JVM shutdown, so a long-running command
- * (a capture) can finish its work and exit 0 as tcpdump does.
+ * SIGINT and SIGTERM for the long-running commands, whatever disposition the launcher left them in.
+ *
+ * <p>A shell without job control (a script, {@code cmd &}, {@code nohup cmd &} in one) starts background commands
+ * with SIGINT ignored, and an ignored signal stays ignored across exec. The JVM then installs no SIGINT handler of
+ * its own (so a shutdown hook never runs on SIGINT), and {@code sun.misc.Signal.handle} installs nothing either: it
+ * returns {@code SIG_IGN} and leaves the signal ignored. tcpdump sets its handlers with sigaction regardless, so it
+ * stops on SIGINT however it was started; these commands do the same: a signal found ignored is reset to its default
+ * action (libc {@code signal(sig, SIG_DFL)} through JNA, which pcap4j already brings) and then handled.
  *
  * <p>Uses {@code sun.misc.Signal} from module {@code jdk.unsupported} (exported, but javac warns about it without a
- * way to suppress the warning, hence the reflection). Where it is missing the JVM's default handling stays, and
- * {@link #install} returns false.
+ * way to suppress the warning, hence the reflection). Where it is missing the JVM's default handling stays.
  */
 final class TerminationSignals {
+
+    private static final String[] NAMES = {"INT", "TERM"};
+
+    /** The libc call that resets an ignored signal, bound through JNA. */
+    private static final class LibC {
+        static {
+            Native.register("c");
+        }
+
+        /** {@code signal(2)}; a null handler is {@code SIG_DFL}. */
+        static native Pointer signal(int signum, Pointer handler);
+    }
 
     private TerminationSignals() {
     }
 
-    /** Routes SIGINT and SIGTERM to {@code onSignal}; returns false if signals cannot be handled here. */
+    /**
+     * Routes SIGINT and SIGTERM to {@code onSignal} instead of JVM shutdown, so a command (a capture) can finish its
+     * work and exit 0 as tcpdump does; returns false if signals cannot be handled here.
+     */
     static boolean install(Runnable onSignal) {
+        return route(number -> onSignal.run());
+    }
+
+    /**
+     * Makes SIGINT and SIGTERM run the shutdown hooks and exit with 128 + the signal's number, which is what the JVM
+     * does by itself unless the launcher left the signal ignored; returns false if signals cannot be handled here.
+     */
+    static boolean exitOnSignal() {
+        return route(number -> System.exit(128 + number));
+    }
+
+    private static boolean route(IntConsumer action) {
         try {
             Class<?> signalClass = Class.forName("sun.misc.Signal");
             Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
+            Method number = signalClass.getMethod("getNumber");
             InvocationHandler ih = (Object proxy, Method m, Object[] args) -> {
                 if (m.getName().equals("handle")) {
-                    onSignal.run();
+                    action.accept((Integer) number.invoke(args[0]));
                     return null;
                 }
                 return switch (m.getName()) {
@@ -34,13 +71,18 @@ final class TerminationSignals {
                 };
             };
             Object handler = Proxy.newProxyInstance(handlerClass.getClassLoader(), new Class<?>[] {handlerClass}, ih);
+            Object ignored = handlerClass.getField("SIG_IGN").get(null);
             Method handle = signalClass.getMethod("handle", signalClass, handlerClass);
-            for (String name : new String[] {"INT", "TERM"}) {
+            for (String name : NAMES) {
                 Object signal = signalClass.getConstructor(String.class).newInstance(name);
-                handle.invoke(null, signal, handler);
+                if (handle.invoke(null, signal, handler) == ignored) {
+                    // ignored since exec: Signal.handle changed nothing; reset it, then it installs
+                    LibC.signal((Integer) number.invoke(signal), null);
+                    handle.invoke(null, signal, handler);
+                }
             }
             return true;
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return false;
         }
     }

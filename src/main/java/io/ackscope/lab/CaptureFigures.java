@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  */
 public record CaptureFigures(long captured, long droppedByKernel, long fileBytes) {
 
-    private static final Pattern CAPTURED = Pattern.compile("(?m)^(\\d+) packets captured$");
-    private static final Pattern DROPPED = Pattern.compile("(?m)^(\\d+) packets dropped by kernel$");
+    private static final Pattern CAPTURED = Pattern.compile("(?m)^(\\d+) packets? captured$");
+    private static final Pattern DROPPED = Pattern.compile("(?m)^(\\d+) packets? dropped by kernel$");
 
     /** Reads the counts that {@code capture} prints when it stops. */
     static CaptureFigures parse(String output, long fileBytes) throws IOException {

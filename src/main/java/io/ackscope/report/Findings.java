@@ -6,6 +6,7 @@ import java.util.List;
 import static io.ackscope.report.Format.count;
 import static io.ackscope.report.Format.duration;
 import static io.ackscope.report.Format.percent;
+import static io.ackscope.report.Format.plural;
 
 /**
  * The diagnosis in words: what happens, the evidence from the tables, and what to change. Written for a reader who
@@ -79,13 +80,15 @@ final class Findings {
                 : "The wait falls before the first byte of the response, so time to first byte itself grows by "
                 + "about " + duration(ack) + ".";
         List<String> ev = evidence(
-                e.requests == 0 ? count(e.serverHeld.count) + " stalls, outside any request/response exchange."
-                        : count(e.laterRequestsStalled) + " of " + count(e.laterRequests)
-                        + " requests after the first on a keep-alive connection (" + percent(e.laterRequestsStalled,
+                e.requests == 0 ? plural(e.serverHeld.count, "stall", "stalls")
+                        + ", outside any request/response exchange."
+                        : count(e.laterRequestsStalled) + " of " + plural(e.laterRequests, "request", "requests")
+                        + " after the first on a keep-alive connection (" + percent(e.laterRequestsStalled,
                         e.laterRequests) + ") lost time to a stall; " + count(e.firstRequestsStalled) + " of "
-                        + count(e.requests - e.laterRequests) + " first requests on a connection did.",
-                "The client's ACK came " + duration(ack) + " after the data (median of " + count(e.serverHeld.count)
-                        + " stalls); " + band(e.serverHeld),
+                        + plural(e.requests - e.laterRequests, "first request", "first requests")
+                        + " on a connection did.",
+                "The client's ACK came " + duration(ack) + " after the data (median of "
+                        + plural(e.serverHeld.count, "stall", "stalls") + "); " + band(e.serverHeld),
                 "The held data left " + duration(e.serverHeld.resumeGap.percentile(0.5))
                         + " after that ACK arrived (median): the sender was waiting for exactly that ACK.",
                 responseComparison(e),
@@ -106,7 +109,7 @@ final class Findings {
     private static ReportData.Finding clientHeld(EndpointStats e) {
         long ack = e.clientHeld.ackDelay.percentile(0.5);
         List<String> ev = evidence(
-                count(e.clientHeld.count) + " requests waited for the server's ACK, " + duration(ack)
+                plural(e.clientHeld.count, "request", "requests") + " waited for the server's ACK, " + duration(ack)
                         + " after the data (median); " + band(e.clientHeld),
                 "The held request data left " + duration(e.clientHeld.resumeGap.percentile(0.5))
                         + " after that ACK arrived (median).",
@@ -126,8 +129,8 @@ final class Findings {
         List<String> ev = evidence(
                 "Checked " + what + " on " + Format.plural(e.connections, "connection", "connections")
                         + ": no data waited for a delayed acknowledgement.",
-                acks.total == 0 ? null : percent(acks.delayed, acks.total) + " of " + count(acks.total)
-                        + " ACKs were delayed" + (acks.delayed > 0 ? ", but no data was waiting for them." : "."),
+                acks.total == 0 ? null : percent(acks.delayed, acks.total) + " of " + plural(acks.total, "ACK", "ACKs")
+                        + (acks.total == 1 ? " was" : " were") + " delayed" + (acks.delayed > 0 ? ", but no data was waiting for them." : "."),
                 e.metrics[EndpointStats.TTFB].size() == 0 ? null : "Time to first byte: p50 "
                         + duration(e.metrics[EndpointStats.TTFB].percentile(0.5)) + ", p99 "
                         + duration(e.metrics[EndpointStats.TTFB].percentile(0.99)) + "; response time p99 "
@@ -238,7 +241,8 @@ final class Findings {
             long ack = worst.clientHeld.ackDelay.percentile(0.5);
             return new ReportData.Verdict(true, stallHeadline(worst.clientHeld.count, worst.requests,
                     "requests to " + worst.server, ack, "server"),
-                    count(worst.clientHeld.count) + " requests were held up: the client sends with Nagle's "
+                    plural(worst.clientHeld.count, "request was", "requests were")
+                            + " held up: the client sends with Nagle's "
                             + "algorithm on and the server delays its acknowledgement. Stalls are "
                             + percent(worst.stallShare()) + " of all response time." + others, CLIENT_HELD_FIXES);
         }
@@ -266,11 +270,11 @@ final class Findings {
                     .append(duration(top.metrics[EndpointStats.RESPONSE].percentile(0.99))).append('.');
         }
         if (rto > 0) {
-            s.append(' ').append(count(rto)).append(" retransmission timeouts cost ").append(duration(rtoMicros))
+            s.append(' ').append(plural(rto, "retransmission timeout", "retransmission timeouts")).append(" cost ").append(duration(rtoMicros))
                     .append(" (see below).");
         }
         if (zw > 0) {
-            s.append(' ').append(count(zw)).append(" zero-window waits cost ").append(duration(zwMicros))
+            s.append(' ').append(plural(zw, "zero-window wait", "zero-window waits")).append(" cost ").append(duration(zwMicros))
                     .append(" (see below).");
         }
         return new ReportData.Verdict(false, "No stall found", s.toString(), List.of());

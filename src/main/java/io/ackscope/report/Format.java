@@ -5,19 +5,32 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
-/** Numbers and times as the page writes them: UTC times, durations in the unit a person would choose. */
-final class Format {
+/**
+ * Numbers and times as the page writes them: UTC times, durations in the unit a person would choose. The command
+ * line's summaries use the public ones too ({@link #plural}, {@link #bytes}), so both say "1 file" and "124.4 KiB".
+ */
+public final class Format {
     private Format() {
     }
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS 'UTC'",
             Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter COMPACT = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
     /** A timestamp (µs since the epoch) to the microsecond, in UTC. */
     static String time(long micros) {
         return TIME.format(instant(micros));
+    }
+
+    /** A timestamp for a file name: {@code 20261202T100432Z}, {@code 20261202T100432.5Z} (UTC). */
+    static String compactTime(long micros) {
+        String t = COMPACT.format(instant(micros));
+        long fraction = Math.floorMod(micros, 1_000_000L);
+        return fraction == 0 ? t + "Z"
+                : t + "." + String.format(Locale.ROOT, "%06d", fraction).replaceFirst("0+$", "") + "Z";
     }
 
     /** Time of day to the millisecond (UTC), for axis labels. */
@@ -84,7 +97,7 @@ final class Format {
     }
 
     /** A count with thousands separators. */
-    static String count(long n) {
+    public static String count(long n) {
         return String.format(Locale.ROOT, "%,d", n);
     }
 
@@ -106,7 +119,7 @@ final class Format {
     }
 
     /** Bytes in the unit a person would choose. */
-    static String bytes(long b) {
+    public static String bytes(long b) {
         if (b < 1024) {
             return b + " B";
         }
@@ -120,7 +133,7 @@ final class Format {
     }
 
     /** "1 file", "2 files". */
-    static String plural(long n, String one, String many) {
+    public static String plural(long n, String one, String many) {
         return count(n) + " " + (n == 1 ? one : many);
     }
 }

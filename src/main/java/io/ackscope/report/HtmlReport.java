@@ -45,7 +45,7 @@ public final class HtmlReport {
         raw("</style></head><body><header class=\"top\"><div class=\"brand\">ackscope · TCP latency report</div>"
                 + "<div class=\"meta\">");
         text(Format.plural(d.input().files(), "capture file", "capture files") + ", "
-                + Format.count(d.input().frames()) + " frames" + span(d.input()) + " · " + d.filter());
+                + Format.plural(d.input().frames(), "frame", "frames") + span(d.input()) + " · " + d.filter());
         raw("<br>tables: ");
         text(d.tablesDir());
         raw(" · generated ");
@@ -455,13 +455,16 @@ public final class HtmlReport {
     private void analysed(ReportData d) {
         ReportData.Input in = d.input();
         raw("<section id=\"input\"><h2>What was analysed</h2><div class=\"cards\">");
-        card("files", Format.count(in.files()), "capture files (" + String.join(", ", in.formats()) + ")", null);
+        card("files", Format.count(in.files()), (in.files() == 1 ? "capture file (" : "capture files (")
+                + String.join(", ", in.formats()) + ")", null);
         card("bytes", Format.bytes(in.fileBytes()), "read", null);
-        card("frames", Format.count(in.frames()), "frames", null);
-        card("tcp", Format.count(in.tcpFrames()), "TCP frames analysed", null);
-        card("conns", Format.count(in.selected()), "of " + Format.count(in.connections()) + " connections selected",
+        card("frames", Format.count(in.frames()), in.frames() == 1 ? "frame" : "frames", null);
+        card("tcp", Format.count(in.tcpFrames()), in.tcpFrames() == 1 ? "TCP frame analysed" : "TCP frames analysed",
                 null);
-        card("damaged", Format.count(in.damagedFiles()), "damaged files", in.damagedFiles() > 0 ? "bad" : "good");
+        card("conns", Format.count(in.selected()), "of " + Format.plural(in.connections(), "connection",
+                "connections") + " selected", null);
+        card("damaged", Format.count(in.damagedFiles()), in.damagedFiles() == 1 ? "damaged file" : "damaged files",
+                in.damagedFiles() > 0 ? "bad" : "good");
         raw("</div><p>");
         text(in.firstMicros() == null ? "No frame had a timestamp." : "Time span: " + Format.time(in.firstMicros())
                 + " to " + Format.time(in.lastMicros()) + " (" + Format.duration(in.lastMicros() - in.firstMicros())

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The HTML summary report of an {@code analyze} output directory: {@code DIR/report.html}, made from the tables
@@ -45,11 +46,43 @@ public final class Report {
      */
     public static ReportData write(Path tablesDir, Path out, ReportFilter filter) throws IOException {
         ReportData d = data(tablesDir, filter, true);
+        write(d, out);
+        return d;
+    }
+
+    /** Writes the page of {@code d} to {@code out}, replacing it in one step. */
+    public static void write(ReportData d, Path out) throws IOException {
         byte[] page = html(d).getBytes(StandardCharsets.UTF_8);
         Path abs = out.toAbsolutePath();
         Path tmp = abs.resolveSibling("." + abs.getFileName() + ".tmp");
         Files.write(tmp, page);
         Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return d;
+    }
+
+    /**
+     * Why a filtered report would be empty, for the user who asked for it: null when {@code filter} selected some
+     * connection (or is no filter at all); otherwise one sentence naming the filter, what the tables hold and, for
+     * a server filter, the busiest server endpoints that do exist (at most {@code examples}).
+     */
+    public static String nothingMatched(Path tablesDir, ReportData d, ReportFilter filter, int examples)
+            throws IOException {
+        if (filter.isAll() || d.input().selected() > 0) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder("nothing in ").append(tablesDir).append(" matched ")
+                .append(filter.describe()).append(" (the tables hold ")
+                .append(Format.plural(d.input().connections(), "connection", "connections"));
+        if (d.input().firstMicros() != null && d.input().lastMicros() != null) {
+            b.append(", captured from ").append(Format.time(d.input().firstMicros())).append(" to ")
+                    .append(Format.time(d.input().lastMicros()));
+        }
+        b.append(')');
+        if (!filter.servers().isEmpty()) {
+            List<String> known = ReportBuilder.serverEndpoints(tablesDir, examples);
+            if (!known.isEmpty()) {
+                b.append("; server endpoints there, busiest first: ").append(String.join(", ", known));
+            }
+        }
+        return b.toString();
     }
 }

@@ -149,6 +149,33 @@ final class ReportBuilder {
 
     // ---- connections -----------------------------------------------------------------------------------------
 
+    /** Distinct server endpoints {@link #serverEndpoints} counts at most (the busiest among the first seen). */
+    private static final int MAX_COUNTED_ENDPOINTS = 10_000;
+
+    /**
+     * The server endpoints of the {@code connections} table with their connection counts, busiest first, at most
+     * {@code max} ("127.0.0.1:8080 (21 connections)"); table text made visible for the terminal.
+     */
+    static List<String> serverEndpoints(Path dir, int max) throws IOException {
+        Map<String, Long> counts = new HashMap<>();
+        TableReader.scan(dir, Tables.CONNECTIONS, List.of("server_ip", "server_port"), b -> {
+            String[] ip = b.strings("server_ip");
+            TableReader.LongColumn port = b.longs("server_port");
+            for (int i = 0; i < b.rows; i++) {
+                String server = Addresses.endpointText(ip[i], (int) port.values[i]);
+                if (counts.size() < MAX_COUNTED_ENDPOINTS || counts.containsKey(server)) {
+                    counts.merge(server, 1L, Long::sum);
+                }
+            }
+        });
+        return counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(max)
+                .map(e -> Text.visible(e.getKey(), Text.MAX_CHARS) + " ("
+                        + Format.plural(e.getValue(), "connection", "connections") + ")")
+                .toList();
+    }
+
     private void readConnections(TableReader.Scan scan) throws IOException {
         long[] span = {Long.MAX_VALUE, Long.MIN_VALUE};
         scan.forEach(b -> {

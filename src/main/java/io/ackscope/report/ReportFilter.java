@@ -136,9 +136,40 @@ public record ReportFilter(List<String> servers, long sinceMicros, long untilMic
         return lastMicros >= sinceMicros && firstMicros < untilMicros;
     }
 
-    boolean isAll() {
+    /** Whether the filter selects everything. */
+    public boolean isAll() {
         return servers.isEmpty() && sinceMicros == Long.MIN_VALUE && untilMicros == Long.MAX_VALUE;
     }
+
+    /**
+     * The report's file name in the output directory: {@link Report#FILE_NAME} for everything, otherwise one
+     * beside it that names the filter ({@code report-127.0.0.1_8080.html},
+     * {@code report-2001_db8__1_443-since-20261202T100000Z.html}), so a filtered report never replaces the full one.
+     * Only letters, digits, dots, dashes and underscores; a long name is cut and ends with a hash of the whole.
+     */
+    public String fileName() {
+        if (isAll()) {
+            return Report.FILE_NAME;
+        }
+        List<String> parts = new ArrayList<>();
+        for (String s : servers) {
+            parts.add(s.replace("[", "").replace("]", ""));
+        }
+        if (sinceMicros != Long.MIN_VALUE) {
+            parts.add("since-" + Format.compactTime(sinceMicros));
+        }
+        if (untilMicros != Long.MAX_VALUE) {
+            parts.add("until-" + Format.compactTime(untilMicros));
+        }
+        String slug = String.join("-", parts).replaceAll("[^A-Za-z0-9._-]", "_");
+        if (slug.length() > MAX_SLUG) {
+            slug = slug.substring(0, MAX_SLUG - 9) + "-" + String.format(Locale.ROOT, "%08x", slug.hashCode());
+        }
+        return "report-" + slug + ".html";
+    }
+
+    /** Longest filter part of {@link #fileName()}: the whole name stays well under the usual 255-byte limit. */
+    private static final int MAX_SLUG = 120;
 
     /** The filter in words, for the page. */
     public String describe() {

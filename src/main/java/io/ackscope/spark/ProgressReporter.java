@@ -99,8 +99,8 @@ final class ProgressReporter extends SparkListener implements AutoCloseable {
                 sb.append(String.format(Locale.ROOT, ", ETA %s", duration((total - bytes) / rate)));
             }
         } else {
-            sb.append(String.format(Locale.ROOT, "ackscope: read %d files (%s); %s", plan.files().size(),
-                    human(total), phase));
+            sb.append(String.format(Locale.ROOT, "ackscope: read %d %s (%s); %s", plan.files().size(),
+                    plan.files().size() == 1 ? "file" : "files", human(total), phase));
             String stage = stageName;
             if (stage != null) {
                 sb.append(String.format(Locale.ROOT, ": %d/%d tasks", stageDone.get(), stageTasks.get()));

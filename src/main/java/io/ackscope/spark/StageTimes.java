@@ -55,7 +55,8 @@ final class StageTimes extends SparkListener {
     synchronized Map<String, String> describe() {
         Map<String, String> out = new LinkedHashMap<>();
         phases.forEach((name, p) -> out.put(name, String.format(java.util.Locale.ROOT,
-                "%d tasks, %.1f s task time (%.1f s CPU), shuffle write %.1f s / %s, shuffle read %s", p.tasks,
+                "%d %s, %.1f s task time (%.1f s CPU), shuffle write %.1f s / %s, shuffle read %s", p.tasks,
+                p.tasks == 1 ? "task" : "tasks",
                 p.runMillis / 1e3, p.cpuNanos / 1e9, p.shuffleWriteNanos / 1e9,
                 ProgressReporter.human(p.shuffleWriteBytes), ProgressReporter.human(p.shuffleReadBytes))));
         return out;

@@ -4,6 +4,7 @@ import io.ackscope.capture.CaptureReader;
 import io.ackscope.probe.NetTestSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,11 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code fields} and {@link CaptureReader} count the frames the command reported, and the known traffic is all there.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@Tag("root")
 class CaptureCommandTest {
 
     /** Conversations per run: connect, "hello\n", "bye\n" back, close. */
     private static final int CONVERSATIONS = 5;
-    private static final Pattern CAPTURED = Pattern.compile("^(\\d+) packets captured$");
+    private static final Pattern CAPTURED = Pattern.compile("^(\\d+) packets? captured$");
 
     private static ServerSocket server;
     private static Thread acceptor;
@@ -82,6 +84,17 @@ class CaptureCommandTest {
         List<String> out = c.signalAndWait("INT");
         long n = captured(out);
         assertAllReadersCount(file, n);
+        assertKnownTraffic(file);
+    }
+
+    /** As tcpdump: a script's {@code ackscope capture ... &} starts with SIGINT ignored, and SIGINT still ends it. */
+    @Test
+    void sigintEndsTheCaptureEvenWhenTheLauncherLeftSigintIgnored(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("ignored.pcap");
+        Capture c = Capture.start(NetTestSupport.sigintIgnored(), file, "tcp port " + server.getLocalPort());
+        talk();
+        List<String> out = c.signalAndWait("INT");
+        assertAllReadersCount(file, captured(out));
         assertKnownTraffic(file);
     }
 
@@ -206,9 +219,14 @@ class CaptureCommandTest {
         }
 
         static Capture start(Path file, String... args) throws Exception {
+            return start(List.of(), file, args);
+        }
+
+        /** Started through {@code prefix} (a command that execs the rest). */
+        static Capture start(List<String> prefix, Path file, String... args) throws Exception {
             List<String> a = new ArrayList<>(List.of("capture", "-i", "lo", "-w", file.toString()));
             a.addAll(List.of(args));
-            Process p = new ProcessBuilder(NetTestSupport.java(List.of(), "io.ackscope.cli.Main",
+            Process p = new ProcessBuilder(NetTestSupport.java(prefix, "io.ackscope.cli.Main",
                     a.toArray(new String[0]))).redirectErrorStream(true).start();
             Capture c = new Capture(p);
             String first = CompletableFuture.supplyAsync(c::readLine).get(60, TimeUnit.SECONDS);

@@ -5,6 +5,7 @@ import io.ackscope.report.Report;
 import io.ackscope.report.ReportData;
 import io.ackscope.report.ReportFilter;
 import io.ackscope.spark.SyntheticTables;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * because the page summarises and samples: pre-binned histograms, a bucketed timeline, the worst few connections,
  * bounded tables. Prints how long it took to make and to open in Chromium (figures, not assertions).
  */
+@Tag("browser")
 class ReportSizeTest {
     static final int CONNECTIONS = 100_000;
     static final long MAX_BYTES = 3_000_000;

@@ -8,6 +8,7 @@ import io.ackscope.probe.Routes;
 import io.ackscope.probe.SynProber;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * have 3 decimals of a millisecond, so they get 0.5 µs more for rounding.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Tag("root")
 class SynProbeLoopbackTest {
 
     private static final long API_TOLERANCE_NANOS = 50_000;

@@ -4,6 +4,7 @@ import io.ackscope.probe.Namespaces;
 import io.ackscope.probe.NetTestSupport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * </pre>
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
+@Tag("root")
+@Tag("netns")
 class TraceNamespaceTest {
 
     private static final String SERVER = "10.231.3.2";

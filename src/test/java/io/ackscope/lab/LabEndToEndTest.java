@@ -3,6 +3,7 @@ package io.ackscope.lab;
 import io.ackscope.probe.Libpcap;
 import io.ackscope.probe.NetTestSupport;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * assertions are about agreement along the chain: the load's latency, the stalls the analysis finds in the capture,
  * and the counts on both sides. (The load-side figures alone are the load package's tests.)
  */
+@Tag("root")
+@Tag("nginx")
 class LabEndToEndTest {
 
     private static final long DURATION_NANOS = 1_500_000_000L;

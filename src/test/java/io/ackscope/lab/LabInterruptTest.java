@@ -1,6 +1,7 @@
 package io.ackscope.lab;
 
 import io.ackscope.probe.NetTestSupport;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,8 +25,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * SIGINT to the lab (Ctrl-C sends it to the whole process group; here only the lab's JVM gets it, the harder case)
  * in the middle of a run against nginx: the lab stops nginx, the capture and the load, deletes its work directory,
- * and exits with status 130 (128 + SIGINT) well within the load's duration.
+ * and exits with status 130 (128 + SIGINT) well within the load's duration. The lab is started with SIGINT ignored,
+ * as a script's {@code jobs/lab-delayed-ack &} (or Maven started from one) leaves it: it must stop all the same.
  */
+@Tag("root")
+@Tag("nginx")
 class LabInterruptTest {
 
     private static final Pattern WORK = Pattern.compile("lab: work directory (\\S+)");
@@ -38,7 +42,7 @@ class LabInterruptTest {
             fail(Nginx.BINARY + " is missing: install Debian's nginx-light (CI does)");
         }
         Path log = out.resolve("lab.log");
-        Process lab = new ProcessBuilder(NetTestSupport.java(List.of(), "io.ackscope.cli.Main", "lab", "--out",
+        Process lab = new ProcessBuilder(NetTestSupport.java(NetTestSupport.sigintIgnored(), "io.ackscope.cli.Main", "lab", "--out",
                 out.toString(), "--only", "nginx-nodelay-off", "--nginx", "yes", "-d", "60s"))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {

@@ -2,6 +2,7 @@ package io.ackscope.load;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code tcp_nopush on}, which corks headers and body into one segment and hides the stall.) Fails, rather than
  * skips, without /usr/sbin/nginx.
  */
+@Tag("nginx")
 class LoadAgainstNginxTest {
 
     @TempDir

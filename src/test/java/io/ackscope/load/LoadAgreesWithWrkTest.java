@@ -1,5 +1,6 @@
 package io.ackscope.load;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -21,6 +22,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * a loaded 2-core machine; the comparison against a fast server (CPU-bound, noisy when shared) is
  * {@code bench/load-vs-wrk.sh}, not a test. Fails, rather than skips, without /usr/bin/wrk.
  */
+@Tag("wrk")
 class LoadAgreesWithWrkTest {
 
     private static final Path WRK = Path.of("/usr/bin/wrk");

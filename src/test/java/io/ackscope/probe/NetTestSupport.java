@@ -88,6 +88,22 @@ public final class NetTestSupport {
         fail("cannot read the effective uid from /proc/self/status");
     }
 
+    /**
+     * A command prefix that starts the command with SIGINT ignored, as a shell without job control starts
+     * {@code cmd &} (a script, or Maven launched from one): the disposition survives exec. Checked once here, so a
+     * test using it does test the ignored case.
+     */
+    public static List<String> sigintIgnored() throws IOException, InterruptedException {
+        List<String> prefix = List.of("sh", "-c", "trap '' INT; exec \"$@\"", "sh");
+        List<String> probe = new ArrayList<>(prefix);
+        probe.addAll(List.of("grep", "^SigIgn:", "/proc/self/status"));
+        long ignored = Long.parseUnsignedLong(check(10, probe).substring("SigIgn:".length()).trim(), 16);
+        if ((ignored & (1L << (2 - 1))) == 0) { // bit (signal number - 1); SIGINT is 2
+            fail("the prefix " + prefix + " did not leave SIGINT ignored: SigIgn " + Long.toHexString(ignored));
+        }
+        return prefix;
+    }
+
     /** Fails the test clearly when {@code path} (an installed tool) is missing. */
     public static void requireTool(String path, String debianPackage) {
         if (!Files.isExecutable(Path.of(path))) {

@@ -1,5 +1,6 @@
 package io.ackscope.probe;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,6 +113,7 @@ class SynPacketTest {
      * Random SYNs written to a pcap file: tshark, told to verify checksums, calls every IPv4 and TCP checksum Good
      * and reads back the fields that were put in.
      */
+    @Tag("tshark")
     @Test
     void tsharkVerifiesTheChecksumsOfRandomSyns(@TempDir Path dir) throws Exception {
         Random rnd = new Random(20240611);

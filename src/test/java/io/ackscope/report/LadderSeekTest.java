@@ -8,6 +8,7 @@ import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.FrameAnalysis;
 import io.ackscope.tcp.Segment;
 import io.ackscope.tcp.TcpEngine;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * every connection of a real capture, with a seek point at every record (so the sweep seeks between
  * connections wherever it can), with the points {@code analyze} writes, and with a point that is not a record.
  */
+@Tag("slow")
 class LadderSeekTest {
 
     @TempDir

@@ -2,6 +2,7 @@ package io.ackscope.report;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * sees (verdict, numbers, charts, flow graph), that the page loads nothing and logs no error, and that a capture
  * crafted to inject markup shows up as text. Screenshots go to {@code target/report-screenshots/}.
  */
+@Tag("browser")
 class ReportBrowserTest {
     static final Path SHOTS = Path.of("target", "report-screenshots");
     static final String DAMAGED = "suri__bug-1450-04__tls_DER-incomplete-header.pcap";

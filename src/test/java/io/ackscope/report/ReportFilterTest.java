@@ -55,4 +55,32 @@ class ReportFilterTest {
         assertFalse(f.selectsServer("10.0.0.1:81"));
         assertTrue(ReportFilter.ALL.selectsServer("anything:1"));
     }
+
+    @Test
+    void aFilteredReportIsNamedAfterItsFilterWithOnlySafeCharacters() {
+        assertEquals("report.html", ReportFilter.ALL.fileName());
+        assertEquals("report-127.0.0.1_8080.html", ReportFilter.parse(List.of("127.0.0.1:8080"), null, null)
+                .fileName());
+        assertEquals("report-2001_db8__1_443-10.0.0.1_80-since-20261202T100000Z-until-20261202T100432.5Z.html",
+                ReportFilter.parse(List.of("[2001:DB8::1]:443", "10.0.0.1:80"), "2026-12-02T10:00:00Z",
+                        "2026-12-02T10:04:32.5Z").fileName());
+        assertEquals("report-web_.._x_80.html", ReportFilter.parse(List.of("web/../x:80"), null, null).fileName(),
+                "a slash in a host name never leaves the directory");
+    }
+
+    @Test
+    void aLongFilterNameIsCutAndKeptApartByAHash() {
+        List<String> many = new java.util.ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            many.add("10.0.0." + i + ":80");
+        }
+        String name = ReportFilter.parse(many, null, null).fileName();
+        List<String> other = new java.util.ArrayList<>(many);
+        other.set(19, "10.0.0.99:80");
+        String otherName = ReportFilter.parse(other, null, null).fileName();
+        assertEquals("report-".length() + 120 + ".html".length(), name.length(), name);
+        assertTrue(name.startsWith("report-10.0.0.1_80-10.0.0.2_80-"), name);
+        assertTrue(name.matches("report-[A-Za-z0-9._-]+-[0-9a-f]{8}\\.html"), name);
+        assertFalse(name.equals(otherName), "same first 111 characters, different filters: " + name);
+    }
 }

@@ -8,6 +8,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the single-JVM engine, whatever the partition count and split size; accounts for every frame; and commits its
  * output directory safely.
  */
+@Tag("slow")
 class AnalyzeTest {
     static final String DAMAGED = "suri__bug-1450-04__tls_DER-incomplete-header.pcap";
 

@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * crafted captures whose payloads imitate record headers. This drives the data source's own partition reader and
  * planner (the code Spark runs), with the planning pass run in a loop instead of a Spark job.
  */
+@Tag("slow")
 class PcapSplitExactnessTest {
     static final StructType COLUMNS = new StructType(java.util.Arrays.stream(PacketSchema.TABLE.sparkSchema().fields())
             .filter(f -> List.of("frame_number", "record_offset", "timestamp_ns", "captured_length").contains(f.name()))

@@ -5,6 +5,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ackscope needs beyond Spark), and its tables equal to the embedded run's. Runs in {@code mvn verify}, after
  * {@code package} built the jar.
  */
+@Tag("cluster")
 class StandaloneClusterIT {
     @TempDir
     static Path tmp;
