@@ -49,9 +49,6 @@ final class AnalyzeCommand extends Command {
             + "spark.sql.shuffle.partitions, which analyze sets to 2 x the cores unless given)")
     int partitions;
 
-    @Parameter(names = "--verbose", description = "Spark's own logging instead of ackscope's quiet setting")
-    boolean verbose;
-
     private final PrintStream console;
 
     AnalyzeCommand() {
@@ -64,7 +61,7 @@ final class AnalyzeCommand extends Command {
 
     @Override
     public int run() throws Exception {
-        if (verbose) {
+        if (verbose()) {
             URL defaults = SparkConf.class.getClassLoader().getResource("org/apache/spark/log4j2-defaults.properties");
             if (defaults != null) {
                 Configurator.reconfigure(defaults.toURI());
