@@ -1,7 +1,6 @@
 package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
-import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import io.ackscope.probe.Libpcap;
 import io.ackscope.probe.LiveCapture;
@@ -31,17 +30,20 @@ public final class CaptureCommand extends Command {
     @Parameter(names = {"-w", "--write"}, description = "pcap file to write (overwritten)", required = true)
     String file;
 
-    @Parameter(names = {"-s", "--snaplen"}, description = "bytes kept of each packet")
+    @Parameter(names = {"-s", "--snaplen"}, description = "bytes kept of each packet",
+            validateWith = OptionRange.Positive.class)
     int snaplen = LiveCapture.DEFAULT_SNAPLEN;
 
-    @Parameter(names = {"-c", "--count"}, description = "stop after this many packets (0: no limit)")
+    @Parameter(names = {"-c", "--count"}, description = "stop after this many packets (0: no limit)",
+            validateWith = OptionRange.NonNegative.class)
     int count;
 
     @Parameter(names = "--duration", description = "stop after this long (10s, 500ms)",
             converter = DurationConverter.class)
     Duration duration;
 
-    @Parameter(names = {"-B", "--buffer-size"}, description = "kernel capture buffer in KiB (0: libpcap default)")
+    @Parameter(names = {"-B", "--buffer-size"}, description = "kernel capture buffer in KiB (0: libpcap default)",
+            validateWith = OptionRange.NonNegative.class)
     int bufferKiB = 32 * 1024;
 
     @Override
@@ -50,9 +52,6 @@ public final class CaptureCommand extends Command {
     }
 
     int run(PrintStream out) throws Exception {
-        if (snaplen < 1 || count < 0 || bufferKiB < 0) {
-            throw new ParameterException("need snaplen >= 1, count >= 0 and buffer size >= 0");
-        }
         String why = Libpcap.unavailableReason();
         if (why != null) {
             throw new IOException(why);

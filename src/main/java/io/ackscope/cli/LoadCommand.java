@@ -1,6 +1,7 @@
 package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
+import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import io.ackscope.load.LoadConfig;
 import io.ackscope.load.LoadError;
@@ -10,6 +11,7 @@ import io.ackscope.load.LoadRun;
 import io.ackscope.load.RequestParquet;
 import io.ackscope.load.Target;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,10 +35,12 @@ public final class LoadCommand extends Command {
     @Parameter(description = "URL (http://host[:port][/path])")
     private List<String> urls = new ArrayList<>();
 
-    @Parameter(names = {"-c", "--connections"}, description = "Connections to keep open")
+    @Parameter(names = {"-c", "--connections"}, description = "Connections to keep open",
+            validateWith = OptionRange.Positive.class)
     private int connections = 10;
 
-    @Parameter(names = {"-t", "--threads"}, description = "Threads, each with its own selector")
+    @Parameter(names = {"-t", "--threads"}, description = "Threads, each with its own selector",
+            validateWith = OptionRange.Positive.class)
     private int threads = 2;
 
     @Parameter(names = {"-d", "--duration"}, description = "Duration of the test (e.g. 2s, 500ms, 1m)",
@@ -66,7 +70,7 @@ public final class LoadCommand extends Command {
     private boolean noNoDelay;
 
     @Parameter(names = "--max-requests", description = "Stop after this many requests (split over the threads)",
-            defaultValueDescription = "no limit")
+            defaultValueDescription = "no limit", validateWith = OptionRange.Positive.class)
     private long maxRequests = Long.MAX_VALUE;
 
     @Parameter(names = "--out", description = "Write one row per request to this Parquet file")
@@ -78,16 +82,17 @@ public final class LoadCommand extends Command {
     @Override
     public int run() throws Exception {
         if (urls.size() != 1) {
-            System.err.println("ackscope load: expected exactly one URL, got " + urls.size());
-            return 2;
+            throw new ParameterException("expected exactly one URL, got " + urls.size());
         }
         LoadConfig config;
         try {
             config = new LoadConfig(Target.parse(urls.get(0)), connections, threads, duration.toNanos(),
                     warmup.toNanos(), timeout.toNanos(), rate, quickAck, !noNoDelay, maxRequests, out != null);
         } catch (IllegalArgumentException e) {
-            System.err.println("ackscope load: " + e.getMessage());
-            return 2;
+            throw new ParameterException(e.getMessage());
+        }
+        if (out != null) {
+            checkOutput(Path.of(out));
         }
         if (!json) {
             System.out.print(LoadReport.header(config));
@@ -118,5 +123,24 @@ public final class LoadCommand extends Command {
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * Refuses an {@code --out} that could not be written, before the load runs (and not after it, losing its
+     * results): its folder must exist and be writable, and it must not be a folder itself.
+     */
+    private void checkOutput(Path file) throws CommandFailure {
+        Path folder = file.toAbsolutePath().getParent();
+        String why = null;
+        if (Files.isDirectory(file)) {
+            why = "is a folder; give a file name";
+        } else if (folder == null || !Files.isDirectory(folder)) {
+            why = "folder " + folder + " does not exist";
+        } else if (!Files.isWritable(folder)) {
+            why = "folder " + folder + " is not writable";
+        }
+        if (why != null) {
+            throw new CommandFailure(EXIT_USAGE, "--out " + out + ": " + why);
+        }
     }
 }

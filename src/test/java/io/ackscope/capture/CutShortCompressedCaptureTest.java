@@ -7,7 +7,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -211,9 +210,8 @@ class CutShortCompressedCaptureTest {
         assertNull(want.error);
         byte[][] inputs = {gz, run(plain, "zstd", "-q", "-c"), run(plain, "bzip2", "-c")};
         for (int i = 0; i < inputs.length; i++) {
-            Path fifo = tmp.resolve("fifo" + i);
-            assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
-            Thread writer = feed(fifo, inputs[i]);
+            Path fifo = Fifos.make(tmp.resolve("fifo" + i));
+            Thread writer = Fifos.feed(fifo, inputs[i]);
             Records.Outcome got = Records.readAll(Captures.open(fifo));
             writer.join();
             assertNull(got.error, fifo + ": " + got.error);
@@ -221,27 +219,13 @@ class CutShortCompressedCaptureTest {
             assertEquals(want.records, got.records);
         }
         // a cut-short gzip stream through a FIFO ends as the same cut file does
-        Path fifo = tmp.resolve("cut-fifo");
-        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        Path fifo = Fifos.make(tmp.resolve("cut-fifo"));
         byte[] cut = Arrays.copyOf(gz, 300_000);
-        Thread writer = feed(fifo, cut);
+        Thread writer = Fifos.feed(fifo, cut);
         Records.Outcome got = Records.readAll(Captures.open(fifo));
         writer.join();
         Records.Outcome fromBytes = Records.readStream(new ByteArrayInputStream(cut), fifo.toString());
         assertEquals(fromBytes.records, got.records);
         assertEquals(fromBytes.error.getMessage(), got.error.getMessage());
-    }
-
-    /** Writes {@code bytes} into a FIFO from another thread (opening it blocks until the reader opens it). */
-    static Thread feed(Path fifo, byte[] bytes) {
-        Thread t = new Thread(() -> {
-            try (OutputStream o = Files.newOutputStream(fifo)) {
-                o.write(bytes);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
-        t.start();
-        return t;
     }
 }
