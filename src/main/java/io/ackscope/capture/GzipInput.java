@@ -85,6 +85,17 @@ final class GzipInput extends DecompressingInput {
         if (id1 < 0 && members > 0) {
             return false;
         }
+        if (id1 == 0 && members > 0) {
+            // zero padding after the last member (tape blocks, preallocated files): ignored, as gzip(1) does
+            int c;
+            while ((c = next()) == 0) {
+                // skip
+            }
+            if (c < 0) {
+                return false;
+            }
+            throw damaged("data after gzip member " + members + " is zeros, then not another gzip member", null);
+        }
         int id2 = next();
         if (id1 != 0x1f || id2 != 0x8b) {
             throw damaged(members == 0 ? "not a gzip stream" : "data after gzip member " + members

@@ -164,4 +164,20 @@ class CapturesTest {
         assertEquals(0, e.offset());
         assertTrue(e.reason().startsWith("bzip2 data damaged near compressed byte"), e.reason());
     }
+
+    @Test
+    void zeroPaddingAfterTheLastGzipMemberIsIgnoredAndOtherTrailingBytesAreDamage() throws Exception {
+        byte[] plain = Corpus.bytes("zeek__socks.pcap");
+        byte[] z = compress(plain, GZIPOutputStream::new);
+        assertSameRecords(read(plain), read(Arrays.copyOf(z, z.length + 4096)));
+        byte[] garbage = Arrays.copyOf(z, z.length + 10);
+        garbage[z.length + 7] = 'x';
+        Records.Outcome out = read(garbage);
+        assertEquals(read(plain).records, out.records);
+        assertNotNull(out.error);
+        assertEquals(plain.length, out.error.offset());
+        assertTrue(out.error.reason().startsWith("gzip data damaged near compressed byte " + (z.length + 8)
+                + " (decompressed byte " + plain.length + "): data after gzip member 1 is zeros, then not another "
+                + "gzip member"), out.error.reason());
+    }
 }
