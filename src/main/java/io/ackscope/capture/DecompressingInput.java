@@ -15,6 +15,7 @@ abstract class DecompressingInput extends InputStream {
     /** Decompressed bytes delivered so far. */
     long produced;
     private IOException failure;
+    private final byte[] one = new byte[1];
 
     DecompressingInput(Compression compression) {
         this.compression = compression;
@@ -62,7 +63,6 @@ abstract class DecompressingInput extends InputStream {
 
     @Override
     public final int read() throws IOException {
-        byte[] one = new byte[1];
         int r;
         do {
             r = read(one, 0, 1);

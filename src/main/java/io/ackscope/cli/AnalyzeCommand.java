@@ -122,7 +122,7 @@ final class AnalyzeCommand extends Command {
             console.printf(Locale.ROOT, "%d damaged file%s (analysed up to the damage; see capture_files):%n",
                     s.damaged().size(), s.damaged().size() == 1 ? "" : "s");
             for (String d : s.damaged()) {
-                console.println("  " + d);
+                console.println("  " + TerminalText.escape(d));
             }
         }
         console.print("wall time:");

@@ -71,7 +71,7 @@ public final class FieldsCommand extends Command {
     }
 
     @Override
-    public int run() throws IOException, CaptureException, CommandFailure {
+    public int run() throws IOException, CommandFailure {
         List<String> names = fields.isEmpty() ? DEFAULT_FIELDS : fields;
         if (names.contains("list")) {
             for (FrameFields.Field f : FrameFields.all()) {
@@ -103,8 +103,7 @@ public final class FieldsCommand extends Command {
         return sb.toString();
     }
 
-    private int print(FrameFields.Field[] selected, FrameFields.Pass pass)
-            throws IOException, CaptureException, CommandFailure {
+    private int print(FrameFields.Field[] selected, FrameFields.Pass pass) throws IOException, CommandFailure {
         boolean decode = pass != FrameFields.Pass.READ;
         boolean analyse = pass == FrameFields.Pass.TCP_ANALYSIS;
         TsvOutput o = new TsvOutput(out, OUTPUT_BUFFER);
@@ -128,7 +127,16 @@ public final class FieldsCommand extends Command {
         DecodeCounts counts = new DecodeCounts();
         long nextNumber = 1;
         int exit = EXIT_OK;
-        try (CaptureReader r = CaptureInput.open(file)) {
+        CaptureReader opened;
+        try {
+            opened = CaptureInput.open(file);
+        } catch (CaptureException e) {
+            // the header is out, as before any damage found later; nothing could be read from the file
+            o.flush();
+            err.println(TerminalText.escape("ackscope fields: " + e.getMessage()));
+            return EXIT_DAMAGED;
+        }
+        try (CaptureReader r = opened) {
             frame.reader = r;
             try {
                 while (r.next()) {

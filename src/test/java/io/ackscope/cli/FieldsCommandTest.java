@@ -44,7 +44,7 @@ class FieldsCommandTest {
         JCommander.newBuilder().addObject(cmd).build().parse(args);
         try {
             return cmd.run();
-        } catch (io.ackscope.capture.CaptureException | CommandFailure e) {
+        } catch (CommandFailure e) {
             throw new AssertionError(e);
         }
     }
