@@ -4,9 +4,11 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.probe.Libpcap;
 import io.ackscope.probe.LiveCapture;
+import org.pcap4j.core.PcapNativeException;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +59,7 @@ public final class CaptureCommand extends Command {
             throw new IOException(why);
         }
         String expr = String.join(" ", filter);
-        try (LiveCapture cap = LiveCapture.open(device, expr, snaplen, bufferKiB * 1024, Path.of(file))) {
+        try (LiveCapture cap = open(expr)) {
             TerminationSignals.install(cap::stop);
             if (duration != null) {
                 cap.stopAfter(duration.toNanos());
@@ -76,5 +78,21 @@ public final class CaptureCommand extends Command {
             out.flush();
         }
         return 0;
+    }
+
+    /** Opens the capture; libpcap's errors are named by what they are about: the interface, filter or file. */
+    private LiveCapture open(String expr) throws Exception {
+        Path folder = Path.of(file).toAbsolutePath().getParent();
+        if (folder == null || !Files.isDirectory(folder)) {
+            throw new CommandFailure(EXIT_USAGE, "-w " + file + ": folder " + folder + " does not exist");
+        }
+        try {
+            return LiveCapture.open(device, expr, snaplen, bufferKiB * 1024, Path.of(file));
+        } catch (PcapNativeException e) {
+            String m = String.valueOf(e.getMessage());
+            String what = m.contains("pcap_compile") ? "filter '" + expr + "'"
+                    : m.contains(file) ? "-w " + file : "interface " + device;
+            throw new CommandFailure(EXIT_FAILURE, what + ": " + m, e);
+        }
     }
 }

@@ -142,6 +142,22 @@ class CommandErrorsTest {
     }
 
     @Test
+    void captureErrorsNameTheInterfaceFilterOrFile() {
+        Path missing = tmp.resolve("no-such-folder").resolve("x.pcap");
+        Run folder = main("capture", "-i", "lo", "-w", missing.toString(), "-c", "1");
+        assertEquals(2, folder.exit());
+        assertEquals("ackscope capture: -w " + missing + ": folder " + missing.getParent() + " does not exist\n",
+                folder.err());
+        Path out = tmp.resolve("x.pcap");
+        Run device = main("capture", "-i", "nosuch\u001b0", "-w", out.toString(), "-c", "1");
+        assertEquals(1, device.exit());
+        assertTrue(device.err().startsWith("ackscope capture: interface nosuch\\x1b0: "), device.err());
+        Run filter = main("capture", "-i", "lo", "-w", out.toString(), "-c", "1", "tcp", "port", "bogus");
+        assertEquals(1, filter.exit());
+        assertTrue(filter.err().startsWith("ackscope capture: filter 'tcp port bogus': "), filter.err());
+    }
+
+    @Test
     void controlCharactersInNamesReachTheTerminalEscaped() throws Exception {
         String evil = "evil\u001b]0;owned\u0007\u001b[31m.pcap";
         Run missing = main("conv", "-r", tmp.resolve(evil).toString());
