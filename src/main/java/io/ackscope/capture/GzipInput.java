@@ -69,6 +69,10 @@ final class GzipInput extends DecompressingInput {
             } else if (inflater.needsDictionary()) {
                 throw damaged("deflate stream asks for a preset dictionary, which gzip does not use", null);
             } else {
+                if (!inflater.needsInput()) {
+                    // inflate() returns 0 only for the three states above; the buffer is still the inflater's
+                    throw damaged("the deflate stream stopped making progress", null);
+                }
                 if (!fill()) {
                     throw cutShort();
                 }
