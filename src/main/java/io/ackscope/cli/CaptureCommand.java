@@ -8,7 +8,6 @@ import org.pcap4j.core.PcapNativeException;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,17 +81,14 @@ public final class CaptureCommand extends Command {
 
     /** Opens the capture; libpcap's errors are named by what they are about: the interface, filter or file. */
     private LiveCapture open(String expr) throws Exception {
-        Path folder = Path.of(file).toAbsolutePath().getParent();
-        if (folder == null || !Files.isDirectory(folder)) {
-            throw new CommandFailure(EXIT_USAGE, "-w " + file + ": folder " + folder + " does not exist");
-        }
+        checkOutputFile("-w", file);
         try {
             return LiveCapture.open(device, expr, snaplen, bufferKiB * 1024, Path.of(file));
         } catch (PcapNativeException e) {
             String m = String.valueOf(e.getMessage());
             String what = m.contains("pcap_compile") ? "filter '" + expr + "'"
                     : m.contains(file) ? "-w " + file : "interface " + device;
-            throw new CommandFailure(EXIT_FAILURE, what + ": " + m, e);
+            throw new CommandFailure(EXIT_FAILURE, what, m, e);
         }
     }
 }

@@ -54,7 +54,7 @@ final class CaptureInput {
         } else {
             Path path = Path.of(arg);
             if (Files.isDirectory(path)) {
-                throw new CommandFailure(Command.EXIT_FAILURE, arg + ": is a directory (give capture files, or use "
+                throw new CommandFailure(Command.EXIT_FAILURE, arg, "is a directory (give capture files, or use "
                         + "analyze for directories)");
             }
             try {
@@ -86,7 +86,7 @@ final class CaptureInput {
         } else {
             why = e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
         }
-        return new CommandFailure(Command.EXIT_FAILURE, arg + ": " + why, e);
+        return new CommandFailure(Command.EXIT_FAILURE, arg, why, e);
     }
 
     /**

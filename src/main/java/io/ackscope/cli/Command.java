@@ -2,6 +2,9 @@ package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
  * One subcommand: a JCommander parameter class that knows how to run itself. Every subcommand carries
  * {@code -h/--help} and {@code --verbose}; JCommander reads the fields from this superclass.
@@ -37,5 +40,27 @@ public abstract class Command {
     /** Whether {@code --verbose} was given: {@link Main} prints an error's stack trace. */
     public final boolean verbose() {
         return verbose;
+    }
+
+    /**
+     * Refuses an output file that could not be written, before the command runs (and not after it, losing its
+     * results): its folder must exist and be writable, and it must not be a folder itself.
+     *
+     * @param option the option that named it, for the message ({@code --out})
+     */
+    static void checkOutputFile(String option, String file) throws CommandFailure {
+        Path path = Path.of(file);
+        Path folder = path.toAbsolutePath().getParent();
+        String why = null;
+        if (Files.isDirectory(path)) {
+            why = "is a folder; give a file name";
+        } else if (folder == null || !Files.isDirectory(folder)) {
+            why = "folder " + folder + " does not exist";
+        } else if (!Files.isWritable(folder)) {
+            why = "folder " + folder + " is not writable";
+        }
+        if (why != null) {
+            throw new CommandFailure(EXIT_USAGE, option + " " + file, why);
+        }
     }
 }

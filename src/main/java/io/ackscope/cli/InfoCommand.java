@@ -95,7 +95,7 @@ public final class InfoCommand extends Command {
         try {
             reader = CaptureInput.open(file, maxRecordLength);
         } catch (CommandFailure e) {
-            return fail(out, err, file, e.getMessage().substring(file.length() + 2), e.exitCode());
+            return fail(out, err, file, e.reason(), e.exitCode());
         } catch (CaptureException e) {
             return fail(out, err, file, "byte " + e.offset() + ": " + e.reason(), EXIT_DAMAGED);
         } catch (IOException e) {

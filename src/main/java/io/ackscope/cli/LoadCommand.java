@@ -11,7 +11,6 @@ import io.ackscope.load.LoadRun;
 import io.ackscope.load.RequestParquet;
 import io.ackscope.load.Target;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,7 +91,7 @@ public final class LoadCommand extends Command {
             throw new ParameterException(e.getMessage());
         }
         if (out != null) {
-            checkOutput(Path.of(out));
+            checkOutputFile("--out", out);
         }
         if (!json) {
             System.out.print(LoadReport.header(config));
@@ -123,24 +122,5 @@ public final class LoadCommand extends Command {
             return 1;
         }
         return 0;
-    }
-
-    /**
-     * Refuses an {@code --out} that could not be written, before the load runs (and not after it, losing its
-     * results): its folder must exist and be writable, and it must not be a folder itself.
-     */
-    private void checkOutput(Path file) throws CommandFailure {
-        Path folder = file.toAbsolutePath().getParent();
-        String why = null;
-        if (Files.isDirectory(file)) {
-            why = "is a folder; give a file name";
-        } else if (folder == null || !Files.isDirectory(folder)) {
-            why = "folder " + folder + " does not exist";
-        } else if (!Files.isWritable(folder)) {
-            why = "folder " + folder + " is not writable";
-        }
-        if (why != null) {
-            throw new CommandFailure(EXIT_USAGE, "--out " + out + ": " + why);
-        }
     }
 }
