@@ -42,6 +42,14 @@ final class OptionRange {
         }
     }
 
+    /** A TCP port to listen on, 0 (any free port) to 65535. */
+    public static final class ListenPort implements IParameterValidator {
+        @Override
+        public void validate(String name, String value) {
+            check(name, value, 0, 65535);
+        }
+    }
+
     /** A TCP port, 1 to 65535. */
     public static final class Port implements IParameterValidator {
         @Override

@@ -124,6 +124,9 @@ class CommandErrorsTest {
         Run top = main("diagnose", "--top", "0", "-r", SAMPLE.toString());
         assertEquals(2, top.exit());
         assertTrue(top.err().startsWith("ackscope diagnose: --top must be >= 1, got 0\n"), top.err());
+        Run serve = main("serve", "-p", "99999");
+        assertEquals(2, serve.exit());
+        assertTrue(serve.err().startsWith("ackscope serve: -p must be <= 65535, got 99999\n"), serve.err());
         Run port = main("probe", "-p", "70000", "127.0.0.1");
         assertEquals(2, port.exit());
         assertTrue(port.err().startsWith("ackscope probe: -p must be <= 65535, got 70000\n"), port.err());
