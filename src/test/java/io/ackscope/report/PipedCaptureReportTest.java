@@ -52,6 +52,10 @@ class PipedCaptureReportTest {
         for (String table : new String[] {Tables.CONNECTIONS, Tables.ACK_DELAYS, Tables.RTT_SAMPLES}) {
             assertEquals(rows(fromFile, table), rows(out, table), table + ": the FIFO analysed as the file");
         }
+        java.util.List<String> reasons = new java.util.ArrayList<>();
+        TableReader.scan(out, Tables.CAPTURE_FILES, java.util.List.of("whole_reason"),
+                b -> reasons.addAll(java.util.Arrays.asList(b.strings("whole_reason")).subList(0, b.rows)));
+        assertEquals(java.util.List.of("not a regular file (a FIFO or device): read once, whole"), reasons);
         String html = Files.readString(out.resolve(Report.FILE_NAME));
         assertTrue(html.contains("No flow graph: the capture " + fifo + " was a pipe or device that analyze read "
                 + "once, so its packets cannot be read again"), "no note on the missing flow graphs");
