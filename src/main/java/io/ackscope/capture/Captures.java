@@ -50,17 +50,24 @@ public final class Captures {
         Compression compression = Compression.detect(head, head.length);
         InputStream joined = new SequenceInputStream(new ByteArrayInputStream(head), raw);
         InputStream plain = compression == Compression.NONE ? joined : decompress(compression, joined, name);
-        StreamInput in = new StreamInput(plain, name, 0);
-        int got = in.ensure(4);
-        byte[] b = in.array();
-        int o = in.offset();
-        if (got >= 4 && PcapngReader.isMagic(b, o)) {
-            return PcapngReader.open(in, name, compression, maxRecordLength);
+        try {
+            StreamInput in = new StreamInput(plain, name, 0);
+            int got = in.ensure(4);
+            byte[] b = in.array();
+            int o = in.offset();
+            if (got >= 4 && PcapngReader.isMagic(b, o)) {
+                return PcapngReader.open(in, name, compression, maxRecordLength);
+            }
+            if (got >= 4 && PcapFileHeader.isMagic(b, o)) {
+                return PcapReader.open(in, name, compression, maxRecordLength);
+            }
+            throw new CaptureException(name, 0, unknownMagic(b, o, got, compression));
+        } catch (IOException | CaptureException | RuntimeException e) {
+            if (plain instanceof DecompressingInput d) {
+                d.release();   // the caller closes raw; zstd's native context is ours to free
+            }
+            throw e;
         }
-        if (got >= 4 && PcapFileHeader.isMagic(b, o)) {
-            return PcapReader.open(in, name, compression, maxRecordLength);
-        }
-        throw new CaptureException(name, 0, unknownMagic(b, o, got, compression));
     }
 
     private static String unknownMagic(byte[] b, int o, int got, Compression compression) {

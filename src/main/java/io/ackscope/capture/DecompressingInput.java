@@ -24,6 +24,10 @@ abstract class DecompressingInput extends InputStream {
     /** Compressed bytes consumed so far: where damage found now lies in the compressed file. */
     abstract long compressedPosition();
 
+    /** Frees the decompressor's own state (native memory) without closing the source; idempotent. */
+    void release() {
+    }
+
     /** The compressed stream ends before its end marker (a file cut short). */
     final CompressedDataException cutShort() {
         return new CompressedDataException(compression.label() + " data cut short at compressed byte "

@@ -195,8 +195,13 @@ final class GzipInput extends DecompressingInput {
     }
 
     @Override
-    public void close() throws IOException {
+    void release() {
         inflater.end();
+    }
+
+    @Override
+    public void close() throws IOException {
+        release();
         source.close();
     }
 }

@@ -95,8 +95,13 @@ final class ZstdInput extends DecompressingInput {
     }
 
     @Override
-    public void close() throws IOException {
+    void release() {
         ctx.close();
+    }
+
+    @Override
+    public void close() throws IOException {
+        release();
         source.close();
     }
 }
