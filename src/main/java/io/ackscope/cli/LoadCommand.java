@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import com.beust.jcommander.IParameterValidator;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
@@ -35,11 +36,11 @@ public final class LoadCommand extends Command {
     private List<String> urls = new ArrayList<>();
 
     @Parameter(names = {"-c", "--connections"}, description = "Connections to keep open",
-            validateWith = OptionRange.Positive.class)
+            validateWith = ConnectionsRange.class)
     private int connections = 10;
 
     @Parameter(names = {"-t", "--threads"}, description = "Threads, each with its own selector",
-            validateWith = OptionRange.Positive.class)
+            validateWith = ThreadsRange.class)
     private int threads = 2;
 
     @Parameter(names = {"-d", "--duration"}, description = "Duration of the test (e.g. 2s, 500ms, 1m)",
@@ -77,6 +78,22 @@ public final class LoadCommand extends Command {
 
     @Parameter(names = "--json", description = "Print the summary as one JSON object instead of wrk's text")
     private boolean json;
+
+    /** {@code -c}: 1 to {@link LoadConfig#MAX_CONNECTIONS}. */
+    public static final class ConnectionsRange implements IParameterValidator {
+        @Override
+        public void validate(String name, String value) {
+            OptionRange.check(name, value, 1, LoadConfig.MAX_CONNECTIONS);
+        }
+    }
+
+    /** {@code -t}: 1 to {@link LoadConfig#MAX_THREADS} (and at most {@code -c}, which {@link LoadConfig} checks). */
+    public static final class ThreadsRange implements IParameterValidator {
+        @Override
+        public void validate(String name, String value) {
+            OptionRange.check(name, value, 1, LoadConfig.MAX_THREADS);
+        }
+    }
 
     @Override
     public int run() throws Exception {

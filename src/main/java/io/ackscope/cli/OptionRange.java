@@ -11,7 +11,8 @@ final class OptionRange {
     private OptionRange() {
     }
 
-    private static void check(String option, String value, long min, long max) {
+    /** Throws a {@link ParameterException} naming {@code option} unless {@code value} is in [min, max]. */
+    static void check(String option, String value, long min, long max) {
         long v;
         try {
             v = Long.parseLong(value.trim());

@@ -121,6 +121,9 @@ class CommandErrorsTest {
         Run load = main("load", "-c", "0", "http://127.0.0.1:9/");
         assertEquals(2, load.exit());
         assertTrue(load.err().startsWith("ackscope load: -c must be >= 1, got 0\n"), load.err());
+        Run many = main("load", "-c", "100000", "http://127.0.0.1:9/");
+        assertEquals(2, many.exit());
+        assertTrue(many.err().startsWith("ackscope load: -c must be <= 10000, got 100000\n"), many.err());
         Run top = main("diagnose", "--top", "0", "-r", SAMPLE.toString());
         assertEquals(2, top.exit());
         assertTrue(top.err().startsWith("ackscope diagnose: --top must be >= 1, got 0\n"), top.err());
