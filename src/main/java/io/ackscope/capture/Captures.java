@@ -1,11 +1,6 @@
 package io.ackscope.capture;
 
-import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
-import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
-import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
-
 import java.io.ByteArrayInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -17,10 +12,10 @@ import java.nio.file.Path;
  * detects pcap or pcapng from the magic number. Never looks at the file name.
  *
  * <p>Damage found by a decompressor (corrupt or cut-short compressed data) is reported as {@link CaptureException} at
- * the decompressed offset of the record being read; I/O errors of the underlying source stay {@link IOException}.
- * gzip goes through commons-compress rather than {@link java.util.zip.GZIPInputStream}, because the JDK class only
- * looks for a further concatenated member when {@code available()} is non-zero, which a pipe or remote stream may not
- * report; both use the same {@link java.util.zip.Inflater}.
+ * the decompressed offset of the record being read, after every record that decompressed whole; its reason names
+ * the compressed byte offset and how far decompression got. I/O errors of the underlying source stay
+ * {@link IOException}. The source is read forwards only, never sought nor asked for {@code available()}, so pipes,
+ * FIFOs and standard input read as files do ({@link GzipInput}, {@link ZstdInput}, {@link Bzip2Input}).
  */
 public final class Captures {
     private Captures() {
@@ -55,17 +50,24 @@ public final class Captures {
         Compression compression = Compression.detect(head, head.length);
         InputStream joined = new SequenceInputStream(new ByteArrayInputStream(head), raw);
         InputStream plain = compression == Compression.NONE ? joined : decompress(compression, joined, name);
-        StreamInput in = new StreamInput(plain, name, 0);
-        int got = in.ensure(4);
-        byte[] b = in.array();
-        int o = in.offset();
-        if (got >= 4 && PcapngReader.isMagic(b, o)) {
-            return PcapngReader.open(in, name, compression, maxRecordLength);
+        try {
+            StreamInput in = new StreamInput(plain, name, 0);
+            int got = in.ensure(4);
+            byte[] b = in.array();
+            int o = in.offset();
+            if (got >= 4 && PcapngReader.isMagic(b, o)) {
+                return PcapngReader.open(in, name, compression, maxRecordLength);
+            }
+            if (got >= 4 && PcapFileHeader.isMagic(b, o)) {
+                return PcapReader.open(in, name, compression, maxRecordLength);
+            }
+            throw new CaptureException(name, 0, unknownMagic(b, o, got, compression));
+        } catch (IOException | CaptureException | RuntimeException e) {
+            if (plain instanceof DecompressingInput d) {
+                d.release();   // the caller closes raw; zstd's native context is ours to free
+            }
+            throw e;
         }
-        if (got >= 4 && PcapFileHeader.isMagic(b, o)) {
-            return PcapReader.open(in, name, compression, maxRecordLength);
-        }
-        throw new CaptureException(name, 0, unknownMagic(b, o, got, compression));
     }
 
     private static String unknownMagic(byte[] b, int o, int got, Compression compression) {
@@ -115,113 +117,19 @@ public final class Captures {
 
     private static InputStream decompress(Compression compression, InputStream joined, String name)
             throws IOException, CaptureException {
-        CountingSource source = new CountingSource(joined);
-        InputStream decompressor;
-        try {
-            switch (compression) {
-                case GZIP:
-                    decompressor = GzipCompressorInputStream.builder().setInputStream(source)
-                            .setDecompressConcatenated(true).get();
-                    break;
-                case ZSTD:
-                    decompressor = new ZstdInputStreamNoFinalizer(source);
-                    break;
-                case BZIP2:
-                    decompressor = new BZip2CompressorInputStream(source, true);
-                    break;
-                default:
-                    throw new IllegalArgumentException(compression.name());
-            }
-        } catch (IOException | RuntimeException e) {
-            if (source.failure == e) {
-                throw (IOException) e;
-            }
-            throw new CaptureException(name, 0, compression.label() + " data damaged near compressed byte "
-                    + source.count + ": " + e.getMessage(), e);
-        }
-        return new DecompressingStream(decompressor, source, compression);
-    }
-
-    /** Counts compressed bytes and remembers an I/O error of the underlying source. */
-    private static final class CountingSource extends FilterInputStream {
-        long count;
-        IOException failure;
-
-        CountingSource(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            try {
-                int r = super.read();
-                if (r >= 0) {
-                    count++;
+        switch (compression) {
+            case GZIP:
+                return new GzipInput(joined);
+            case ZSTD:
+                return new ZstdInput(joined);
+            case BZIP2:
+                try {
+                    return Bzip2Input.open(joined);
+                } catch (CompressedDataException e) {
+                    throw new CaptureException(name, 0, e.getMessage(), e);
                 }
-                return r;
-            } catch (IOException e) {
-                failure = e;
-                throw e;
-            }
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            try {
-                int r = super.read(b, off, len);
-                if (r > 0) {
-                    count += r;
-                }
-                return r;
-            } catch (IOException e) {
-                failure = e;
-                throw e;
-            }
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            long r = super.skip(n);
-            count += r;
-            return r;
-        }
-    }
-
-    /** Turns a decompressor's complaint about its input into {@link CompressedDataException}. */
-    private static final class DecompressingStream extends InputStream {
-        private final InputStream decompressor;
-        private final CountingSource source;
-        private final Compression compression;
-        private final byte[] one = new byte[1];
-
-        DecompressingStream(InputStream decompressor, CountingSource source, Compression compression) {
-            this.decompressor = decompressor;
-            this.source = source;
-            this.compression = compression;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int r = read(one, 0, 1);
-            return r <= 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            try {
-                return decompressor.read(b, off, len);
-            } catch (IOException | RuntimeException e) {
-                if (source.failure != null) {
-                    throw source.failure;
-                }
-                throw new CompressedDataException(compression.label() + " data damaged near compressed byte "
-                        + source.count + ": " + e.getMessage(), e);
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            decompressor.close();
+            default:
+                throw new IllegalArgumentException(compression.name());
         }
     }
 }

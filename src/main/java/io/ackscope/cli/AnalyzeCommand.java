@@ -50,9 +50,6 @@ final class AnalyzeCommand extends Command {
             + "spark.sql.shuffle.partitions, which analyze sets to 2 x the cores unless given)")
     int partitions;
 
-    @Parameter(names = "--verbose", description = "Spark's own logging instead of ackscope's quiet setting")
-    boolean verbose;
-
     private final PrintStream console;
 
     AnalyzeCommand() {
@@ -65,7 +62,7 @@ final class AnalyzeCommand extends Command {
 
     @Override
     public int run() throws Exception {
-        if (verbose) {
+        if (verbose()) {
             URL defaults = SparkConf.class.getClassLoader().getResource("org/apache/spark/log4j2-defaults.properties");
             if (defaults != null) {
                 Configurator.reconfigure(defaults.toURI());
@@ -128,7 +125,7 @@ final class AnalyzeCommand extends Command {
             console.printf(Locale.ROOT, "%s (analysed up to the damage; see capture_files):%n",
                     Format.plural(s.damaged().size(), "damaged file", "damaged files"));
             for (String d : s.damaged()) {
-                console.println("  " + d);
+                console.println("  " + TerminalText.escape(d));
             }
         }
         console.print("wall time:");

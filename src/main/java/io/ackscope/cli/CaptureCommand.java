@@ -1,10 +1,10 @@
 package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
-import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import io.ackscope.probe.Libpcap;
 import io.ackscope.probe.LiveCapture;
+import org.pcap4j.core.PcapNativeException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,17 +31,20 @@ public final class CaptureCommand extends Command {
     @Parameter(names = {"-w", "--write"}, description = "pcap file to write (overwritten)", required = true)
     String file;
 
-    @Parameter(names = {"-s", "--snaplen"}, description = "bytes kept of each packet")
+    @Parameter(names = {"-s", "--snaplen"}, description = "bytes kept of each packet",
+            validateWith = OptionRange.Positive.class)
     int snaplen = LiveCapture.DEFAULT_SNAPLEN;
 
-    @Parameter(names = {"-c", "--count"}, description = "stop after this many packets (0: no limit)")
+    @Parameter(names = {"-c", "--count"}, description = "stop after this many packets (0: no limit)",
+            validateWith = OptionRange.NonNegative.class)
     int count;
 
     @Parameter(names = "--duration", description = "stop after this long (10s, 500ms)",
             converter = DurationConverter.class)
     Duration duration;
 
-    @Parameter(names = {"-B", "--buffer-size"}, description = "kernel capture buffer in KiB (0: libpcap default)")
+    @Parameter(names = {"-B", "--buffer-size"}, description = "kernel capture buffer in KiB (0: libpcap default)",
+            validateWith = OptionRange.NonNegative.class)
     int bufferKiB = 32 * 1024;
 
     @Override
@@ -50,15 +53,12 @@ public final class CaptureCommand extends Command {
     }
 
     int run(PrintStream out) throws Exception {
-        if (snaplen < 1 || count < 0 || bufferKiB < 0) {
-            throw new ParameterException("need snaplen >= 1, count >= 0 and buffer size >= 0");
-        }
         String why = Libpcap.unavailableReason();
         if (why != null) {
             throw new IOException(why);
         }
         String expr = String.join(" ", filter);
-        try (LiveCapture cap = LiveCapture.open(device, expr, snaplen, bufferKiB * 1024, Path.of(file))) {
+        try (LiveCapture cap = open(expr)) {
             TerminationSignals.install(cap::stop);
             if (duration != null) {
                 cap.stopAfter(duration.toNanos());
@@ -82,5 +82,18 @@ public final class CaptureCommand extends Command {
 
     private static String packets(long n) {
         return n == 1 ? "packet" : "packets";
+    }
+
+    /** Opens the capture; libpcap's errors are named by what they are about: the interface, filter or file. */
+    private LiveCapture open(String expr) throws Exception {
+        checkOutputFile("-w", file);
+        try {
+            return LiveCapture.open(device, expr, snaplen, bufferKiB * 1024, Path.of(file));
+        } catch (PcapNativeException e) {
+            String m = String.valueOf(e.getMessage());
+            String what = m.contains("pcap_compile") ? "filter '" + expr + "'"
+                    : m.contains(file) ? "-w " + file : "interface " + device;
+            throw new CommandFailure(EXIT_FAILURE, what, m, e);
+        }
     }
 }

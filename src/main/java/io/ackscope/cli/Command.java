@@ -2,14 +2,32 @@ package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 /**
  * One subcommand: a JCommander parameter class that knows how to run itself. Every subcommand carries
- * {@code -h/--help}; JCommander reads the field from this superclass.
+ * {@code -h/--help} and {@code --verbose}; JCommander reads the fields from this superclass.
+ *
+ * <p>Exit codes, the same for every command (README, "Exit codes"): {@link #EXIT_OK}, {@link #EXIT_FAILURE},
+ * {@link #EXIT_USAGE}, {@link #EXIT_DAMAGED}.
  */
 public abstract class Command {
+    /** Done. Damaged inputs that the command went past count as done unless {@code --strict}. */
+    public static final int EXIT_OK = 0;
+    /** A runtime failure: an input that cannot be opened, an output that cannot be written, a network error. */
+    public static final int EXIT_FAILURE = 1;
+    /** A usage error: an unknown or missing option, a value out of range; nothing was run. */
+    public static final int EXIT_USAGE = 2;
+    /** With {@code --strict}: an input was damaged or cut short (the outputs cover what came before the damage). */
+    public static final int EXIT_DAMAGED = 3;
 
     @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
     private boolean help;
+
+    @Parameter(names = "--verbose", description = "On an error, also print its stack trace (analyze: and Spark's "
+            + "own logging)")
+    private boolean verbose;
 
     /** Runs the command after its parameters were parsed; returns the process exit code. */
     public abstract int run() throws Exception;
@@ -17,5 +35,32 @@ public abstract class Command {
     /** Whether {@code -h/--help} was given: {@link Main} prints the usage instead of running. */
     public final boolean help() {
         return help;
+    }
+
+    /** Whether {@code --verbose} was given: {@link Main} prints an error's stack trace. */
+    public final boolean verbose() {
+        return verbose;
+    }
+
+    /**
+     * Refuses an output file that could not be written, before the command runs (and not after it, losing its
+     * results): its folder must exist and be writable, and it must not be a folder itself.
+     *
+     * @param option the option that named it, for the message ({@code --out})
+     */
+    static void checkOutputFile(String option, String file) throws CommandFailure {
+        Path path = Path.of(file);
+        Path folder = path.toAbsolutePath().getParent();
+        String why = null;
+        if (Files.isDirectory(path)) {
+            why = "is a folder; give a file name";
+        } else if (folder == null || !Files.isDirectory(folder)) {
+            why = "folder " + folder + " does not exist";
+        } else if (!Files.isWritable(folder)) {
+            why = "folder " + folder + " is not writable";
+        }
+        if (why != null) {
+            throw new CommandFailure(EXIT_USAGE, option + " " + file, why);
+        }
     }
 }

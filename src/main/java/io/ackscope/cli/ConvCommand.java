@@ -3,6 +3,7 @@ package io.ackscope.cli;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureProblem;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.CaptureFeeder;
@@ -12,7 +13,6 @@ import io.ackscope.tcp.TcpEngine;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,17 +27,22 @@ import java.util.Locale;
 public final class ConvCommand extends Command {
 
     @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file (pcap or pcapng, optionally "
-            + "gzip/zstd/bzip2-compressed)")
+            + "gzip/zstd/bzip2-compressed; a FIFO, /dev/stdin or - for standard input work too)")
     String file;
 
+    @Parameter(names = "--strict", description = "Exit with status 3 if the capture is damaged or cut short")
+    boolean strict;
+
     private final PrintStream out;
+    private final PrintStream err;
 
     public ConvCommand() {
-        this(System.out);
+        this(System.out, System.err);
     }
 
-    ConvCommand(PrintStream out) {
+    ConvCommand(PrintStream out, PrintStream err) {
         this.out = out;
+        this.err = err;
     }
 
     static final String HEADER = "address_a\tport_a\taddress_b\tport_b\tframes_b_to_a\tbytes_b_to_a\tframes_a_to_b"
@@ -45,7 +50,7 @@ public final class ConvCommand extends Command {
             + "\tinitial_rtt\tvantage";
 
     @Override
-    public int run() throws IOException, CaptureException {
+    public int run() throws IOException, CaptureException, CommandFailure {
         List<ConnectionRecord> rows = new ArrayList<>();
         CaptureFeeder feeder = new CaptureFeeder();
         TcpEngine engine = new TcpEngine(new AnalysisSink() {
@@ -55,12 +60,14 @@ public final class ConvCommand extends Command {
             }
         });
         CaptureException damage = null;
-        try (CaptureReader r = CaptureReader.open(Path.of(file))) {
+        CaptureProblem tail;
+        try (CaptureReader r = CaptureInput.open(file)) {
             try {
                 feeder.feed(r, 0, engine);
             } catch (CaptureException e) {
                 damage = e;
             }
+            tail = r.tailProblem();
         }
         engine.finish();
         rows.sort(Comparator.comparingLong(ConvCommand::frames).reversed()
@@ -85,11 +92,14 @@ public final class ConvCommand extends Command {
                     .append(c.vantage());
             out.println(sb);
         }
+        out.flush();
         if (damage != null) {
-            System.err.println("ackscope conv: " + damage.getMessage() + " (table covers the frames before it)");
-            return 1;
+            return CaptureInput.damaged(err, "conv", damage, "the table covers the frames before it", strict);
         }
-        return 0;
+        if (tail != null) {
+            return CaptureInput.cutShort(err, "conv", file, tail, "the table covers the frames before it", strict);
+        }
+        return EXIT_OK;
     }
 
     private static long frames(ConnectionRecord c) {

@@ -15,7 +15,6 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,34 +30,46 @@ import java.util.Map;
 public final class DiagnoseCommand extends Command {
 
     @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file(s), analysed in the order "
-            + "given as one capture (repeat -r for several)")
+            + "given as one capture (repeat -r for several; a FIFO, /dev/stdin or - for standard input work too)")
     List<String> files = new ArrayList<>();
 
-    @Parameter(names = {"--top"}, description = "Show at most this many server endpoints (busiest first)")
+    @Parameter(names = {"--top"}, description = "Show at most this many server endpoints (busiest first)",
+            validateWith = OptionRange.Positive.class)
     int top = 20;
 
+    @Parameter(names = "--strict", description = "Exit with status 3 if a capture is damaged or cut short")
+    boolean strict;
+
     private final PrintStream out;
+    private final PrintStream err;
 
     public DiagnoseCommand() {
-        this(System.out);
+        this(System.out, System.err);
     }
 
-    DiagnoseCommand(PrintStream out) {
+    DiagnoseCommand(PrintStream out, PrintStream err) {
         this.out = out;
+        this.err = err;
     }
 
     @Override
-    public int run() throws IOException {
+    public int run() throws IOException, CaptureException, CommandFailure {
         Diagnosis diagnosis = new Diagnosis();
         TcpEngine engine = new TcpEngine(diagnosis);
         CaptureFeeder feeder = new CaptureFeeder();
-        int damaged = 0;
+        int exit = EXIT_OK;
         for (int i = 0; i < files.size(); i++) {
-            try (CaptureReader r = CaptureReader.open(Path.of(files.get(i)))) {
-                feeder.feed(r, i, engine);
-            } catch (CaptureException e) {
-                damaged++;
-                out.println("warning: " + e.getMessage() + " (analysed the frames before it)");
+            try (CaptureReader r = CaptureInput.open(files.get(i))) {
+                try {
+                    feeder.feed(r, i, engine);
+                } catch (CaptureException e) {
+                    exit = Math.max(exit, CaptureInput.damaged(err, "diagnose", e, "analysed the frames before it",
+                            strict));
+                }
+                if (r.tailProblem() != null) {
+                    exit = Math.max(exit, CaptureInput.cutShort(err, "diagnose", files.get(i), r.tailProblem(),
+                            "analysed the frames before it", strict));
+                }
             }
         }
         engine.finish();
@@ -78,7 +89,8 @@ public final class DiagnoseCommand extends Command {
             }
             print(e);
         }
-        return damaged == 0 ? 0 : 1;
+        out.flush();
+        return exit;
     }
 
     private void print(Diagnosis.Endpoint e) {

@@ -14,7 +14,6 @@ import io.ackscope.tcp.TcpEngine;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,7 +43,7 @@ public final class FieldsCommand extends Command {
     private static final int OUTPUT_BUFFER = 1 << 16;
 
     @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file (pcap or pcapng, optionally "
-            + "gzip/zstd/bzip2 compressed)")
+            + "gzip/zstd/bzip2 compressed; a FIFO, /dev/stdin or - for standard input work too)")
     String file;
 
     @Parameter(names = {"-e", "--field"}, description = "Field to print (repeatable), in tshark's naming; "
@@ -55,6 +54,9 @@ public final class FieldsCommand extends Command {
     @Parameter(names = {"--stats"}, description = "After the rows, print to standard error how many frames "
             + "decoded and where the others stopped")
     boolean stats;
+
+    @Parameter(names = "--strict", description = "Exit with status 3 if the capture is damaged or cut short")
+    boolean strict;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -69,7 +71,7 @@ public final class FieldsCommand extends Command {
     }
 
     @Override
-    public int run() throws IOException {
+    public int run() throws IOException, CommandFailure {
         List<String> names = fields.isEmpty() ? DEFAULT_FIELDS : fields;
         if (names.contains("list")) {
             for (FrameFields.Field f : FrameFields.all()) {
@@ -82,9 +84,9 @@ public final class FieldsCommand extends Command {
         for (int i = 0; i < selected.length; i++) {
             selected[i] = FrameFields.get(names.get(i));
             if (selected[i] == null) {
-                err.println("ackscope fields: unknown field '" + names.get(i) + "'. Known fields: "
-                        + knownFields());
-                return 2;
+                err.println(TerminalText.escape("ackscope fields: unknown field '" + names.get(i)
+                        + "'. Known fields: " + knownFields()));
+                return EXIT_USAGE;
             }
             if (selected[i].pass().compareTo(pass) > 0) {
                 pass = selected[i].pass();
@@ -101,7 +103,7 @@ public final class FieldsCommand extends Command {
         return sb.toString();
     }
 
-    private int print(FrameFields.Field[] selected, FrameFields.Pass pass) throws IOException {
+    private int print(FrameFields.Field[] selected, FrameFields.Pass pass) throws IOException, CommandFailure {
         boolean decode = pass != FrameFields.Pass.READ;
         boolean analyse = pass == FrameFields.Pass.TCP_ANALYSIS;
         TsvOutput o = new TsvOutput(out, OUTPUT_BUFFER);
@@ -124,8 +126,17 @@ public final class FieldsCommand extends Command {
         });
         DecodeCounts counts = new DecodeCounts();
         long nextNumber = 1;
-        int exit = 0;
-        try (CaptureReader r = CaptureReader.open(Path.of(file))) {
+        int exit = EXIT_OK;
+        CaptureReader opened;
+        try {
+            opened = CaptureInput.open(file);
+        } catch (CaptureException e) {
+            // the header is out, as before any damage found later; nothing could be read from the file
+            o.flush();
+            err.println(TerminalText.escape("ackscope fields: " + e.getMessage()));
+            return EXIT_DAMAGED;
+        }
+        try (CaptureReader r = opened) {
             frame.reader = r;
             try {
                 while (r.next()) {
@@ -153,18 +164,13 @@ public final class FieldsCommand extends Command {
                 nonPacketRows(o, selected, nextNumber, r.frameNumber() + 1);
                 if (r.tailProblem() != null) {
                     o.flush();
-                    err.println("ackscope fields: " + file + ": byte " + r.tailProblem().offset() + ": "
-                            + r.tailProblem().reason() + " (the frames before it were printed)");
+                    exit = CaptureInput.cutShort(err, "fields", file, r.tailProblem(),
+                            "the frames before it were printed", strict);
                 }
             } catch (CaptureException e) {
                 o.flush();
-                err.println("ackscope fields: " + e.getMessage() + " (the frames before it were printed)");
-                exit = 1;
+                exit = CaptureInput.damaged(err, "fields", e, "the frames before it were printed", strict);
             }
-        } catch (CaptureException e) {
-            o.flush();
-            err.println("ackscope fields: " + e.getMessage());
-            return 1;
         }
         o.flush();
         if (stats && decode) {

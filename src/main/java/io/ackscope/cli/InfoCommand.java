@@ -6,17 +6,14 @@ import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureFormat;
 import io.ackscope.capture.CaptureInfo;
 import io.ackscope.capture.CaptureReader;
-import io.ackscope.capture.Captures;
 import io.ackscope.capture.LinkTypes;
 import io.ackscope.capture.TimestampResolution;
 import io.ackscope.decode.DecodeStatus;
 import io.ackscope.decode.PacketDecoder;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Instant;
@@ -30,21 +27,26 @@ import java.util.StringJoiner;
 /**
  * {@code ackscope info FILE...}: a capinfos-like summary of each capture (format, byte order, resolution, link types,
  * interfaces, packets, time span, truncation, decode status) and where and why reading stopped if the file is
- * damaged. Goes on with the next file after a damaged one; the exit code is 1 if any file was damaged, cut short or
- * unreadable.
+ * damaged. Goes on with the next file after a damaged or unreadable one. Exit code: 1 if a file could not be opened
+ * (missing, a directory, unreadable), else 3 if one is not a capture at all, or (under {@code --strict}) damaged or
+ * cut short, else 0; each problem is also one line on standard error naming the file and byte offset.
  */
 @Parameters(commandNames = "info", commandDescription = "Summarise capture files (format, interfaces, packets, "
         + "time span, decode status, damage)")
 public final class InfoCommand extends Command {
 
-    @Parameter(description = "FILE...", required = true)
+    @Parameter(description = "FILE... (a FIFO, /dev/stdin or - for standard input work too)", required = true)
     List<String> files = new ArrayList<>();
 
     @Parameter(names = "--no-decode", description = "Skip decoding (no per-status packet counts; faster)")
     boolean noDecode;
 
-    @Parameter(names = "--max-record-length", description = "Largest captured length accepted for one record")
+    @Parameter(names = "--max-record-length", description = "Largest captured length accepted for one record",
+            validateWith = OptionRange.Positive.class)
     int maxRecordLength = CaptureReader.DEFAULT_MAX_RECORD_LENGTH;
+
+    @Parameter(names = "--strict", description = "Exit with status 3 if a capture is damaged or cut short")
+    boolean strict;
 
     /** Interfaces listed one per line (section/id); the rest are counted. */
     static final int MAX_LISTED_INTERFACES = 32;
@@ -59,71 +61,72 @@ public final class InfoCommand extends Command {
 
     /** Prints one summary per file to {@code out}, problems also to {@code err}; returns the exit code. */
     int run(PrintStream out, PrintStream err) {
-        int exit = 0;
+        int exit = EXIT_OK;
         boolean first = true;
         for (String file : files) {
             if (!first) {
                 out.println();
             }
             first = false;
-            if (!summarise(file, out, err)) {
-                exit = 1;
-            }
+            int e = summarise(file, out, err);
+            // a file that could not be opened outranks damage: 1 beats 3 beats 0
+            exit = exit == EXIT_FAILURE || e == EXIT_FAILURE ? EXIT_FAILURE : Math.max(exit, e);
         }
         out.flush();
         return exit;
     }
 
-    /** Returns false if the file could not be read to a clean end. */
-    private boolean summarise(String file, PrintStream out, PrintStream err) {
-        Path path = Paths.get(file);
-        row(out, "File", file);
-        long size;
-        InputStream in;
-        try {
-            size = Files.size(path);
-            in = Files.newInputStream(path);
-        } catch (NoSuchFileException e) {
-            return fail(out, err, file, "no such file");
-        } catch (IOException e) {
-            return fail(out, err, file, e.toString());
+    /** Summarises one file; returns its exit code. */
+    private int summarise(String file, PrintStream out, PrintStream err) {
+        row(out, "File", CaptureInput.name(file));
+        if (!file.equals(CaptureInput.STDIN)) {
+            Path path = Paths.get(file);
+            try {
+                if (Files.isRegularFile(path)) {
+                    row(out, "File size", Files.size(path) + " bytes");
+                } else if (Files.exists(path) && !Files.isDirectory(path)) {
+                    row(out, "File size", "- (not a regular file: read as a stream)");
+                }
+            } catch (IOException e) {
+                // the open below reports it
+            }
         }
-        row(out, "File size", size + " bytes");
         CaptureReader reader;
         try {
-            reader = Captures.open(in, file, maxRecordLength);
+            reader = CaptureInput.open(file, maxRecordLength);
+        } catch (CommandFailure e) {
+            return fail(out, err, file, e.reason(), e.exitCode());
         } catch (CaptureException e) {
-            closeQuietly(in);
-            return fail(out, err, file, "byte " + e.offset() + ": " + e.reason());
+            return fail(out, err, file, "byte " + e.offset() + ": " + e.reason(), EXIT_DAMAGED);
         } catch (IOException e) {
-            closeQuietly(in);
-            return fail(out, err, file, e.toString());
+            return fail(out, err, file, Main.describe(e), EXIT_FAILURE);
         }
         CaptureSummary s = new CaptureSummary();
         try (reader) {
             s.read(reader, noDecode ? null : new PacketDecoder());
         } catch (IOException e) {
             print(out, s.info == null ? reader.info() : s.info, s);
-            return fail(out, err, file, "read error after " + s.packets + " packets: " + e);
+            return fail(out, err, file, "read error after " + s.packets + " packets: " + Main.describe(e),
+                    EXIT_FAILURE);
         }
         print(out, s.info, s);
+        String after = "after " + s.packets + " packets";
         if (s.error != null) {
-            return fail(out, err, file, "byte " + s.error.offset() + ": " + s.error.reason() + " (after "
-                    + s.packets + " packets)");
+            row(out, "Error", "byte " + s.error.offset() + ": " + s.error.reason() + " (" + after + ")");
+            return CaptureInput.damaged(err, "info", s.error, after, strict);
         }
         if (s.tail != null) {
             row(out, "Cut short", "byte " + s.tail.offset() + ": " + s.tail.reason());
-            err.println("ackscope info: " + file + ": cut short at byte " + s.tail.offset() + ": " + s.tail.reason());
-            return false;
+            return CaptureInput.cutShort(err, "info", file, s.tail, after, strict);
         }
         row(out, "End", "clean, " + s.bytesRead + " bytes read");
-        return true;
+        return EXIT_OK;
     }
 
-    private static boolean fail(PrintStream out, PrintStream err, String file, String what) {
+    private static int fail(PrintStream out, PrintStream err, String file, String what, int exit) {
         row(out, "Error", what);
-        err.println("ackscope info: " + file + ": " + what);
-        return false;
+        err.println(TerminalText.escape("ackscope info: " + CaptureInput.name(file) + ": " + what));
+        return exit;
     }
 
     private void print(PrintStream out, CaptureInfo info, CaptureSummary s) {
@@ -277,14 +280,6 @@ public final class InfoCommand extends Command {
     }
 
     private static void row(PrintStream out, String label, String value) {
-        out.printf("%-20s %s%n", label.isEmpty() ? "" : label + ":", value);
-    }
-
-    private static void closeQuietly(InputStream in) {
-        try {
-            in.close();
-        } catch (IOException ignored) {
-            // the open already failed; that error is the one reported
-        }
+        out.printf("%-20s %s%n", label.isEmpty() ? "" : label + ":", TerminalText.escape(value));
     }
 }

@@ -1,6 +1,8 @@
 package io.ackscope.cli;
 
+import com.beust.jcommander.IParameterValidator;
 import com.beust.jcommander.Parameter;
+import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import io.ackscope.load.LoadConfig;
 import io.ackscope.load.LoadError;
@@ -33,10 +35,12 @@ public final class LoadCommand extends Command {
     @Parameter(description = "URL (http://host[:port][/path])")
     private List<String> urls = new ArrayList<>();
 
-    @Parameter(names = {"-c", "--connections"}, description = "Connections to keep open")
+    @Parameter(names = {"-c", "--connections"}, description = "Connections to keep open",
+            validateWith = ConnectionsRange.class)
     private int connections = 10;
 
-    @Parameter(names = {"-t", "--threads"}, description = "Threads, each with its own selector")
+    @Parameter(names = {"-t", "--threads"}, description = "Threads, each with its own selector",
+            validateWith = ThreadsRange.class)
     private int threads = 2;
 
     @Parameter(names = {"-d", "--duration"}, description = "Duration of the test (e.g. 2s, 500ms, 1m)",
@@ -66,7 +70,7 @@ public final class LoadCommand extends Command {
     private boolean noNoDelay;
 
     @Parameter(names = "--max-requests", description = "Stop after this many requests (split over the threads)",
-            defaultValueDescription = "no limit")
+            defaultValueDescription = "no limit", validateWith = OptionRange.Positive.class)
     private long maxRequests = Long.MAX_VALUE;
 
     @Parameter(names = "--out", description = "Write one row per request to this Parquet file")
@@ -75,19 +79,36 @@ public final class LoadCommand extends Command {
     @Parameter(names = "--json", description = "Print the summary as one JSON object instead of wrk's text")
     private boolean json;
 
+    /** {@code -c}: 1 to {@link LoadConfig#MAX_CONNECTIONS}. */
+    public static final class ConnectionsRange implements IParameterValidator {
+        @Override
+        public void validate(String name, String value) {
+            OptionRange.check(name, value, 1, LoadConfig.MAX_CONNECTIONS);
+        }
+    }
+
+    /** {@code -t}: 1 to {@link LoadConfig#MAX_THREADS} (and at most {@code -c}, which {@link LoadConfig} checks). */
+    public static final class ThreadsRange implements IParameterValidator {
+        @Override
+        public void validate(String name, String value) {
+            OptionRange.check(name, value, 1, LoadConfig.MAX_THREADS);
+        }
+    }
+
     @Override
     public int run() throws Exception {
         if (urls.size() != 1) {
-            System.err.println("ackscope load: expected exactly one URL, got " + urls.size());
-            return 2;
+            throw new ParameterException("expected exactly one URL, got " + urls.size());
         }
         LoadConfig config;
         try {
             config = new LoadConfig(Target.parse(urls.get(0)), connections, threads, duration.toNanos(),
                     warmup.toNanos(), timeout.toNanos(), rate, quickAck, !noNoDelay, maxRequests, out != null);
         } catch (IllegalArgumentException e) {
-            System.err.println("ackscope load: " + e.getMessage());
-            return 2;
+            throw new ParameterException(e.getMessage());
+        }
+        if (out != null) {
+            checkOutputFile("--out", out);
         }
         if (!json) {
             System.out.print(LoadReport.header(config));

@@ -2,8 +2,10 @@ package io.ackscope.cli;
 
 import com.beust.jcommander.JCommander;
 import com.beust.jcommander.ParameterException;
+import io.ackscope.capture.CaptureException;
 
 import java.io.PrintStream;
+import java.nio.file.FileSystemException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -36,7 +38,11 @@ public final class Main {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Runs ackscope with {@code args}; returns the exit code (0 ok, 1 failure, 2 usage error). */
+    /**
+     * Runs ackscope with {@code args}; returns the exit code ({@link Command}'s {@code EXIT_*}: 0 ok, 1 failure,
+     * 2 usage error, 3 damaged input under {@code --strict}). An error is one line on {@code err},
+     * {@code ackscope CMD: what}, escaped for the terminal; its stack trace follows only with {@code --verbose}.
+     */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Map<String, Supplier<Command>> factories = commands();
         JCommander.Builder b = JCommander.newBuilder().programName("ackscope");
@@ -56,14 +62,7 @@ public final class Main {
         try {
             jc.parse(args);
         } catch (ParameterException e) {
-            err.println("ackscope: " + e.getMessage());
-            String name = jc.getParsedCommand();
-            if (name != null) {
-                err.println("Run 'ackscope " + name + " --help' for its options.");
-            } else {
-                err.println("Run 'ackscope --help' for the list of commands.");
-            }
-            return 2;
+            return usage(err, jc.getParsedCommand(), e);
         }
         String name = jc.getParsedCommand();
         Command cmd = instances.get(name);
@@ -75,9 +74,43 @@ public final class Main {
         }
         try {
             return cmd.run();
+        } catch (ParameterException e) {
+            return usage(err, name, e);
         } catch (Exception e) {
-            err.println("ackscope " + name + ": " + e.getMessage());
-            return 1;
+            err.println(TerminalText.escape("ackscope " + name + ": " + describe(e)));
+            if (cmd.verbose()) {
+                e.printStackTrace(err);
+            }
+            return e instanceof CommandFailure f ? f.exitCode()
+                    : e instanceof CaptureException ? Command.EXIT_DAMAGED : Command.EXIT_FAILURE;
         }
+    }
+
+    private static int usage(PrintStream err, String command, ParameterException e) {
+        err.println(TerminalText.escape("ackscope" + (command != null ? " " + command : "") + ": "
+                + e.getMessage()));
+        if (command != null) {
+            err.println("Run 'ackscope " + command + " --help' for its options.");
+        } else {
+            err.println("Run 'ackscope --help' for the list of commands.");
+        }
+        return Command.EXIT_USAGE;
+    }
+
+    /**
+     * An exception as the one line a user reads: the file and what is wrong with it for file-system errors (whose
+     * own message is often only the path), the file and offset for a damaged capture, the message otherwise.
+     */
+    static String describe(Throwable e) {
+        if (e instanceof FileSystemException f && !(e.getCause() instanceof FileSystemException)) {
+            String file = f.getFile() != null ? f.getFile() : "";
+            return CaptureInput.unreadable(file, f).getMessage()
+                    + (f.getOtherFile() != null ? " (" + f.getOtherFile() + ")" : "");
+        }
+        String m = e.getMessage();
+        if (m == null || m.isBlank()) {
+            return e.getClass().getSimpleName() + (e.getCause() != null ? ": " + describe(e.getCause()) : "");
+        }
+        return m;
     }
 }

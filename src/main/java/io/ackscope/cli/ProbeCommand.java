@@ -32,10 +32,11 @@ public final class ProbeCommand extends Command {
     @Parameter(description = "HOST")
     List<String> hosts = new ArrayList<>();
 
-    @Parameter(names = {"-p", "--port"}, description = "target TCP port", required = true)
+    @Parameter(names = {"-p", "--port"}, description = "target TCP port", required = true,
+            validateWith = OptionRange.Port.class)
     int port;
 
-    @Parameter(names = {"-c", "--count"}, description = "probes to send")
+    @Parameter(names = {"-c", "--count"}, description = "probes to send", validateWith = OptionRange.Positive.class)
     int count = 4;
 
     @Parameter(names = {"-i", "--interval"}, description = "time between probes (1s, 200ms, 0.5)",
@@ -60,9 +61,6 @@ public final class ProbeCommand extends Command {
             org.pcap4j.core.NotOpenException {
         if (hosts.size() != 1) {
             throw new ParameterException("probe takes one HOST");
-        }
-        if (port < 1 || port > 65535 || count < 1) {
-            throw new ParameterException("need 1 <= port <= 65535 and count >= 1");
         }
         InetAddress target = InetAddress.getByName(hosts.get(0));
         String name = target.getHostAddress();

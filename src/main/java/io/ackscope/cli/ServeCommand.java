@@ -1,6 +1,7 @@
 package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
+import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import io.ackscope.load.TargetServer;
 import io.ackscope.report.Format;
@@ -20,7 +21,8 @@ import java.time.Duration;
 @Parameters(commandDescription = "HTTP/1.1 keep-alive target server with an explicit write pattern")
 public final class ServeCommand extends Command {
 
-    @Parameter(names = {"-p", "--port"}, description = "Port to listen on (0 = any free port)", required = true)
+    @Parameter(names = {"-p", "--port"}, description = "Port to listen on (0 = any free port)", required = true,
+            validateWith = OptionRange.ListenPort.class)
     private int port;
 
     @Parameter(names = "--bind", description = "Address to listen on")
@@ -36,7 +38,8 @@ public final class ServeCommand extends Command {
             + "does with sendfile")
     private boolean splitWrites;
 
-    @Parameter(names = "--body-size", description = "Response body size in bytes")
+    @Parameter(names = "--body-size", description = "Response body size in bytes",
+            validateWith = OptionRange.NonNegative.class)
     private int bodySize = 4096;
 
     @Parameter(names = "--think-time", description = "Delay before each response (e.g. 5ms)",
@@ -60,8 +63,7 @@ public final class ServeCommand extends Command {
             options = new TargetServer.Options(InetAddress.getByName(bind), port, !noNodelay, splitWrites,
                     bodySize, thinkTime.toNanos());
         } catch (IllegalArgumentException e) {
-            System.err.println("ackscope serve: " + e.getMessage());
-            return 2;
+            throw new ParameterException(e.getMessage());
         }
         TargetServer server = TargetServer.start(options);
         if (duration != null) {

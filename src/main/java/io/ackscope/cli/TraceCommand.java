@@ -30,13 +30,15 @@ public final class TraceCommand extends Command {
     @Parameter(description = "HOST")
     List<String> hosts = new ArrayList<>();
 
-    @Parameter(names = {"-p", "--port"}, description = "target TCP port", required = true)
+    @Parameter(names = {"-p", "--port"}, description = "target TCP port", required = true,
+            validateWith = OptionRange.Port.class)
     int port;
 
-    @Parameter(names = {"-m", "--max-ttl"}, description = "largest TTL tried")
+    @Parameter(names = {"-m", "--max-ttl"}, description = "largest TTL tried",
+            validateWith = OptionRange.Positive.class)
     int maxTtl = 30;
 
-    @Parameter(names = {"-q", "--queries"}, description = "probes per hop")
+    @Parameter(names = {"-q", "--queries"}, description = "probes per hop", validateWith = OptionRange.Positive.class)
     int probes = 3;
 
     @Parameter(names = {"-w", "--wait"}, description = "how long a probe waits for its answer",
@@ -52,9 +54,6 @@ public final class TraceCommand extends Command {
     int run(PrintStream out) throws Exception {
         if (hosts.size() != 1) {
             throw new ParameterException("trace takes one HOST");
-        }
-        if (port < 1 || port > 65535) {
-            throw new ParameterException("port must be 1..65535");
         }
         InetAddress target = InetAddress.getByName(hosts.get(0));
         if (!(target instanceof Inet4Address v4)) {

@@ -34,8 +34,9 @@ import java.util.TreeSet;
  * clock is past its end, and seeks ahead to the next one when none has ({@link #sweep}). Each connection's engine
  * sees only the frames on its port pair from its first frame: its results for a 4-tuple depend only on that
  * 4-tuple's frames, as for analyze's per-partition engines. Compressed files, and outputs without seek points,
- * are read from their start. When the captures are not readable here (moved, or on a cluster filesystem) the page
- * says so and shows everything else.
+ * are read from their start. When the captures are not readable here (moved, or on a cluster filesystem) or not
+ * again (a FIFO or standard input, which analyze read once: {@link #rereadable}), the page says so and shows
+ * everything else.
  *
  * <p>A long connection is shown in part: its first {@link #HEAD} frames (the handshake), then the
  * {@link #BEFORE} frames before a focus frame (the held segment of its longest stall, or the first frame of its
@@ -143,6 +144,11 @@ final class LadderReader {
                 problem = p == null ? "the capture file is not on this machine's filesystem (" + files.get(file)
                         + "); run ackscope report where the captures are"
                         : "capture file not found here: " + p;
+                break;
+            }
+            if (!rereadable(p)) {
+                problem = "the capture " + p + " was a pipe or device that analyze read once, so its packets "
+                        + "cannot be read again; analyze a copy in a file to get flow graphs";
                 break;
             }
             int jumpFile = -1, jumpPoint = -1;
@@ -280,6 +286,16 @@ final class LadderReader {
             in.close();
             throw e;
         }
+    }
+
+    /**
+     * Whether {@code p} can be read again: a regular file, not a FIFO, a device or standard input
+     * ({@code /dev/stdin} and {@code /proc/self/fd/N} would name the report's own input, not the one analyzed).
+     * Opening a FIFO again would wait for a writer that will not come.
+     */
+    static boolean rereadable(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        return Files.isRegularFile(abs) && !abs.startsWith("/dev") && !abs.startsWith("/proc");
     }
 
     /** A local path for a file as the tables name it ({@code file:/x} or a plain path); null for other schemes. */

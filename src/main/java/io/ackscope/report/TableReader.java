@@ -164,45 +164,58 @@ final class TableReader {
         Map<Binary, String> strings = new HashMap<>();
         Map<String, String> pageStrings = new HashMap<>();
         for (Path f : files) {
-            try (ParquetFileReader r = openPart(f)) {
-                MessageType schema = r.getFooter().getFileMetaData().getSchema();
-                List<String> columns = new ArrayList<>(required);
-                for (String c : optional) {
-                    if (schema.containsField(c)) {
-                        columns.add(c);
-                    }
+            try {
+                decodePart(f, table, required, optional, pageDecoding, sink, strings, pageStrings);
+            } catch (IOException | RuntimeException e) {
+                String m = String.valueOf(e.getMessage());
+                // Parquet's own messages rarely name the file: one line that does, for a damaged or foreign file
+                throw new IOException(m.contains(f.toString()) ? m
+                        : f + ": damaged Parquet file (table " + table + "): " + m, e);
+            }
+        }
+    }
+
+    private static void decodePart(Path f, String table, List<String> required, List<String> optional,
+                                   boolean pageDecoding, Sink sink, Map<Binary, String> strings,
+                                   Map<String, String> pageStrings) throws IOException, InterruptedException {
+        try (ParquetFileReader r = openPart(f)) {
+            MessageType schema = r.getFooter().getFileMetaData().getSchema();
+            List<String> columns = new ArrayList<>(required);
+            for (String c : optional) {
+                if (schema.containsField(c)) {
+                    columns.add(c);
                 }
-                List<Type> fields = new ArrayList<>();
-                for (String c : columns) {
-                    if (!schema.containsField(c)) {
-                        throw new IOException(f + ": table " + table + " has no column " + c
-                                + " (written by a different version of ackscope?)");
-                    }
-                    fields.add(schema.getType(c));
+            }
+            List<Type> fields = new ArrayList<>();
+            for (String c : columns) {
+                if (!schema.containsField(c)) {
+                    throw new IOException(f + ": table " + table + " has no column " + c
+                            + " (written by a different version of ackscope?)");
                 }
-                MessageType projection = new MessageType(schema.getName(), fields);
-                r.setRequestedSchema(projection);
-                String createdBy = r.getFooter().getFileMetaData().getCreatedBy();
-                GroupRecordConverter converter = new GroupRecordConverter(projection);
-                List<BlockMetaData> blocks = r.getRowGroups();
-                PageReadStore pages;
-                for (int block = 0; (pages = r.readNextRowGroup()) != null; block++) {
-                    ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, converter.getRootConverter(),
-                            projection, createdBy);
-                    int rows = Math.toIntExact(pages.getRowCount());
-                    Batch b = new Batch(columns, rows);
-                    for (int i = 0; i < columns.size(); i++) {
-                        b.data[i] = read(pages, store, pageDecoding ? blocks.get(block) : null, projection,
-                                columns.get(i), rows, strings, pageStrings);
-                    }
-                    if (strings.size() > 4096) {
-                        strings.clear();
-                    }
-                    if (pageStrings.size() > 4096) {
-                        pageStrings.clear();
-                    }
-                    sink.put(b);
+                fields.add(schema.getType(c));
+            }
+            MessageType projection = new MessageType(schema.getName(), fields);
+            r.setRequestedSchema(projection);
+            String createdBy = r.getFooter().getFileMetaData().getCreatedBy();
+            GroupRecordConverter converter = new GroupRecordConverter(projection);
+            List<BlockMetaData> blocks = r.getRowGroups();
+            PageReadStore pages;
+            for (int block = 0; (pages = r.readNextRowGroup()) != null; block++) {
+                ColumnReadStoreImpl store = new ColumnReadStoreImpl(pages, converter.getRootConverter(),
+                        projection, createdBy);
+                int rows = Math.toIntExact(pages.getRowCount());
+                Batch b = new Batch(columns, rows);
+                for (int i = 0; i < columns.size(); i++) {
+                    b.data[i] = read(pages, store, pageDecoding ? blocks.get(block) : null, projection,
+                            columns.get(i), rows, strings, pageStrings);
                 }
+                if (strings.size() > 4096) {
+                    strings.clear();
+                }
+                if (pageStrings.size() > 4096) {
+                    pageStrings.clear();
+                }
+                sink.put(b);
             }
         }
     }
@@ -212,8 +225,14 @@ final class TableReader {
      * default XML resources again for every file opened (50-60 ms of CPU per table in a profile of the report).
      */
     private static ParquetFileReader openPart(Path f) throws IOException {
-        return ParquetFileReader.open(new LocalInputFile(f),
-                ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
+        // named by its path in Parquet's own errors ("... is not a Parquet file"), not LocalInputFile@1a2b3c
+        LocalInputFile in = new LocalInputFile(f) {
+            @Override
+            public String toString() {
+                return f.toString();
+            }
+        };
+        return ParquetFileReader.open(in, ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
     }
 
     private static List<Path> parts(Path tableDir) throws IOException {

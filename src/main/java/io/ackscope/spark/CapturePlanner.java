@@ -216,7 +216,8 @@ final class CapturePlanner {
         for (CaptureFile f : files) {
             if (f.length() <= max) {
                 splits.add(new CaptureSplit(f, 0, 0, Long.MAX_VALUE, 1, true, true));
-                filePlans.add(new FilePlan(1, "fits in one split (" + max + " bytes)"));
+                filePlans.add(new FilePlan(1, streamOnly(f) ? "not a regular file (a FIFO or device): read once, "
+                        + "whole" : "fits in one split (" + max + " bytes)"));
                 continue;
             }
             int n = (int) ((f.length() + max - 1) / max);
@@ -260,6 +261,21 @@ final class CapturePlanner {
             filePlans.add(new FilePlan(splits.size() - before, null));
         }
         return new ReadPlan(files, filePlans, pack(splits, sizing, s -> weights.getOrDefault(s, s.byteLength())));
+    }
+
+    /**
+     * A local capture that is not a regular file (a FIFO, {@code /dev/stdin}): it lists with length 0, so it is read
+     * whole, once, and never walked for splits; this only names why.
+     */
+    private static boolean streamOnly(CaptureFile f) {
+        try {
+            java.net.URI uri = new Path(f.path()).toUri();
+            java.nio.file.Path local = "file".equals(uri.getScheme()) ? java.nio.file.Path.of(uri)
+                    : uri.getScheme() == null ? java.nio.file.Path.of(uri.getPath()) : null;
+            return local != null && java.nio.file.Files.exists(local) && !java.nio.file.Files.isRegularFile(local);
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** The candidate splits of the files larger than one split, for the counting pass. */

@@ -106,7 +106,8 @@ class CapturesTest {
             Records.Rec lastGood = cut.records.get(cut.records.size() - 1);
             assertEquals(lastGood.offset() + 16 + lastGood.capturedLength(), cut.error.offset(),
                     "damage reported at the record being read");
-            assertTrue(cut.error.reason().contains("data damaged"), cut.error.reason());
+            assertTrue(cut.error.reason().contains(" data cut short at compressed byte " + z.length / 2 + " "),
+                    cut.error.reason());
         }
     }
 
@@ -162,5 +163,21 @@ class CapturesTest {
                 () -> read(new byte[] {'B', 'Z', 'h', '9', 1, 2, 3, 4, 5, 6, 7, 8}));
         assertEquals(0, e.offset());
         assertTrue(e.reason().startsWith("bzip2 data damaged near compressed byte"), e.reason());
+    }
+
+    @Test
+    void zeroPaddingAfterTheLastGzipMemberIsIgnoredAndOtherTrailingBytesAreDamage() throws Exception {
+        byte[] plain = Corpus.bytes("zeek__socks.pcap");
+        byte[] z = compress(plain, GZIPOutputStream::new);
+        assertSameRecords(read(plain), read(Arrays.copyOf(z, z.length + 4096)));
+        byte[] garbage = Arrays.copyOf(z, z.length + 10);
+        garbage[z.length + 7] = 'x';
+        Records.Outcome out = read(garbage);
+        assertEquals(read(plain).records, out.records);
+        assertNotNull(out.error);
+        assertEquals(plain.length, out.error.offset());
+        assertTrue(out.error.reason().startsWith("gzip data damaged near compressed byte " + (z.length + 8)
+                + " (decompressed byte " + plain.length + "): data after gzip member 1 is zeros, then not another "
+                + "gzip member"), out.error.reason());
     }
 }

@@ -25,7 +25,7 @@ class EngineCommandsTest {
     void convPrintsTsharksRowsWithExactBytesAndRelativeStart() throws Exception {
         Path corpus = Corpus.dir();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        ConvCommand c = new ConvCommand(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        ConvCommand c = new ConvCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
         c.file = corpus.resolve("zeek__bro.org.pcap").toString();
         String[] ours = run(c, buf).split("\n");
         List<String> theirs = Files.readAllLines(corpus.resolve("expected/zeek__bro.org.pcap.conv.tsv"));
@@ -44,7 +44,7 @@ class EngineCommandsTest {
     @Test
     void diagnoseExplainsTheSeedCaseStallAndItsFixes() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        DiagnoseCommand c = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        DiagnoseCommand c = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
         c.files = List.of("sample-pcaps/nginx-nodelay-off.pcap.gz");
         String out = run(c, buf);
         assertTrue(out.contains("Server 127.0.0.1:18781"), out);
@@ -59,7 +59,7 @@ class EngineCommandsTest {
     @Test
     void diagnoseSaysNoStallOnTheGoodCapture() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        DiagnoseCommand c = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        DiagnoseCommand c = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
         c.files = List.of("sample-pcaps/nginx-nodelay-on.pcap.gz");
         String out = run(c, buf);
         assertTrue(out.contains("No Nagle x delayed-ACK stall found."), out);

@@ -177,7 +177,7 @@ class FieldsConformanceTest {
         JCommander.newBuilder().addObject(cmd).build().parse(args.toArray(new String[0]));
         try {
             cmd.run();
-        } catch (IOException e) {
+        } catch (IOException | CommandFailure e) {
             throw new AssertionError(capture + ": " + e, e);
         }
         return split(bytes.toString(StandardCharsets.UTF_8));

@@ -32,7 +32,7 @@ class FieldsFuzzTest {
     Path tmp;
 
     @Test
-    void everyFieldPrintsForMutatedPacketsUnderEveryLinkType() throws IOException {
+    void everyFieldPrintsForMutatedPacketsUnderEveryLinkType() throws Exception {
         long seed = Long.getLong("ackscope.fuzz.seed", System.nanoTime());
         SplittableRandom rnd = new SplittableRandom(seed);
         List<FuzzInputs.Sample> corpus = FuzzInputs.corpusPackets();

@@ -32,14 +32,15 @@ class LabCommandTest {
 
     @Test
     void badValuesAreRefusedBeforeAnythingStarts() {
+        // usage errors, as every command's out-of-range values are (README, exit codes)
         String[] nginx = run("lab", "--nginx", "maybe");
-        assertEquals("1", nginx[0]);
+        assertEquals("2", nginx[0]);
         assertTrue(nginx[2].contains("--nginx takes auto, yes or no, not maybe"), nginx[2]);
         String[] only = run("lab", "--only", "serve-nagle,bogus");
-        assertEquals("1", only[0]);
+        assertEquals("2", only[0]);
         assertTrue(only[2].contains("no configuration bogus; there are [serve-nagle, "), only[2]);
         String[] duration = run("lab", "-d", "20m");
-        assertEquals("1", duration[0]);
+        assertEquals("2", duration[0]);
         assertTrue(duration[2].contains("duration must be 100ms to 10m"), duration[2]);
         assertEquals("", only[1] + nginx[1] + duration[1], "nothing started, nothing printed");
         String[] unknown = run("lab", "--bogus");

@@ -52,7 +52,7 @@ class SingularCountsTest {
     @Test
     void diagnoseOfOneConnectionSpeaksInTheSingular() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        DiagnoseCommand c = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        DiagnoseCommand c = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
         c.files = List.of(Corpus.capture(ONE_CONNECTION).toString());
         assertEquals(0, c.run());
         String out = buf.toString(StandardCharsets.UTF_8);

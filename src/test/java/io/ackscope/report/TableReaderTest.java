@@ -235,4 +235,29 @@ class TableReaderTest {
         }
         return false;
     }
+
+    @Test
+    void aDamagedPartFileIsNamedByItsPathInTheError() throws IOException {
+        Path dir = copiedTable(Tables.ACK_DELAYS, 2, "damaged");
+        Path part = dir.resolve(Tables.ACK_DELAYS).resolve("part-00001.parquet");
+        byte[] good = Files.readAllBytes(part);
+        // cut short: no footer magic at the end
+        Files.write(part, java.util.Arrays.copyOf(good, 300));
+        IOException cut = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> TableReader.scan(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS, b -> { }));
+        assertTrue(cut.getMessage().startsWith(part + " is not a Parquet file"), cut.getMessage());
+        assertFalse(cut.getMessage().contains("LocalInputFile@"), cut.getMessage());
+        // the footer's metadata scrambled, its length and magic intact: Parquet's message names no file
+        byte[] scrambled = good.clone();
+        int footerLength = java.nio.ByteBuffer.wrap(good, good.length - 8, 4)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        for (int i = good.length - 8 - footerLength; i < good.length - 8; i++) {
+            scrambled[i] ^= 0x5a;
+        }
+        Files.write(part, scrambled);
+        IOException bad = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> TableReader.scan(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS, b -> { }));
+        assertTrue(bad.getMessage().startsWith(part + ": damaged Parquet file (table " + Tables.ACK_DELAYS + "): "),
+                bad.getMessage());
+    }
 }
