@@ -4,6 +4,7 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.EarlyCount;
+import io.ackscope.spark.OutputDirectory;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
@@ -64,6 +65,19 @@ final class AnalyzeCommand extends Command {
 
     @Override
     public int run() throws Exception {
+        try {
+            return analyze();
+        } catch (OutputDirectory.Refused e) {
+            throw e.usage() ? new Command.UsageError(e.getMessage()) : new Command.Failure(e.getMessage());
+        } catch (Exception e) {
+            if (verbose) {
+                e.printStackTrace();
+            }
+            throw new Command.Failure(Command.oneLine(e));
+        }
+    }
+
+    private int analyze() throws Exception {
         if (verbose) {
             URL defaults = SparkConf.class.getClassLoader().getResource("org/apache/spark/log4j2-defaults.properties");
             if (defaults != null) {
@@ -74,7 +88,7 @@ final class AnalyzeCommand extends Command {
         for (String kv : conf) {
             int eq = kv.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("--conf wants k=v, not " + kv);
+                throw new Command.UsageError("--conf wants k=v, not " + kv);
             }
             sc.set(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
         }
@@ -89,6 +103,9 @@ final class AnalyzeCommand extends Command {
             sc.setIfMissing("spark.driver.host", "127.0.0.1");
             sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
         }
+        // before anything reads an input: an input inside --out, or --out inside an input, is refused
+        OutputDirectory.refuseOverlap(inputs, out,
+                org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc));
         // the split counting starts while Spark starts (local masters only; see EarlyCount)
         EarlyCount.start(inputs, sc);
         // the classic session's own builder: SparkSession.builder() first looks for its implementation with Scala
@@ -99,11 +116,13 @@ final class AnalyzeCommand extends Command {
                 spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
             }
             long started = System.nanoTime();
+            // the report is made from the staged tables and committed with them (before _SUCCESS)
             Analyze.Summary s = Analyze.run(spark,
                     new Analyze.Options(inputs, out, overwrite, packets, partitions), System.err,
-                    System.console() != null);
-            printSummary(s, (System.nanoTime() - started) / 1e9);
-            ReportCommand.afterAnalyze(s.out(), console);
+                    System.console() != null, (staged, summary) -> {
+                        printSummary(summary, (System.nanoTime() - started) / 1e9);
+                        ReportCommand.afterAnalyze(staged, summary.out(), console);
+                    });
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;
         } finally {
             EarlyCount.clear();

@@ -75,6 +75,9 @@ public final class Main {
         }
         try {
             return cmd.run();
+        } catch (Command.UsageError e) {
+            err.println("ackscope " + name + ": " + e.getMessage());
+            return 2;
         } catch (Exception e) {
             err.println("ackscope " + name + ": " + e.getMessage());
             return 1;

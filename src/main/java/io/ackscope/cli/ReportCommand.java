@@ -8,6 +8,7 @@ import io.ackscope.report.ReportFilter;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,9 +50,12 @@ final class ReportCommand extends Command {
     @Override
     public int run() throws IOException {
         if (dirs.size() != 1) {
-            throw new IllegalArgumentException("give one analyze output directory, not " + dirs.size());
+            throw new Command.UsageError("give one analyze output directory, not " + dirs.size());
         }
         Path dir = Path.of(dirs.get(0));
+        if (!Files.isDirectory(dir)) {
+            throw new IOException(dir + " is not a directory (give the --out directory of ackscope analyze)");
+        }
         Path file = out != null ? Path.of(out) : dir.resolve(Report.FILE_NAME);
         long start = System.nanoTime();
         ReportData d = Report.write(dir, file, ReportFilter.parse(servers, since, until));
@@ -66,29 +70,37 @@ final class ReportCommand extends Command {
     }
 
     /**
-     * After {@code analyze} committed its tables in {@code out} (a Hadoop path): writes {@code out/report.html}
-     * when {@code out} is on the local filesystem; otherwise says how to make it. The tables are the job's result:
-     * a report that cannot be written is reported on the console and does not change the exit status.
+     * While {@code analyze} commits: writes {@code staged/report.html} from the staged tables (Hadoop paths) when
+     * the output is on the local filesystem, so that it is committed with them; otherwise says how to make it. The
+     * tables are the job's result: a report that cannot be written is reported on the console and does not change
+     * the exit status, except when the disk is full (the run fails then and nothing is committed).
      */
-    static void afterAnalyze(String out, PrintStream console) {
+    static void afterAnalyze(String staged, String out, PrintStream console) throws IOException {
         try {
-            writeAfterAnalyze(out, console);
+            writeAfterAnalyze(staged, out, console);
         } catch (IOException | RuntimeException e) {
+            if (io.ackscope.spark.OutputDirectory.noSpace(e)) {
+                throw e;
+            }
             console.println("report: not written (" + e + "); the tables are complete: run ackscope report " + out);
         }
     }
 
-    private static void writeAfterAnalyze(String out, PrintStream console) throws IOException {
-        String local = out.startsWith("file:") ? out.substring("file:".length()).replaceFirst("^/+", "/")
-                : out.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") ? null : out;
-        if (local == null) {
+    private static void writeAfterAnalyze(String staged, String out, PrintStream console) throws IOException {
+        Path dir = local(staged), finalDir = local(out);
+        if (dir == null || finalDir == null) {
             console.println("report: not written (" + out + " is not a local directory); copy the tables and run "
                     + "ackscope report DIR");
             return;
         }
-        Path dir = Path.of(local);
         long start = System.nanoTime();
-        Path file = dir.resolve(Report.FILE_NAME);
-        summary(console, file, Report.write(dir, file, ReportFilter.ALL), start);
+        ReportData d = Report.write(dir, dir.resolve(Report.FILE_NAME), ReportFilter.ALL);
+        summary(console, finalDir.resolve(Report.FILE_NAME), d, start);
+    }
+
+    /** The local path of a Hadoop path ({@code file:/x} or a plain path), null for another filesystem. */
+    private static Path local(String hadoopPath) {
+        return hadoopPath.startsWith("file:") ? Path.of(hadoopPath.substring("file:".length()).replaceFirst("^/+", "/"))
+                : hadoopPath.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") ? null : Path.of(hadoopPath);
     }
 }

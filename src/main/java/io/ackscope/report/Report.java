@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.output.OutputMarker;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,11 +20,12 @@ public final class Report {
     private Report() {
     }
 
-    /** The data the page shows. */
+    /**
+     * The data the page shows. Only a complete output is read: its {@code _SUCCESS} parses, names its tables, and
+     * each of them is there ({@link OutputMarker#requireComplete}).
+     */
     public static ReportData data(Path tablesDir, ReportFilter filter, boolean flowGraphs) throws IOException {
-        if (!Files.isRegularFile(tablesDir.resolve("_SUCCESS"))) {
-            throw new IOException(tablesDir + " is not a complete ackscope analyze output (no _SUCCESS marker)");
-        }
+        OutputMarker.requireComplete(tablesDir);
         return ReportBuilder.build(tablesDir, filter, flowGraphs);
     }
 

@@ -85,13 +85,27 @@ public final class Analyze {
         }
     }
 
+    /**
+     * What runs once the tables are staged and readable as a complete output in {@code stagedDir} (a Hadoop path
+     * inside {@code --out}), before the commit: whatever it writes there (the report) is committed with the tables.
+     */
+    public interface BeforeCommit {
+        void staged(String stagedDir, Summary summary) throws IOException;
+    }
+
     /** Runs the analysis on {@code spark}; progress goes to {@code console}. */
     public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal)
             throws IOException {
+        return run(spark, o, console, terminal, (dir, s) -> { });
+    }
+
+    /** Runs the analysis, then {@code beforeCommit} on the staged output, then commits it. */
+    public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal,
+                              BeforeCommit beforeCommit) throws IOException {
         long start = System.nanoTime();
         Map<String, Double> phases = new LinkedHashMap<>();
         Configuration conf = spark.sparkContext().hadoopConfiguration();
-        OutputDirectory out = OutputDirectory.prepare(o.out(), conf, o.overwrite());
+        OutputDirectory out = OutputDirectory.prepare(o.out(), o.inputs(), conf, o.overwrite());
         String id = UUID.randomUUID().toString();
         SplitStatsAccumulator splits = SplitStatsAccumulator.register(spark.sparkContext(), id);
         ProgressReporter progress = new ProgressReporter(console, splits, terminal, 10);
@@ -178,17 +192,23 @@ public final class Analyze {
                 phases.put("packets table", secondsSince(t));
             }
             long connections = ranks.length;
-            List<String> names = new ArrayList<>(tableRows.keySet());
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
                     tcpFrames, connections, tableRows, damaged, secondsSince(start), phases,
                     plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
                     stageTimes.describe());
-            out.commit(names, result.json());
+            out.stage(result.json());
+            beforeCommit.staged(out.staging().toString(), result);
+            out.commit();
             return result;
         } catch (IOException | RuntimeException e) {
+            IOException full = OutputDirectory.noSpace(e) ? out.noSpaceError(e) : null;
             out.abort();
+            if (full != null) {
+                throw full;
+            }
             throw e;
         } finally {
+            out.close();
             spark.sparkContext().setJobDescription(null);
             progress.close();
             spark.sparkContext().removeSparkListener(progress);
