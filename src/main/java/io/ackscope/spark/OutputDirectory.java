@@ -129,7 +129,7 @@ public final class OutputDirectory implements AutoCloseable {
         boolean created = false;
         if (fs.exists(path)) {
             if (!fs.getFileStatus(path).isDirectory()) {
-                throw new Refused(path + " exists and is not a directory", true);
+                throw new Refused(show(path) + " exists and is not a directory", true);
             }
         } else {
             if (!fs.mkdirs(path)) {
@@ -149,7 +149,7 @@ public final class OutputDirectory implements AutoCloseable {
             }
             if (!others.isEmpty()) {
                 if (!overwrite) {
-                    throw new Refused(path + " is not empty (use --overwrite to replace an earlier ackscope output;"
+                    throw new Refused(show(path) + " is not empty (use --overwrite to replace an earlier ackscope output;"
                             + " files ackscope did not write are kept)", true);
                 }
                 previous = ownOutput(fs, path);
@@ -172,10 +172,10 @@ public final class OutputDirectory implements AutoCloseable {
         try {
             m = readMarker(fs, new Path(dir, SUCCESS));
         } catch (FileNotFoundException e) {
-            throw new Refused(dir + " is not empty and is not an ackscope output (no " + SUCCESS + "); not "
+            throw new Refused(show(dir) + " is not empty and is not an ackscope output (no " + SUCCESS + "); not "
                     + "overwriting it", true);
         } catch (OutputMarker.Invalid e) {
-            throw new Refused(dir + " is not empty and is not a complete ackscope output (" + e.getMessage()
+            throw new Refused(show(dir) + " is not empty and is not a complete ackscope output (" + e.getMessage()
                     + "); not overwriting it", true);
         }
         if (m.hasManifest()) {
@@ -185,8 +185,8 @@ public final class OutputDirectory implements AutoCloseable {
                 if (fs.exists(p) && fs.getFileStatus(p).isDirectory()) {
                     for (String f : relativeFiles(fs, p, entry)) {
                         if (!listed.contains(f)) {
-                            throw new Refused(new Path(dir, f) + " was not written by ackscope; move it out of "
-                                    + new Path(dir, entry) + " before --overwrite replaces that directory", true);
+                            throw new Refused(show(new Path(dir, f)) + " was not written by ackscope; move it out of "
+                                    + show(new Path(dir, entry)) + " before --overwrite replaces that directory", true);
                         }
                     }
                 }
@@ -197,8 +197,7 @@ public final class OutputDirectory implements AutoCloseable {
 
     private static OutputMarker readMarker(FileSystem fs, Path marker) throws IOException {
         try (FSDataInputStream in = fs.open(marker)) {
-            return OutputMarker.parse(new String(in.readNBytes(64 << 20), StandardCharsets.UTF_8),
-                    marker.toString());
+            return OutputMarker.parse(new String(in.readNBytes(64 << 20), StandardCharsets.UTF_8), show(marker));
         }
     }
 
@@ -270,6 +269,12 @@ public final class OutputDirectory implements AutoCloseable {
             return local.toString();
         }
         return existing.toRealPath().resolve(existing.relativize(local)).normalize().toString();
+    }
+
+    /** {@code p} for messages: a plain path on the local filesystem, the qualified path elsewhere. */
+    static String show(Path p) {
+        return p.toUri().getScheme() == null || "file".equals(p.toUri().getScheme()) ? p.toUri().getPath()
+                : p.toString();
     }
 
     private static boolean within(String a, String b) {
@@ -358,7 +363,7 @@ public final class OutputDirectory implements AutoCloseable {
         Set<String> old = previous == null ? Set.of() : previous.entries();
         for (String e : fresh) {
             if (!old.contains(e) && fs.exists(new Path(dir, e))) {
-                throw new Refused(new Path(dir, e) + " was not written by ackscope and is in the way of the new "
+                throw new Refused(show(new Path(dir, e)) + " was not written by ackscope and is in the way of the new "
                         + "output; move it away and run again", true);
             }
         }
@@ -499,8 +504,8 @@ public final class OutputDirectory implements AutoCloseable {
             }
         }
         return new NoSpace(String.format(Locale.ROOT, "no space left on device writing %s (filesystem %s): %s "
-                        + "staged when it filled up, %s free; %s", dir, where, bytes(staged), bytes(free),
-                committing ? "the commit was under way: the next analyze --out " + dir + " completes it"
+                        + "staged when it filled up, %s free; %s", show(dir), where, bytes(staged), bytes(free),
+                committing ? "the commit was under way: the next analyze --out " + show(dir) + " completes it"
                         : "nothing was committed and the staged files were removed"), cause);
     }
 
