@@ -69,6 +69,8 @@ final class AnalyzeCommand extends Command {
             return analyze();
         } catch (OutputDirectory.Refused e) {
             throw e.usage() ? new Command.UsageError(e.getMessage()) : new Command.Failure(e.getMessage());
+        } catch (Command.UsageError e) {
+            throw e;
         } catch (Exception e) {
             if (verbose) {
                 e.printStackTrace();

@@ -200,11 +200,12 @@ public final class Analyze {
             beforeCommit.staged(out.staging().toString(), result);
             out.commit();
             return result;
-        } catch (IOException | RuntimeException e) {
-            IOException full = OutputDirectory.noSpace(e) ? out.noSpaceError(e) : null;
+        } catch (Throwable e) {
+            // Throwable: Spark rethrows a task's failure as SparkException, a checked exception Scala does not declare
+            long staged = OutputDirectory.noSpace(e) ? out.stagedBytes() : -1;
             out.abort();
-            if (full != null) {
-                throw full;
+            if (staged >= 0) {
+                throw out.noSpaceError(e, staged);
             }
             throw e;
         } finally {

@@ -476,21 +476,26 @@ public final class OutputDirectory implements AutoCloseable {
         return false;
     }
 
-    /**
-     * The one-line error for a run that filled the filesystem: what was staged when it failed and what is free.
-     * Call before {@link #abort} (it measures the staging directory).
-     */
-    public NoSpace noSpaceError(Throwable cause) {
-        long staged = -1, free = -1;
-        String where = fs.getUri().toString();
+    /** The bytes in the staging directory, -1 if unknown (measured before {@link #abort}, for the disk-full error). */
+    public long stagedBytes() {
         try {
-            staged = fs.getContentSummary(staging).getLength();
+            return fs.getContentSummary(staging).getLength();
         } catch (IOException e) {
-            // unknown
+            return -1;
         }
+    }
+
+    /**
+     * The one-line error for a run that filled the filesystem: the filesystem and its size, what the run had staged
+     * when it failed ({@code staged}), and what is free after {@link #abort}.
+     */
+    public NoSpace noSpaceError(Throwable cause, long staged) {
+        long free = -1, size = -1;
+        String where = fs.getUri().toString();
         try {
             FsStatus st = fs.getStatus(dir);
             free = st.getRemaining();
+            size = st.getCapacity();
         } catch (IOException e) {
             // unknown
         }
@@ -499,14 +504,16 @@ public final class OutputDirectory implements AutoCloseable {
                 var store = Files.getFileStore(java.nio.file.Path.of(dir.toUri()));
                 where = store.toString();
                 free = store.getUsableSpace();
+                size = store.getTotalSpace();
             } catch (IOException e) {
                 // keep Hadoop's figures
             }
         }
-        return new NoSpace(String.format(Locale.ROOT, "no space left on device writing %s (filesystem %s): %s "
-                        + "staged when it filled up, %s free; %s", show(dir), where, bytes(staged), bytes(free),
-                committing ? "the commit was under way: the next analyze --out " + show(dir) + " completes it"
-                        : "nothing was committed and the staged files were removed"), cause);
+        return new NoSpace(String.format(Locale.ROOT, "no space left on device writing %s (filesystem %s, %s): "
+                        + "the run had staged %s when it filled up; %s", show(dir), where, bytes(size),
+                bytes(staged), committing ? "the commit was under way: the next analyze --out " + show(dir)
+                        + " completes it" : "nothing was committed, and with the staged files removed " + bytes(free)
+                        + " are free"), cause);
     }
 
     private static String bytes(long n) {
