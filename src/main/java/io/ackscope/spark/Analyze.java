@@ -38,7 +38,8 @@ import java.util.UUID;
  *       {@code tcp.stream} numbers on the driver.</li>
  *   <li>Pass 2: run it again over the same shuffle output, writing every engine table with the global numbers.</li>
  *   <li>Merge the tasks' per-server latency aggregates into {@code latency_summary}; write {@code capture_files}
- *       and (with {@code --packets}) {@code packets}; commit ({@link OutputDirectory}).</li>
+ *       and (with {@code --packets}) {@code packets}; stage the marker, let the caller add the report to the staged
+ *       output ({@link BeforeCommit}), commit ({@link OutputDirectory}).</li>
  * </ol>
  *
  * <p><b>Memory</b> follows the connections open at once and the distinct latency values, never the capture size:
