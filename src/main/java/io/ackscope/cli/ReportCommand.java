@@ -8,7 +8,6 @@ import io.ackscope.report.ReportFilter;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,9 +52,6 @@ final class ReportCommand extends Command {
             throw new Command.UsageError("give one analyze output directory, not " + dirs.size());
         }
         Path dir = Path.of(dirs.get(0));
-        if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + " is not a directory (give the --out directory of ackscope analyze)");
-        }
         Path file = out != null ? Path.of(out) : dir.resolve(Report.FILE_NAME);
         long start = System.nanoTime();
         ReportData d = Report.write(dir, file, ReportFilter.parse(servers, since, until));

@@ -145,6 +145,9 @@ public record OutputMarker(Map<String, Long> tables, List<String> files, boolean
         try {
             text = Files.readString(marker, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
+            if (!Files.isDirectory(dir)) {
+                throw new Invalid(dir + " is not a complete ackscope analyze output (no such directory)");
+            }
             throw new Invalid(dir + " is not a complete ackscope analyze output (no " + FILE + " marker"
                     + (interrupted(dir) ? "; an analyze run on it was interrupted: the next analyze --out "
                     + dir + " completes or removes it" : "") + ")");

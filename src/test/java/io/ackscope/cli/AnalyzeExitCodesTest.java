@@ -93,7 +93,7 @@ class AnalyzeExitCodesTest {
                 + " is empty\n", r.err());
         r = run("report", tmp.resolve("nothing").toString());
         assertEquals(1, r.exit());
-        assertEquals("ackscope report: " + tmp.resolve("nothing") + " is not a directory (give the --out directory "
-                + "of ackscope analyze)\n", r.err());
+        assertEquals("ackscope report: " + tmp.resolve("nothing") + " is not a complete ackscope analyze output (no "
+                + "such directory)\n", r.err());
     }
 }
