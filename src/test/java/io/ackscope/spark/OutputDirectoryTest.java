@@ -161,6 +161,21 @@ class OutputDirectoryTest {
     }
 
     @Test
+    void overwriteDoesNotReplaceAUserFolderNamedLikeANewTable() throws IOException {
+        Path out = tmp.resolve("packets-in-the-way");
+        analyze(out, false, corpusCopy.resolve(A));
+        Path mine = Files.writeString(Files.createDirectories(out.resolve("packets")).resolve("mine.txt"), "keep");
+        OutputDirectory.Refused e = assertThrows(OutputDirectory.Refused.class, () -> Analyze.run(spark,
+                new Analyze.Options(List.of(corpusCopy.resolve(B).toString()), out.toString(), true, true, 2), QUIET,
+                false));
+        assertEquals(out.resolve("packets") + " was not written by ackscope and is in the way of the new output; "
+                + "move it away and run again", e.getMessage());
+        assertEquals("keep", Files.readString(mine));
+        assertEquals(List.of(A), capturedFiles(out), "the earlier output is untouched");
+        assertTrue(names(out).stream().noneMatch(n -> n.startsWith("_ackscope")), names(out).toString());
+    }
+
+    @Test
     void refusesToOverwriteAnOutputWhoseMarkerDoesNotParse() throws IOException {
         Path out = Files.createDirectories(tmp.resolve("empty-marker"));
         Files.createDirectories(out.resolve("connections"));
