@@ -118,13 +118,15 @@ final class AnalyzeCommand extends Command {
                 spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
             }
             long started = System.nanoTime();
-            // the report is made from the staged tables and committed with them (before _SUCCESS)
+            // the report is made from the staged tables and committed with them (before _SUCCESS); its line is
+            // printed after the commit, below the summary
+            java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
             Analyze.Summary s = Analyze.run(spark,
                     new Analyze.Options(inputs, out, overwrite, packets, partitions), System.err,
-                    System.console() != null, (staged, summary) -> {
-                        printSummary(summary, (System.nanoTime() - started) / 1e9);
-                        ReportCommand.afterAnalyze(staged, summary.out(), console);
-                    });
+                    System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
+                            new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
+            printSummary(s, (System.nanoTime() - started) / 1e9);
+            console.print(reportLine.toString(java.nio.charset.StandardCharsets.UTF_8));
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;
         } finally {
             EarlyCount.clear();

@@ -2,12 +2,14 @@ package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import io.ackscope.output.OutputLock;
 import io.ackscope.report.Report;
 import io.ackscope.report.ReportData;
 import io.ackscope.report.ReportFilter;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,9 +56,32 @@ final class ReportCommand extends Command {
         Path dir = Path.of(dirs.get(0));
         Path file = out != null ? Path.of(out) : dir.resolve(Report.FILE_NAME);
         long start = System.nanoTime();
-        ReportData d = Report.write(dir, file, ReportFilter.parse(servers, since, until));
-        summary(console, file, d, start);
+        try (OutputLock lock = lock(dir)) {
+            ReportData d = Report.write(dir, file, ReportFilter.parse(servers, since, until));
+            summary(console, file, d, start);
+        }
         return 0;
+    }
+
+    /**
+     * The output's lock, so that the report neither reads an output that {@code analyze} is replacing nor writes
+     * {@code report.html} into it; null where there is nothing to lock (no such directory) or no right to (a
+     * read-only output is read without it).
+     */
+    private static OutputLock lock(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return null;
+        }
+        try {
+            return OutputLock.acquire(dir, "report");
+        } catch (java.nio.file.AccessDeniedException | java.nio.file.ReadOnlyFileSystemException e) {
+            return null;
+        } catch (java.nio.file.FileSystemException e) {
+            if (e.getMessage() != null && e.getMessage().contains("Read-only file system")) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     private static void summary(PrintStream console, Path file, ReportData d, long startNanos) {

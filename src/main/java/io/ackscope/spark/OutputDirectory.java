@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ackscope.output.OutputLock;
 import io.ackscope.output.OutputMarker;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -32,8 +33,9 @@ import java.util.UUID;
  * <p><b>Layout.</b> A complete output is {@code DIR/_SUCCESS} (the marker: the run's summary, its tables and the
  * manifest of every file it wrote; see {@link OutputMarker}), one directory per table and {@code report.html}. Other
  * files in {@code DIR} (notes, plots, a filtered report) are the user's: ackscope never removes or replaces them.
- * While a run works, {@code DIR} also holds {@code _ackscope.lock} (the run's lock, {@link OutputLock}) and
- * {@code _ackscope_staging_<id>/} (hidden from Spark and Hive by its leading {@code _}).
+ * While a run works, {@code DIR} also holds {@code _ackscope.lock} (the run's lock: {@link OutputLock}, or
+ * {@link CreatedLock} on Hadoop filesystems) and {@code _ackscope_staging_<id>/} (hidden from Spark and Hive by its
+ * leading {@code _}).
  *
  * <p><b>Protocol.</b> {@link #prepare} refuses inputs inside {@code DIR} and a {@code DIR} inside an input, takes the
  * lock (a second run on {@code DIR} is refused with the holder's pid and host), recovers what an earlier run left
@@ -67,7 +69,7 @@ import java.util.UUID;
 public final class OutputDirectory implements AutoCloseable {
     static final String STAGING_PREFIX = OutputMarker.STAGING_PREFIX;
     static final String SUCCESS = OutputMarker.FILE;
-    static final String LOCK = "_ackscope.lock";
+    static final String LOCK = OutputLock.FILE;
     static final String COMMIT_RECORD = "_ackscope_commit";
     static final String TRASH = "_ackscope_old";
     /** Test-only: the commit step at which the run stops (see the class comment). */
@@ -100,13 +102,13 @@ public final class OutputDirectory implements AutoCloseable {
     private final FileSystem fs;
     private final Path dir;
     private final Path staging;
-    private final OutputLock lock;
+    private final AutoCloseable lock;
     private final boolean createdDir;
     private final OutputMarker previous;
     private String summaryJson;
     private boolean committing;
 
-    private OutputDirectory(FileSystem fs, Path dir, Path staging, OutputLock lock, boolean createdDir,
+    private OutputDirectory(FileSystem fs, Path dir, Path staging, AutoCloseable lock, boolean createdDir,
                             OutputMarker previous) {
         this.fs = fs;
         this.dir = dir;
@@ -137,7 +139,14 @@ public final class OutputDirectory implements AutoCloseable {
             }
             created = true;
         }
-        OutputLock lock = OutputLock.acquire(fs, new Path(path, LOCK));
+        AutoCloseable lock;
+        try {
+            lock = "file".equals(fs.getScheme()) ? OutputLock.acquire(java.nio.file.Path.of(path.toUri()), "analyze")
+                    : CreatedLock.acquire(fs, new Path(path, LOCK));
+        } catch (OutputLock.Busy e) {
+            removeIfEmpty(fs, path, created);
+            throw new Refused(e.getMessage(), false);
+        }
         try {
             recover(fs, path);
             OutputMarker previous = null;
@@ -160,7 +169,7 @@ public final class OutputDirectory implements AutoCloseable {
             }
             return new OutputDirectory(fs, path, staging, lock, created, previous);
         } catch (IOException | RuntimeException e) {
-            lock.release();
+            release(lock);
             removeIfEmpty(fs, path, created);
             throw e;
         }
@@ -360,6 +369,9 @@ public final class OutputDirectory implements AutoCloseable {
             int slash = f.indexOf('/');
             fresh.add(slash < 0 ? f : f.substring(0, slash));
         }
+        if (previous != null) {
+            ownOutput(fs, dir); // again: a file put into a table directory since prepare would go with it
+        }
         Set<String> old = previous == null ? Set.of() : previous.entries();
         for (String e : fresh) {
             if (!old.contains(e) && fs.exists(new Path(dir, e))) {
@@ -452,8 +464,16 @@ public final class OutputDirectory implements AutoCloseable {
     /** Releases the lock; removes {@code DIR} if this run created it and left it empty. */
     @Override
     public void close() {
-        lock.release();
+        release(lock);
         removeIfEmpty(fs, dir, createdDir);
+    }
+
+    private static void release(AutoCloseable lock) {
+        try {
+            lock.close();
+        } catch (Exception e) {
+            // both locks swallow their own failures
+        }
     }
 
     private static void removeIfEmpty(FileSystem fs, Path dir, boolean created) {

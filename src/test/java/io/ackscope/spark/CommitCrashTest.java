@@ -128,7 +128,7 @@ class CommitCrashTest {
                 // a second run on the same output while the first holds it
                 OutputDirectory.Refused e = assertThrows(OutputDirectory.Refused.class,
                         () -> nextRunRecovers(out, true));
-                assertTrue(e.getMessage().contains("in use by analyze run pid " + pid + " on "), e.getMessage());
+                assertTrue(e.getMessage().contains("in use by ackscope analyze (pid " + pid + " on "), e.getMessage());
             }
         }, "analyze", newCapture.toString(), "--out", out.toString());
         Long frames = frames(out);
@@ -156,8 +156,17 @@ class CommitCrashTest {
         Path out = tmp.resolve("over-" + step);
         copy(template, out);
         Files.writeString(out.resolve("notes.txt"), "mine");
-        AnalyzeProcess.killAt(step, tmp.resolve("run-over-" + step), pid -> { },
-                "analyze", newCapture.toString(), "--out", out.toString(), "--overwrite");
+        AnalyzeProcess.killAt(step, tmp.resolve("run-over-" + step), pid -> {
+            if (step.equals("staged")) {
+                // the report neither reads an output being replaced nor writes into it
+                java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+                int exit = io.ackscope.cli.Main.run(new String[]{"report", out.toString()},
+                        new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), new java.io.PrintStream(err));
+                assertEquals(1, exit);
+                assertTrue(err.toString().startsWith("ackscope report: " + out.toRealPath() + " is in use by ackscope "
+                        + "analyze (pid " + pid + " on "), err.toString());
+            }
+        }, "analyze", newCapture.toString(), "--out", out.toString(), "--overwrite");
         Long frames = frames(out);
         Long expected = switch (step) {
             case "staged", "commit-record" -> oldFrames;

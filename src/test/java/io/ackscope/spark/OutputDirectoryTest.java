@@ -209,7 +209,7 @@ class OutputDirectoryTest {
             OutputDirectory.Refused e = assertThrows(OutputDirectory.Refused.class,
                     () -> analyze(out, true, corpusCopy.resolve(B)));
             assertFalse(e.usage());
-            assertTrue(e.getMessage().contains("in use by analyze run pid " + ProcessHandle.current().pid()),
+            assertTrue(e.getMessage().contains("in use by ackscope analyze (pid " + ProcessHandle.current().pid()),
                     e.getMessage());
             assertTrue(Files.isDirectory(Path.of(first.staging().toUri())), "the holder's staging is untouched");
             first.abort();
@@ -222,24 +222,24 @@ class OutputDirectoryTest {
         Path dir = Files.createDirectories(tmp.resolve("hadoop-lock"));
         FileSystem fs = FileSystem.getLocal(new Configuration());
         org.apache.hadoop.fs.Path lockPath = new org.apache.hadoop.fs.Path(dir.resolve("_ackscope.lock").toUri());
-        OutputLock held = OutputLock.acquire(fs, lockPath, false);
-        OutputDirectory.Refused e = assertThrows(OutputDirectory.Refused.class,
-                () -> OutputLock.acquire(fs, lockPath, false));
-        assertTrue(e.getMessage().contains("pid " + ProcessHandle.current().pid() + " on " + OutputLock.host()),
-                e.getMessage());
-        held.release();
+        CreatedLock held = CreatedLock.acquire(fs, lockPath);
+        IOException e = assertThrows(io.ackscope.output.OutputLock.Busy.class, () -> CreatedLock.acquire(fs, lockPath));
+        assertTrue(e.getMessage().startsWith(dir + " is in use by ackscope analyze (pid " + ProcessHandle.current()
+                .pid() + " on " + io.ackscope.output.OutputLock.host() + ", since "), e.getMessage());
+        held.close();
         assertFalse(Files.exists(dir.resolve("_ackscope.lock")));
 
         // a lock file left by a process of this host that is gone: stale, replaced
         Process gone = new ProcessBuilder("true").start();
         gone.onExit().join();
-        Files.writeString(dir.resolve("_ackscope.lock"), "pid=" + gone.pid() + " host=" + OutputLock.host()
-                + " since=2026-01-01T00:00:00Z nonce=x\n");
-        OutputLock.acquire(fs, lockPath, false).release();
-        // one left on another host: refused, naming it
+        Files.writeString(dir.resolve("_ackscope.lock"), "pid=" + gone.pid() + " host="
+                + io.ackscope.output.OutputLock.host() + " since=2026-01-01T00:00:00Z command=analyze\n");
+        CreatedLock.acquire(fs, lockPath).close();
+        // one left on another host: refused, naming it and the file to remove
         Files.writeString(dir.resolve("_ackscope.lock"), "pid=1 host=elsewhere.example since=2026-01-01T00:00:00Z\n");
-        e = assertThrows(OutputDirectory.Refused.class, () -> OutputLock.acquire(fs, lockPath, false));
-        assertTrue(e.getMessage().contains("pid 1 on elsewhere.example (since 2026-01-01T00:00:00Z)"), e.getMessage());
+        e = assertThrows(io.ackscope.output.OutputLock.Busy.class, () -> CreatedLock.acquire(fs, lockPath));
+        assertEquals(dir + " is in use by ackscope analyze (pid 1 on elsewhere.example, since 2026-01-01T00:00:00Z); "
+                + "try again when it has ended (if it is gone, remove " + lockPath + ")", e.getMessage());
     }
 
     @Test
