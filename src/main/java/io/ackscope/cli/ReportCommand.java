@@ -121,7 +121,9 @@ final class ReportCommand extends Command {
 
     /** The local path of a Hadoop path ({@code file:/x} or a plain path), null for another filesystem. */
     private static Path local(String hadoopPath) {
-        return hadoopPath.startsWith("file:") ? Path.of(hadoopPath.substring("file:".length()).replaceFirst("^/+", "/"))
-                : hadoopPath.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") ? null : Path.of(hadoopPath);
+        if (hadoopPath.startsWith("file:")) {
+            return Path.of(hadoopPath.substring("file:".length()).replaceFirst("^/+", "/"));
+        }
+        return hadoopPath.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") ? null : Path.of(hadoopPath);
     }
 }

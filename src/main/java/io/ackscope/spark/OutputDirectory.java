@@ -158,8 +158,8 @@ public final class OutputDirectory implements AutoCloseable {
             }
             if (!others.isEmpty()) {
                 if (!overwrite) {
-                    throw new Refused(show(path) + " is not empty (use --overwrite to replace an earlier ackscope output;"
-                            + " files ackscope did not write are kept)", true);
+                    throw new Refused(show(path) + " is not empty (use --overwrite to replace an earlier ackscope "
+                            + "output; files ackscope did not write are kept)", true);
                 }
                 previous = ownOutput(fs, path);
             }

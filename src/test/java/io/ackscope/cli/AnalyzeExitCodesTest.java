@@ -89,8 +89,8 @@ class AnalyzeExitCodesTest {
                 r.err());
         Files.writeString(dir.resolve("_SUCCESS"), "");
         r = run("report", dir.toString());
-        assertEquals("ackscope report: " + dir + " is not a complete ackscope analyze output: " + dir.resolve("_SUCCESS")
-                + " is empty\n", r.err());
+        assertEquals("ackscope report: " + dir + " is not a complete ackscope analyze output: "
+                + dir.resolve("_SUCCESS") + " is empty\n", r.err());
         r = run("report", tmp.resolve("nothing").toString());
         assertEquals(1, r.exit());
         assertEquals("ackscope report: " + tmp.resolve("nothing") + " is not a complete ackscope analyze output (no "

@@ -26,7 +26,8 @@ final class AnalyzeProcess {
 
     static ProcessBuilder builder(Map<String, String> properties, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path")));
+                "-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC", "-cp",
+                System.getProperty("java.class.path")));
         cmd.addAll(StandaloneCluster.MODULE_OPTIONS);
         cmd.add("-Dlog4j2.configurationFile=" + commandLineLogging());
         properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));

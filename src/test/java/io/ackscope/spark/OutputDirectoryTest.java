@@ -192,7 +192,8 @@ class OutputDirectoryTest {
     void theNextRunRemovesStagingThatNeverStartedToCommit() throws IOException {
         Path out = tmp.resolve("stale");
         analyze(out, false, corpusCopy.resolve(A));
-        Path stale = Files.createDirectories(out.resolve(OutputDirectory.STAGING_PREFIX + "dead").resolve("connections"));
+        Path stale = Files.createDirectories(out.resolve(OutputDirectory.STAGING_PREFIX + "dead")
+                .resolve("connections"));
         Files.writeString(stale.resolve("part-0.parquet"), "half a table");
         assertEquals(List.of(A), capturedFiles(out), "readers ignore the hidden staging folder");
         analyze(out, true, corpusCopy.resolve(B));
