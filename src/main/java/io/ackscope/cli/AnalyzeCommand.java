@@ -105,9 +105,19 @@ final class AnalyzeCommand extends Command {
             sc.setIfMissing("spark.driver.host", "127.0.0.1");
             sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
         }
-        // before anything reads an input: an input inside --out, or --out inside an input, is refused
-        OutputDirectory.refuseOverlap(inputs, out,
-                org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc));
+        // before anything reads an input or Spark starts: overlapping inputs and output are refused, the output is
+        // locked for the whole run (a second run is refused at once), an interrupted earlier run is completed
+        OutputDirectory prepared = OutputDirectory.prepare(out, inputs,
+                org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc), overwrite);
+        try {
+            return analyze(sc, prepared);
+        } finally {
+            prepared.abort(); // nothing once Analyze.run has committed or aborted it
+            prepared.close();
+        }
+    }
+
+    private int analyze(SparkConf sc, OutputDirectory prepared) throws Exception {
         // the split counting starts while Spark starts (local masters only; see EarlyCount)
         EarlyCount.start(inputs, sc);
         // the classic session's own builder: SparkSession.builder() first looks for its implementation with Scala
@@ -121,7 +131,7 @@ final class AnalyzeCommand extends Command {
             // the report is made from the staged tables and committed with them (before _SUCCESS); its line is
             // printed after the commit, below the summary
             java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
-            Analyze.Summary s = Analyze.run(spark,
+            Analyze.Summary s = Analyze.run(spark, prepared,
                     new Analyze.Options(inputs, out, overwrite, packets, partitions), System.err,
                     System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));

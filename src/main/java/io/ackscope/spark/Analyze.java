@@ -103,10 +103,20 @@ public final class Analyze {
     /** Runs the analysis, then {@code beforeCommit} on the staged output, then commits it. */
     public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal,
                               BeforeCommit beforeCommit) throws IOException {
+        OutputDirectory out = OutputDirectory.prepare(o.out(), o.inputs(),
+                spark.sparkContext().hadoopConfiguration(), o.overwrite());
+        return run(spark, out, o, console, terminal, beforeCommit);
+    }
+
+    /**
+     * Runs the analysis into {@code out}, prepared for {@code o.out()} (so that a command can take the output's
+     * lock before Spark starts); aborts and closes {@code out} in any case.
+     */
+    public static Summary run(SparkSession spark, OutputDirectory out, Options o, PrintStream console,
+                              boolean terminal, BeforeCommit beforeCommit) throws IOException {
         long start = System.nanoTime();
         Map<String, Double> phases = new LinkedHashMap<>();
         Configuration conf = spark.sparkContext().hadoopConfiguration();
-        OutputDirectory out = OutputDirectory.prepare(o.out(), o.inputs(), conf, o.overwrite());
         String id = UUID.randomUUID().toString();
         SplitStatsAccumulator splits = SplitStatsAccumulator.register(spark.sparkContext(), id);
         ProgressReporter progress = new ProgressReporter(console, splits, terminal, 10);

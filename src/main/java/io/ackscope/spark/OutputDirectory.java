@@ -107,6 +107,8 @@ public final class OutputDirectory implements AutoCloseable {
     private final OutputMarker previous;
     private String summaryJson;
     private boolean committing;
+    private boolean committed;
+    private boolean closed;
 
     private OutputDirectory(FileSystem fs, Path dir, Path staging, AutoCloseable lock, boolean createdDir,
                             OutputMarker previous) {
@@ -386,6 +388,7 @@ public final class OutputDirectory implements AutoCloseable {
         writeAtomically(new Path(staging, COMMIT_RECORD), JSON.writeValueAsString(record) + "\n");
         step("commit-record");
         rollForward(fs, dir, staging);
+        committed = true;
     }
 
     /** Steps 3 to 7 of the commit from wherever they stopped (see the class comment). */
@@ -451,7 +454,7 @@ public final class OutputDirectory implements AutoCloseable {
      * After a failure: deletes the staging directory unless the commit had begun (then the next run completes it).
      */
     public void abort() {
-        if (committing) {
+        if (committing || committed || closed) {
             return;
         }
         try {
@@ -461,9 +464,13 @@ public final class OutputDirectory implements AutoCloseable {
         }
     }
 
-    /** Releases the lock; removes {@code DIR} if this run created it and left it empty. */
+    /** Releases the lock (once); removes {@code DIR} if this run created it and left it empty. */
     @Override
     public void close() {
+        if (closed) {
+            return; // a second release would delete a lock file another run may hold by now
+        }
+        closed = true;
         release(lock);
         removeIfEmpty(fs, dir, createdDir);
     }
