@@ -115,7 +115,7 @@ final class ReportCommand extends Command {
             return;
         }
         long start = System.nanoTime();
-        ReportData d = Report.write(dir, dir.resolve(Report.FILE_NAME), ReportFilter.ALL);
+        ReportData d = Report.write(dir, finalDir.toString(), dir.resolve(Report.FILE_NAME), ReportFilter.ALL);
         summary(console, finalDir.resolve(Report.FILE_NAME), d, start);
     }
 

@@ -25,8 +25,14 @@ public final class Report {
      * each of them is there ({@link OutputMarker#requireComplete}).
      */
     public static ReportData data(Path tablesDir, ReportFilter filter, boolean flowGraphs) throws IOException {
+        return data(tablesDir, tablesDir.toString(), filter, flowGraphs);
+    }
+
+    /** The data the page shows, naming the tables directory {@code shownAs} (where they are committed to). */
+    static ReportData data(Path tablesDir, String shownAs, ReportFilter filter, boolean flowGraphs)
+            throws IOException {
         OutputMarker.requireComplete(tablesDir);
-        return ReportBuilder.build(tablesDir, filter, flowGraphs);
+        return ReportBuilder.build(tablesDir, shownAs, filter, flowGraphs);
     }
 
     /** The columns the report reads, by table (its whole dependency on the schema analyze writes). */
@@ -47,7 +53,15 @@ public final class Report {
      * @return the data shown, for a summary line
      */
     public static ReportData write(Path tablesDir, Path out, ReportFilter filter) throws IOException {
-        ReportData d = data(tablesDir, filter, true);
+        return write(tablesDir, tablesDir.toString(), out, filter);
+    }
+
+    /**
+     * Writes the report of the tables in {@code tablesDir}, which the page names {@code shownAs}: {@code analyze}
+     * makes the report from its staged tables, before it moves them to the output directory.
+     */
+    public static ReportData write(Path tablesDir, String shownAs, Path out, ReportFilter filter) throws IOException {
+        ReportData d = data(tablesDir, shownAs, filter, true);
         byte[] page = html(d).getBytes(StandardCharsets.UTF_8);
         Path abs = out.toAbsolutePath();
         Path tmp = abs.resolveSibling("." + abs.getFileName() + ".tmp");

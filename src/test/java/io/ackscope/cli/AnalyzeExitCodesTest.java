@@ -65,7 +65,8 @@ class AnalyzeExitCodesTest {
         capture(in, DAMAGED);
         Run strict = run("analyze", in.toString(), "--out", tmp.resolve("out-strict").toString(), "--strict");
         assertEquals(3, strict.exit(), strict.err());
-        assertTrue(Files.isRegularFile(tmp.resolve("out-strict").resolve("report.html")));
+        String report = Files.readString(tmp.resolve("out-strict").resolve("report.html"));
+        assertTrue(report.contains("tables: " + tmp.resolve("out-strict") + " "), "the page names the output");
 
         Path missing = tmp.resolve("no-such.pcap");
         Run failed = run("analyze", missing.toString(), "--out", tmp.resolve("out-missing").toString());

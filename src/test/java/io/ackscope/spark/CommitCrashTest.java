@@ -66,6 +66,8 @@ class CommitCrashTest {
         assertEquals(m.number("frames"), read, "the marker is this output's");
         assertTrue(m.files().contains(Report.FILE_NAME) && Files.isRegularFile(dir.resolve(Report.FILE_NAME)),
                 "report.html is committed with the tables");
+        assertFalse(Files.readString(dir.resolve(Report.FILE_NAME)).contains(OutputDirectory.STAGING_PREFIX),
+                "the report names the output directory, not the staging folder it was made in");
         for (String f : m.files()) {
             assertTrue(Files.exists(dir.resolve(f)), "manifest entry " + f);
         }
