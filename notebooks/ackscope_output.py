@@ -2,7 +2,7 @@
 
 An output is complete when its `_SUCCESS` marker parses as JSON, says `"tool": "ackscope"`, names its tables, and
 each of them is a directory there. A run that was interrupted leaves no such marker (it renames the marker into
-place last); the next `ackscope analyze --out DIR` completes or removes what it left.
+place last); `ackscope report DIR` or the next `ackscope analyze --out DIR` completes or removes what it left.
 
     python3 ackscope_output.py DIR     # prints the tables, or the reason and exit status 1
 """
@@ -19,7 +19,10 @@ def complete_tables(out):
         with open(marker, encoding="utf-8") as f:
             text = f.read()
     except FileNotFoundError:
-        raise ValueError(f"{prefix} (no _SUCCESS marker)") from None
+        interrupted = os.path.isdir(out) and any(n.startswith("_ackscope_staging_") for n in os.listdir(out))
+        hint = (f"; an analyze run on it was interrupted: ackscope report {out} or the next analyze --out {out} "
+                "completes or removes it") if interrupted else ""
+        raise ValueError(f"{prefix} (no _SUCCESS marker{hint})") from None
     try:
         summary = json.loads(text)
     except ValueError as e:

@@ -57,6 +57,9 @@ final class ReportCommand extends Command {
         Path file = out != null ? Path.of(out) : dir.resolve(Report.FILE_NAME);
         long start = System.nanoTime();
         try (OutputLock lock = lock(dir)) {
+            if (lock != null && io.ackscope.spark.OutputDirectory.recoverLocal(dir)) {
+                console.println("report: completed or removed what an interrupted analyze run left in " + dir);
+            }
             ReportData d = Report.write(dir, file, ReportFilter.parse(servers, since, until));
             summary(console, file, d, start);
         }
@@ -65,7 +68,7 @@ final class ReportCommand extends Command {
 
     /**
      * The output's lock, so that the report neither reads an output that {@code analyze} is replacing nor writes
-     * {@code report.html} into it; null where there is nothing to lock (no such directory) or no right to (a
+     * {@code report.html} into it, and may complete an interrupted commit ({@code analyze}'s recovery); null where there is nothing to lock (no such directory) or no right to (a
      * read-only output is read without it).
      */
     private static OutputLock lock(Path dir) throws IOException {

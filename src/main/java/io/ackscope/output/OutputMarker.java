@@ -149,8 +149,8 @@ public record OutputMarker(Map<String, Long> tables, List<String> files, boolean
                 throw new Invalid(dir + " is not a complete ackscope analyze output (no such directory)");
             }
             throw new Invalid(dir + " is not a complete ackscope analyze output (no " + FILE + " marker"
-                    + (interrupted(dir) ? "; an analyze run on it was interrupted: the next analyze --out "
-                    + dir + " completes or removes it" : "") + ")");
+                    + (interrupted(dir) ? "; an analyze run on it was interrupted: ackscope report " + dir
+                    + " or the next analyze --out " + dir + " completes or removes it" : "") + ")");
         }
         OutputMarker m;
         try {

@@ -292,6 +292,23 @@ public final class OutputDirectory implements AutoCloseable {
         return a.equals(b) || a.startsWith(b.endsWith("/") ? b : b + "/");
     }
 
+    /**
+     * Completes or removes what interrupted runs left in the local output directory {@code dir}, for
+     * {@code ackscope report}; the caller holds the output's lock ({@link OutputLock}).
+     *
+     * @return whether there was anything to recover
+     */
+    public static boolean recoverLocal(java.nio.file.Path dir) throws IOException {
+        try (var s = Files.list(dir)) {
+            if (s.noneMatch(p -> p.getFileName().toString().startsWith(STAGING_PREFIX))) {
+                return false;
+            }
+        }
+        FileSystem fs = FileSystem.getLocal(new Configuration());
+        recover(fs, fs.makeQualified(new Path(dir.toAbsolutePath().toUri())));
+        return true;
+    }
+
     /** Completes or removes what interrupted runs left in {@code dir} (the caller holds the lock). */
     private static void recover(FileSystem fs, Path dir) throws IOException {
         for (FileStatus c : fs.listStatus(dir)) {

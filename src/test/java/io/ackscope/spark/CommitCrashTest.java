@@ -183,6 +183,37 @@ class CommitCrashTest {
         assertEquals("mine", Files.readString(out.resolve("notes.txt")));
     }
 
+    /** {@code ackscope report DIR} completes an interrupted overwrite too, and reports the new output. */
+    @Test
+    void theReportCompletesAnInterruptedOverwrite() throws Exception {
+        Path out = tmp.resolve("report-recovers");
+        copy(template, out);
+        AnalyzeProcess.killAt("old-entry-moved", tmp.resolve("run-report-recovers"), pid -> { }, "analyze",
+                newCapture.toString(), "--out", out.toString(), "--overwrite");
+        OutputMarker.Invalid e = assertThrows(OutputMarker.Invalid.class, () -> OutputMarker.requireComplete(out));
+        assertTrue(e.getMessage().endsWith("an analyze run on it was interrupted: ackscope report " + out
+                + " or the next analyze --out " + out + " completes or removes it)"), e.getMessage());
+        if (!NO_PYTHON.equals(loaderTables(tmp))) {
+            Process p = new ProcessBuilder("python3", "notebooks/ackscope_output.py", out.toString())
+                    .redirectErrorStream(true).start();
+            assertEquals(e.getMessage(), new String(p.getInputStream().readAllBytes()).strip(), "the loader says so");
+        }
+        java.io.ByteArrayOutputStream stdout = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream was = System.out;
+        int exit;
+        System.setOut(new java.io.PrintStream(stdout, true));
+        try {
+            exit = io.ackscope.cli.Main.run(new String[]{"report", out.toString()}, System.out, System.err);
+        } finally {
+            System.setOut(was);
+        }
+        assertEquals(0, exit);
+        assertTrue(stdout.toString().startsWith("report: completed or removed what an interrupted analyze run left in "
+                + out + "\nreport: " + out.resolve(Report.FILE_NAME)), stdout.toString());
+        assertEquals(newFrames(), frames(out));
+        assertEquals(List.of(), leftovers(out));
+    }
+
     /** The real next run: it completes the interrupted commit, then (without --overwrite) refuses the output. */
     @Test
     void theNextAnalyzeCompletesAnInterruptedCommitThenRefusesTheCompleteOutputWithoutOverwrite() throws Exception {
