@@ -37,31 +37,32 @@ import java.util.UUID;
  * {@link CreatedLock} on Hadoop filesystems) and {@code _ackscope_staging_<id>/} (hidden from Spark and Hive by its
  * leading {@code _}).
  *
- * <p><b>Protocol.</b> {@link #prepare} refuses inputs inside {@code DIR} and a {@code DIR} inside an input, takes the
- * lock (a second run on {@code DIR} is refused with the holder's pid and host), recovers what an earlier run left
- * (below), refuses a non-empty {@code DIR} without {@code overwrite}, and with it one that is not a complete
- * ackscope output or whose table directories hold files the manifest does not list; then it creates the staging
- * directory. The run writes its tables there; {@link #stage} writes {@code staging/_SUCCESS}, so that the staged
- * output reads as a complete one and the report can be made from it into {@code staging/report.html}. Then
- * {@link #commit}, each step named for the test hook:
+ * <p><b>Protocol.</b> {@link #prepare} (which {@code ackscope analyze} calls before Spark starts) refuses inputs
+ * inside {@code DIR} and a {@code DIR} inside an input, takes the lock (a second run on {@code DIR} is refused with
+ * the holder's pid and host), recovers what an earlier run left (below), refuses a non-empty {@code DIR} without
+ * {@code overwrite}, and with it one that is not a complete ackscope output or whose table directories hold files the
+ * manifest does not list; then it creates the staging directory. The run writes its tables there; {@link #stage}
+ * writes {@code staging/_SUCCESS}, so that the staged output reads as a complete one and the report can be made from
+ * it into {@code staging/report.html}. Then {@link #commit}, each step named for the test hook:
  * <ol>
  *   <li>{@code staged}: the marker is rewritten with the final manifest (everything in staging);</li>
  *   <li>{@code commit-record}: {@code staging/_ackscope_commit} is written (to a temporary name, then renamed): the
  *       earlier output's entries to retire (from its manifest) and the new ones. From here the commit only goes
  *       forward;</li>
  *   <li>{@code old-marker-moved}: the earlier {@code DIR/_SUCCESS} moves into {@code staging/_ackscope_old/} (the
- *       trash), so readers refuse {@code DIR} from here to step 5;</li>
+ *       trash), so readers refuse {@code DIR} from here until step 6;</li>
  *   <li>{@code old-entry-moved}: each earlier entry moves into the trash;</li>
  *   <li>{@code new-entry-moved}: each new entry moves from staging into {@code DIR};</li>
  *   <li>{@code marker-moved}: {@code staging/_SUCCESS} is renamed to {@code DIR/_SUCCESS}, last: {@code DIR} is the
  *       new output;</li>
  *   <li>the staging directory (trash included) is deleted; {@link #close} deletes the lock file and unlocks it.</li>
  * </ol>
- * Every rename stays within {@code DIR} (one filesystem), and every step is idempotent given what is still in
- * staging, so <b>recovery</b> (in {@link #prepare}, under the lock, so no live run owns the folders it finds) rolls
- * a staging directory that has a commit record forward through the same steps, and deletes one without a record
- * (that run had not touched {@code DIR}). A failed run deletes its staging directory unless it had written the
- * commit record; a {@code DIR} that it created and left empty is removed too.
+ * Every rename stays within {@code DIR} (one filesystem), and every step is idempotent given what is still in staging,
+ * so <b>recovery</b> (in {@link #prepare}, and in {@code ackscope report} through {@link #recoverLocal}; always under
+ * the lock, so no live run owns the folders it finds) rolls a staging directory that has a commit record forward
+ * through the same steps, and deletes one without a record (that run had not touched {@code DIR}). A failed run
+ * deletes its staging directory unless it had written the commit record; a {@code DIR} that it created and left empty
+ * is removed too.
  *
  * <p><b>Test hook</b> (tests only): with the system property {@value #KILL_AT} set to a step name, the run prints
  * {@code ackscope.test.step NAME} on stderr on reaching that step and blocks, for the test to kill it there.
