@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code analyze} into a real filesystem that fills up (a 512 KB tmpfs; mounting one needs root): one line naming
- * the output, the filesystem and how much was staged, exit status 1, and nothing left behind, run after run.
+ * the output, the filesystem and how much was staged, exit status 1, and nothing left behind, run after run; the
+ * stack trace only with {@code --verbose}.
  */
 class DiskFullTest {
     static final Pattern LINE = Pattern.compile("ackscope analyze: no space left on device writing (\\S+) "
@@ -63,6 +64,15 @@ class DiskFullTest {
             try (var s = Files.list(dir)) {
                 assertEquals(List.of(), s.toList(), "run " + run + " left nothing behind");
             }
+        }
+        // --verbose: the same failure with its stack trace
+        AnalyzeProcess.Result r = AnalyzeProcess.run(tmp.resolve("run-verbose"), Map.of(), "analyze", capture,
+                "--out", out.toString(), "--verbose");
+        assertEquals(1, r.exit(), r.stderr());
+        assertTrue(r.stderr().contains("io.ackscope.spark.OutputDirectory$NoSpace: no space left on device writing "
+                + out) && r.stderr().contains("\tat io.ackscope.spark.Analyze.run("), r.stderr());
+        try (var s = Files.list(dir)) {
+            assertEquals(List.of(), s.toList(), "the verbose run left nothing behind");
         }
     }
 }
