@@ -16,13 +16,15 @@ jobs/ackscope analyze sample-pcaps/nginx-nodelay-off.pcap.gz --out out/nginx --o
 import duckdb
 import pandas as pd
 
+from ackscope_output import complete_tables
+
 OUT = os.environ.get("ACKSCOPE_OUT", "../out/nginx")   # the --out directory of ackscope analyze
-assert os.path.exists(os.path.join(OUT, "_SUCCESS")), f"{OUT} is not a complete ackscope analyze output"
+TABLES = complete_tables(OUT)   # only a complete output: its _SUCCESS names the tables, each is there
 
 con = duckdb.connect()
 for table in ["capture_files", "connections", "rtt_samples", "ack_delays", "stalls", "exchanges",
               "latency_events", "latency_summary"]:
-    con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{OUT}/{table}/*.parquet')")
+    con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{TABLES[table]}/*.parquet')")
 pd.set_option("display.width", 160)"""),
 ("md", """## 1. What the numbers rest on
 

@@ -5,6 +5,7 @@ import com.beust.jcommander.Parameters;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.EarlyCount;
+import io.ackscope.spark.OutputDirectory;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
@@ -62,6 +63,18 @@ final class AnalyzeCommand extends Command {
 
     @Override
     public int run() throws Exception {
+        try {
+            return analyze();
+        } catch (OutputDirectory.Refused e) {
+            throw CommandFailure.line(e.usage() ? EXIT_USAGE : EXIT_FAILURE, e.getMessage(), e);
+        } catch (CommandFailure e) {
+            throw e;
+        } catch (Exception e) {
+            throw CommandFailure.line(EXIT_FAILURE, Command.oneLine(e), e);
+        }
+    }
+
+    private int analyze() throws Exception {
         if (verbose()) {
             URL defaults = SparkConf.class.getClassLoader().getResource("org/apache/spark/log4j2-defaults.properties");
             if (defaults != null) {
@@ -72,7 +85,7 @@ final class AnalyzeCommand extends Command {
         for (String kv : conf) {
             int eq = kv.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("--conf wants k=v, not " + kv);
+                throw CommandFailure.line(EXIT_USAGE, "--conf wants k=v, not " + kv, null);
             }
             sc.set(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
         }
@@ -87,6 +100,19 @@ final class AnalyzeCommand extends Command {
             sc.setIfMissing("spark.driver.host", "127.0.0.1");
             sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
         }
+        // before anything reads an input or Spark starts: overlapping inputs and output are refused, the output is
+        // locked for the whole run (a second run is refused at once), an interrupted earlier run is completed
+        OutputDirectory prepared = OutputDirectory.prepare(out, inputs,
+                org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc), overwrite);
+        try {
+            return analyze(sc, prepared);
+        } finally {
+            prepared.abort(); // nothing once Analyze.run has committed or aborted it
+            prepared.close();
+        }
+    }
+
+    private int analyze(SparkConf sc, OutputDirectory prepared) throws Exception {
         // the split counting starts while Spark starts (local masters only; see EarlyCount)
         EarlyCount.start(inputs, sc);
         // the classic session's own builder: SparkSession.builder() first looks for its implementation with Scala
@@ -97,11 +123,15 @@ final class AnalyzeCommand extends Command {
                 spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
             }
             long started = System.nanoTime();
-            Analyze.Summary s = Analyze.run(spark,
+            // the report is made from the staged tables and committed with them (before _SUCCESS); its line is
+            // printed after the commit, below the summary
+            java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
+            Analyze.Summary s = Analyze.run(spark, prepared,
                     new Analyze.Options(inputs, out, overwrite, packets, partitions), System.err,
-                    System.console() != null);
+                    System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
+                            new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
             printSummary(s, (System.nanoTime() - started) / 1e9);
-            ReportCommand.afterAnalyze(s.out(), console);
+            console.print(reportLine.toString(java.nio.charset.StandardCharsets.UTF_8));
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;
         } finally {
             EarlyCount.clear();

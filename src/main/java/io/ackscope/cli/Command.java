@@ -63,4 +63,25 @@ public abstract class Command {
             throw new CommandFailure(EXIT_USAGE, option + " " + file, why);
         }
     }
+
+    /**
+     * {@code e} in one line: its own message when it is an {@link java.io.IOException} (ackscope's own failures),
+     * else that of its deepest cause that has one (Spark wraps a task's failure in exceptions whose messages carry
+     * stack traces); the first line only.
+     */
+    static String oneLine(Throwable e) {
+        Throwable pick = e;
+        if (!(e instanceof java.io.IOException) || e.getMessage() == null) {
+            for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+                if (t.getMessage() != null && !t.getMessage().isBlank()) {
+                    pick = t;
+                }
+            }
+        }
+        String msg = pick.getMessage();
+        if (msg == null || msg.isBlank()) {
+            return pick.getClass().getSimpleName();
+        }
+        return msg.strip().lines().findFirst().orElse(msg);
+    }
 }

@@ -15,9 +15,18 @@ final class CommandFailure extends Exception {
     }
 
     CommandFailure(int exitCode, String subject, String reason, Throwable cause) {
-        super(subject + ": " + reason, cause);
+        this(subject + ": " + reason, exitCode, reason, cause);
+    }
+
+    private CommandFailure(String line, int exitCode, String reason, Throwable cause) {
+        super(line, cause);
         this.exitCode = exitCode;
         this.reason = reason;
+    }
+
+    /** A failure whose one line names no separate subject (it is already in the text). */
+    static CommandFailure line(int exitCode, String line, Throwable cause) {
+        return new CommandFailure(line, exitCode, line, cause);
     }
 
     int exitCode() {

@@ -2,12 +2,14 @@ package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import io.ackscope.output.OutputLock;
 import io.ackscope.report.Report;
 import io.ackscope.report.ReportData;
 import io.ackscope.report.ReportFilter;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,27 +52,53 @@ final class ReportCommand extends Command {
     }
 
     @Override
-    public int run() throws IOException {
+    public int run() throws IOException, CommandFailure {
         if (dirs.size() != 1) {
-            throw new IllegalArgumentException("give one analyze output directory, not " + dirs.size());
+            throw CommandFailure.line(EXIT_USAGE, "give one analyze output directory, not " + dirs.size(), null);
         }
         Path dir = Path.of(dirs.get(0));
         ReportFilter filter = ReportFilter.parse(servers, since, until);
         Path file = out != null ? Path.of(out) : dir.resolve(filter.fileName());
         long start = System.nanoTime();
-        ReportData d = Report.data(dir, filter, true);
-        String nothing = Report.nothingMatched(dir, d, filter, EXAMPLE_SERVERS);
-        if (nothing != null) {
-            // not an empty page that reads "all clear": the filter is wrong, say so and fail
-            throw new IllegalArgumentException(nothing + "; no report written");
+        try (OutputLock lock = lock(dir)) {
+            if (lock != null && io.ackscope.spark.OutputDirectory.recoverLocal(dir)) {
+                console.println("report: completed or removed what an interrupted analyze run left in " + dir);
+            }
+            ReportData d = Report.data(dir, filter, true);
+            String nothing = Report.nothingMatched(dir, d, filter, EXAMPLE_SERVERS);
+            if (nothing != null) {
+                // not an empty page that reads "all clear": the filter is wrong, say so and fail
+                throw new IllegalArgumentException(nothing + "; no report written");
+            }
+            Report.write(d, file);
+            summary(console, file, d, start);
         }
-        Report.write(d, file);
-        summary(console, file, d, start);
         return 0;
     }
 
     /** Server endpoints named when a filter matches nothing. */
     private static final int EXAMPLE_SERVERS = 5;
+
+    /**
+     * The output's lock, so that the report neither reads an output that {@code analyze} is replacing nor writes
+     * {@code report.html} into it, and may complete an interrupted commit ({@code analyze}'s recovery); null where there is nothing to lock (no such directory) or no right to (a
+     * read-only output is read without it).
+     */
+    private static OutputLock lock(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return null;
+        }
+        try {
+            return OutputLock.acquire(dir, "report");
+        } catch (java.nio.file.AccessDeniedException | java.nio.file.ReadOnlyFileSystemException e) {
+            return null;
+        } catch (java.nio.file.FileSystemException e) {
+            if (e.getMessage() != null && e.getMessage().contains("Read-only file system")) {
+                return null;
+            }
+            throw e;
+        }
+    }
 
     private static void summary(PrintStream console, Path file, ReportData d, long startNanos) {
         console.printf(java.util.Locale.ROOT, "report: %s (%s; %d connection%s; %.1f s)%n", file,
@@ -79,29 +107,39 @@ final class ReportCommand extends Command {
     }
 
     /**
-     * After {@code analyze} committed its tables in {@code out} (a Hadoop path): writes {@code out/report.html}
-     * when {@code out} is on the local filesystem; otherwise says how to make it. The tables are the job's result:
-     * a report that cannot be written is reported on the console and does not change the exit status.
+     * While {@code analyze} commits: writes {@code staged/report.html} from the staged tables (Hadoop paths) when
+     * the output is on the local filesystem, so that it is committed with them; otherwise says how to make it. The
+     * tables are the job's result: a report that cannot be written is reported on the console and does not change
+     * the exit status, except when the disk is full (the run fails then and nothing is committed).
      */
-    static void afterAnalyze(String out, PrintStream console) {
+    static void afterAnalyze(String staged, String out, PrintStream console) throws IOException {
         try {
-            writeAfterAnalyze(out, console);
+            writeAfterAnalyze(staged, out, console);
         } catch (IOException | RuntimeException e) {
+            if (io.ackscope.spark.OutputDirectory.noSpace(e)) {
+                throw e;
+            }
             console.println("report: not written (" + e + "); the tables are complete: run ackscope report " + out);
         }
     }
 
-    private static void writeAfterAnalyze(String out, PrintStream console) throws IOException {
-        String local = out.startsWith("file:") ? out.substring("file:".length()).replaceFirst("^/+", "/")
-                : out.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") ? null : out;
-        if (local == null) {
+    private static void writeAfterAnalyze(String staged, String out, PrintStream console) throws IOException {
+        Path dir = local(staged), finalDir = local(out);
+        if (dir == null || finalDir == null) {
             console.println("report: not written (" + out + " is not a local directory); copy the tables and run "
                     + "ackscope report DIR");
             return;
         }
-        Path dir = Path.of(local);
         long start = System.nanoTime();
-        Path file = dir.resolve(Report.FILE_NAME);
-        summary(console, file, Report.write(dir, file, ReportFilter.ALL), start);
+        ReportData d = Report.write(dir, finalDir.toString(), dir.resolve(Report.FILE_NAME), ReportFilter.ALL);
+        summary(console, finalDir.resolve(Report.FILE_NAME), d, start);
+    }
+
+    /** The local path of a Hadoop path ({@code file:/x} or a plain path), null for another filesystem. */
+    private static Path local(String hadoopPath) {
+        if (hadoopPath.startsWith("file:")) {
+            return Path.of(hadoopPath.substring("file:".length()).replaceFirst("^/+", "/"));
+        }
+        return hadoopPath.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*") ? null : Path.of(hadoopPath);
     }
 }

@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.output.OutputMarker;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,12 +21,19 @@ public final class Report {
     private Report() {
     }
 
-    /** The data the page shows. */
+    /**
+     * The data the page shows. Only a complete output is read: its {@code _SUCCESS} parses, names its tables, and
+     * each of them is there ({@link OutputMarker#requireComplete}).
+     */
     public static ReportData data(Path tablesDir, ReportFilter filter, boolean flowGraphs) throws IOException {
-        if (!Files.isRegularFile(tablesDir.resolve("_SUCCESS"))) {
-            throw new IOException(tablesDir + " is not a complete ackscope analyze output (no _SUCCESS marker)");
-        }
-        return ReportBuilder.build(tablesDir, filter, flowGraphs);
+        return data(tablesDir, tablesDir.toString(), filter, flowGraphs);
+    }
+
+    /** The data the page shows, naming the tables directory {@code shownAs} (where they are committed to). */
+    static ReportData data(Path tablesDir, String shownAs, ReportFilter filter, boolean flowGraphs)
+            throws IOException {
+        OutputMarker.requireComplete(tablesDir);
+        return ReportBuilder.build(tablesDir, shownAs, filter, flowGraphs);
     }
 
     /** The columns the report reads, by table (its whole dependency on the schema analyze writes). */
@@ -45,7 +54,15 @@ public final class Report {
      * @return the data shown, for a summary line
      */
     public static ReportData write(Path tablesDir, Path out, ReportFilter filter) throws IOException {
-        ReportData d = data(tablesDir, filter, true);
+        return write(tablesDir, tablesDir.toString(), out, filter);
+    }
+
+    /**
+     * Writes the report of the tables in {@code tablesDir}, which the page names {@code shownAs}: {@code analyze}
+     * makes the report from its staged tables, before it moves them to the output directory.
+     */
+    public static ReportData write(Path tablesDir, String shownAs, Path out, ReportFilter filter) throws IOException {
+        ReportData d = data(tablesDir, shownAs, filter, true);
         write(d, out);
         return d;
     }

@@ -25,6 +25,8 @@ final class ReportBuilder {
             TimelineBuilder.MAX_BUCKETS, 12, 10);
 
     private final Path dir;
+    /** The tables directory as the page names it. */
+    private final String shownAs;
     private final ReportFilter filter;
     private final boolean ladders;
 
@@ -49,8 +51,9 @@ final class ReportBuilder {
         String worstStallEvidence;
     }
 
-    private ReportBuilder(Path dir, ReportFilter filter, boolean ladders) {
+    private ReportBuilder(Path dir, String shownAs, ReportFilter filter, boolean ladders) {
         this.dir = dir;
+        this.shownAs = shownAs;
         this.filter = filter;
         this.ladders = ladders;
     }
@@ -58,10 +61,11 @@ final class ReportBuilder {
     /**
      * Builds the report data.
      *
+     * @param shownAs the tables directory as the page names it
      * @param ladders re-read the capture files for the worst connections' flow graphs (when they are readable)
      */
-    static ReportData build(Path dir, ReportFilter filter, boolean ladders) throws IOException {
-        return new ReportBuilder(dir, filter, ladders).run();
+    static ReportData build(Path dir, String shownAs, ReportFilter filter, boolean ladders) throws IOException {
+        return new ReportBuilder(dir, shownAs, filter, ladders).run();
     }
 
     private ReportData run() throws IOException {
@@ -102,7 +106,7 @@ final class ReportBuilder {
         slow.sort(Comparator.comparingLong(ReportBuilder::slowness).reversed()
                 .thenComparingLong(ReportData.Request::stream).thenComparingInt(ReportData.Request::index));
 
-        return new ReportData(dir.toString(), filter.describe(),
+        return new ReportData(shownAs, filter.describe(),
                 input.summary(totalConnections, conns.size(), requests, LIMITS.files(), LIMITS.skippedReasons()),
                 Findings.verdict(eps, requests, conns.size()), shown, eps.size() - shown.size(),
                 timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of())

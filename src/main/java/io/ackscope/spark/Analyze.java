@@ -38,7 +38,8 @@ import java.util.UUID;
  *       {@code tcp.stream} numbers on the driver.</li>
  *   <li>Pass 2: run it again over the same shuffle output, writing every engine table with the global numbers.</li>
  *   <li>Merge the tasks' per-server latency aggregates into {@code latency_summary}; write {@code capture_files}
- *       and (with {@code --packets}) {@code packets}; commit ({@link OutputDirectory}).</li>
+ *       and (with {@code --packets}) {@code packets}; stage the marker, let the caller add the report to the staged
+ *       output ({@link BeforeCommit}), commit ({@link OutputDirectory}).</li>
  * </ol>
  *
  * <p><b>Memory</b> follows the connections open at once and the distinct latency values, never the capture size:
@@ -85,13 +86,37 @@ public final class Analyze {
         }
     }
 
+    /**
+     * What runs once the tables are staged and readable as a complete output in {@code stagedDir} (a Hadoop path
+     * inside {@code --out}), before the commit: whatever it writes there (the report) is committed with the tables.
+     */
+    public interface BeforeCommit {
+        void staged(String stagedDir, Summary summary) throws IOException;
+    }
+
     /** Runs the analysis on {@code spark}; progress goes to {@code console}. */
     public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal)
             throws IOException {
+        return run(spark, o, console, terminal, (dir, s) -> { });
+    }
+
+    /** Runs the analysis, then {@code beforeCommit} on the staged output, then commits it. */
+    public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal,
+                              BeforeCommit beforeCommit) throws IOException {
+        OutputDirectory out = OutputDirectory.prepare(o.out(), o.inputs(),
+                spark.sparkContext().hadoopConfiguration(), o.overwrite());
+        return run(spark, out, o, console, terminal, beforeCommit);
+    }
+
+    /**
+     * Runs the analysis into {@code out}, prepared for {@code o.out()} (so that a command can take the output's
+     * lock before Spark starts); aborts and closes {@code out} in any case.
+     */
+    public static Summary run(SparkSession spark, OutputDirectory out, Options o, PrintStream console,
+                              boolean terminal, BeforeCommit beforeCommit) throws IOException {
         long start = System.nanoTime();
         Map<String, Double> phases = new LinkedHashMap<>();
         Configuration conf = spark.sparkContext().hadoopConfiguration();
-        OutputDirectory out = OutputDirectory.prepare(o.out(), conf, o.overwrite());
         String id = UUID.randomUUID().toString();
         SplitStatsAccumulator splits = SplitStatsAccumulator.register(spark.sparkContext(), id);
         ProgressReporter progress = new ProgressReporter(console, splits, terminal, 10);
@@ -178,17 +203,24 @@ public final class Analyze {
                 phases.put("packets table", secondsSince(t));
             }
             long connections = ranks.length;
-            List<String> names = new ArrayList<>(tableRows.keySet());
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
                     tcpFrames, connections, tableRows, damaged, secondsSince(start), phases,
                     plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
                     stageTimes.describe());
-            out.commit(names, result.json());
+            out.stage(result.json());
+            beforeCommit.staged(out.staging().toString(), result);
+            out.commit();
             return result;
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) {
+            // Throwable: Spark rethrows a task's failure as SparkException, a checked exception Scala does not declare
+            long staged = OutputDirectory.noSpace(e) ? out.stagedBytes() : -1;
             out.abort();
+            if (staged >= 0) {
+                throw out.noSpaceError(e, staged);
+            }
             throw e;
         } finally {
+            out.close();
             spark.sparkContext().setJobDescription(null);
             progress.close();
             spark.sparkContext().removeSparkListener(progress);

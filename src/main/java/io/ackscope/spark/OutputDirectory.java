@@ -1,90 +1,327 @@
 package io.ackscope.spark;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ackscope.output.OutputLock;
+import io.ackscope.output.OutputMarker;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Path;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
- * The output directory of one {@code analyze} run, committed atomically enough that a failed run never leaves a
- * table that looks complete.
+ * The output directory {@code DIR} of one {@code analyze} run, committed so that at every instant (a kill included)
+ * {@code DIR} holds either a complete output, old or new, or one that readers refuse and the next run completes.
  *
- * <p>Tables are written under a hidden staging directory {@code DIR/_ackscope_staging_<id>/} (Spark and Hive skip
- * names starting with {@code _}); each finished table there gets its own {@code _SUCCESS}. {@link #commit} then
- * renames each table into {@code DIR/} (a rename within one filesystem) and writes {@code DIR/_SUCCESS} last, with a
- * JSON summary of the run. So: a table directory under {@code DIR} is complete (it carries {@code _SUCCESS}); the run
- * is complete when {@code DIR/_SUCCESS} exists; a run that failed leaves at most the hidden staging directory, which
- * {@link #abort} removes.
+ * <p><b>Layout.</b> A complete output is {@code DIR/_SUCCESS} (the marker: the run's summary, its tables and the
+ * manifest of every file it wrote; see {@link OutputMarker}), one directory per table and {@code report.html}. Other
+ * files in {@code DIR} (notes, plots, a filtered report) are the user's: ackscope never removes or replaces them.
+ * While a run works, {@code DIR} also holds {@code _ackscope.lock} (the run's lock: {@link OutputLock}, or
+ * {@link CreatedLock} on Hadoop filesystems) and {@code _ackscope_staging_<id>/} (hidden from Spark and Hive by its
+ * leading {@code _}).
  *
- * <p>A non-empty {@code DIR} is refused unless {@code overwrite} is set, and even then only when it holds an
- * earlier ackscope output (its {@code _SUCCESS} marker, or only staging leftovers), so a typing slip cannot wipe
- * an unrelated directory.
+ * <p><b>Protocol.</b> {@link #prepare} (which {@code ackscope analyze} calls before Spark starts) refuses inputs
+ * inside {@code DIR} and a {@code DIR} inside an input, takes the lock (a second run on {@code DIR} is refused with
+ * the holder's pid and host), recovers what an earlier run left (below), refuses a non-empty {@code DIR} without
+ * {@code overwrite}, and with it one that is not a complete ackscope output or whose table directories hold files the
+ * manifest does not list; then it creates the staging directory. The run writes its tables there; {@link #stage}
+ * writes {@code staging/_SUCCESS}, so that the staged output reads as a complete one and the report can be made from
+ * it into {@code staging/report.html}. Then {@link #commit}, each step named for the test hook:
+ * <ol>
+ *   <li>{@code staged}: the marker is rewritten with the final manifest (everything in staging);</li>
+ *   <li>{@code commit-record}: {@code staging/_ackscope_commit} is written (to a temporary name, then renamed): the
+ *       earlier output's entries to retire (from its manifest) and the new ones. From here the commit only goes
+ *       forward;</li>
+ *   <li>{@code old-marker-moved}: the earlier {@code DIR/_SUCCESS} moves into {@code staging/_ackscope_old/} (the
+ *       trash), so readers refuse {@code DIR} from here until step 6;</li>
+ *   <li>{@code old-entry-moved}: each earlier entry moves into the trash;</li>
+ *   <li>{@code new-entry-moved}: each new entry moves from staging into {@code DIR};</li>
+ *   <li>{@code marker-moved}: {@code staging/_SUCCESS} is renamed to {@code DIR/_SUCCESS}, last: {@code DIR} is the
+ *       new output;</li>
+ *   <li>the staging directory (trash included) is deleted; {@link #close} deletes the lock file and unlocks it.</li>
+ * </ol>
+ * Every rename stays within {@code DIR} (one filesystem), and every step is idempotent given what is still in staging,
+ * so <b>recovery</b> (in {@link #prepare}, and in {@code ackscope report} through {@link #recoverLocal}; always under
+ * the lock, so no live run owns the folders it finds) rolls a staging directory that has a commit record forward
+ * through the same steps, and deletes one without a record (that run had not touched {@code DIR}). A failed run
+ * deletes its staging directory unless it had written the commit record; a {@code DIR} that it created and left empty
+ * is removed too.
+ *
+ * <p><b>Test hook</b> (tests only): with the system property {@value #KILL_AT} set to a step name, the run prints
+ * {@code ackscope.test.step NAME} on stderr on reaching that step and blocks, for the test to kill it there.
  */
-public final class OutputDirectory {
-    static final String STAGING_PREFIX = "_ackscope_staging_";
-    static final String SUCCESS = "_SUCCESS";
-    static final String MARKER_TOOL = "\"tool\":\"ackscope\"";
+public final class OutputDirectory implements AutoCloseable {
+    static final String STAGING_PREFIX = OutputMarker.STAGING_PREFIX;
+    static final String SUCCESS = OutputMarker.FILE;
+    static final String LOCK = OutputLock.FILE;
+    static final String COMMIT_RECORD = "_ackscope_commit";
+    static final String TRASH = "_ackscope_old";
+    /** Test-only: the commit step at which the run stops (see the class comment). */
+    static final String KILL_AT = "ackscope.test.killAt";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** {@code DIR} cannot be used as asked: a usage error ({@link #usage}) or another run holds it. */
+    public static final class Refused extends IOException {
+        private final boolean usage;
+
+        Refused(String message, boolean usage) {
+            super(message);
+            this.usage = usage;
+        }
+
+        /** Whether the arguments are at fault (exit status 2) rather than the state of the directory. */
+        public boolean usage() {
+            return usage;
+        }
+    }
+
+    /** The output's filesystem filled up; the message says how much was staged and how much is free. */
+    public static final class NoSpace extends IOException {
+        NoSpace(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
 
     private final FileSystem fs;
     private final Path dir;
     private final Path staging;
-    private final boolean overwrite;
+    private final AutoCloseable lock;
+    private final boolean createdDir;
+    private final OutputMarker previous;
+    private String summaryJson;
+    private boolean committing;
+    private boolean committed;
+    private boolean closed;
 
-    private OutputDirectory(FileSystem fs, Path dir, Path staging, boolean overwrite) {
+    private OutputDirectory(FileSystem fs, Path dir, Path staging, AutoCloseable lock, boolean createdDir,
+                            OutputMarker previous) {
         this.fs = fs;
         this.dir = dir;
         this.staging = staging;
-        this.overwrite = overwrite;
+        this.lock = lock;
+        this.createdDir = createdDir;
+        this.previous = previous;
     }
 
-    /** Checks {@code dir} and creates the staging directory. */
-    public static OutputDirectory prepare(String dir, Configuration conf, boolean overwrite) throws IOException {
+    /**
+     * Checks {@code dir} against {@code inputs}, takes its lock, recovers an interrupted earlier run, checks what
+     * {@code dir} holds and creates the staging directory. Reads no capture.
+     */
+    public static OutputDirectory prepare(String dir, List<String> inputs, Configuration conf, boolean overwrite)
+            throws IOException {
+        refuseOverlap(inputs, dir, conf);
         Path path = new Path(dir);
         FileSystem fs = path.getFileSystem(conf);
         path = fs.makeQualified(path);
+        boolean created = false;
         if (fs.exists(path)) {
-            FileStatus st = fs.getFileStatus(path);
-            if (!st.isDirectory()) {
-                throw new IOException(path + " exists and is not a directory");
+            if (!fs.getFileStatus(path).isDirectory()) {
+                throw new Refused(show(path) + " exists and is not a directory", true);
             }
-            FileStatus[] children = fs.listStatus(path);
-            if (children.length > 0) {
+        } else {
+            if (!fs.mkdirs(path)) {
+                throw new IOException("cannot create " + path);
+            }
+            created = true;
+        }
+        AutoCloseable lock;
+        try {
+            lock = "file".equals(fs.getScheme()) ? OutputLock.acquire(java.nio.file.Path.of(path.toUri()), "analyze")
+                    : CreatedLock.acquire(fs, new Path(path, LOCK));
+        } catch (OutputLock.Busy e) {
+            removeIfEmpty(fs, path, created);
+            throw new Refused(e.getMessage(), false);
+        }
+        try {
+            recover(fs, path);
+            OutputMarker previous = null;
+            List<String> others = new ArrayList<>();
+            for (FileStatus c : fs.listStatus(path)) {
+                if (!c.getPath().getName().equals(LOCK)) {
+                    others.add(c.getPath().getName());
+                }
+            }
+            if (!others.isEmpty()) {
                 if (!overwrite) {
-                    throw new IOException(path + " is not empty (use --overwrite to replace an earlier ackscope "
-                            + "output)");
+                    throw new Refused(show(path) + " is not empty (use --overwrite to replace an earlier ackscope "
+                            + "output; files ackscope did not write are kept)", true);
                 }
-                if (!isAckscopeOutput(fs, path, children)) {
-                    throw new IOException(path + " is not empty and is not an ackscope output; not overwriting it");
-                }
+                previous = ownOutput(fs, path);
             }
+            Path staging = new Path(path, STAGING_PREFIX + UUID.randomUUID());
+            if (!fs.mkdirs(staging)) {
+                throw new IOException("cannot create " + staging);
+            }
+            return new OutputDirectory(fs, path, staging, lock, created, previous);
+        } catch (IOException | RuntimeException e) {
+            release(lock);
+            removeIfEmpty(fs, path, created);
+            throw e;
         }
-        Path staging = new Path(path, STAGING_PREFIX + UUID.randomUUID());
-        if (!fs.mkdirs(staging)) {
-            throw new IOException("cannot create " + staging);
-        }
-        return new OutputDirectory(fs, path, staging, overwrite);
     }
 
-    private static boolean isAckscopeOutput(FileSystem fs, Path dir, FileStatus[] children) throws IOException {
-        Path marker = new Path(dir, SUCCESS);
-        if (fs.exists(marker)) {
-            try (var in = fs.open(marker)) {
-                String text = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
-                return text.contains(MARKER_TOOL);
+    /** The marker of the complete ackscope output in {@code dir}, after checking that overwriting it is safe. */
+    private static OutputMarker ownOutput(FileSystem fs, Path dir) throws IOException {
+        OutputMarker m;
+        try {
+            m = readMarker(fs, new Path(dir, SUCCESS));
+        } catch (FileNotFoundException e) {
+            throw new Refused(show(dir) + " is not empty and is not an ackscope output (no " + SUCCESS + "); not "
+                    + "overwriting it", true);
+        } catch (OutputMarker.Invalid e) {
+            throw new Refused(show(dir) + " is not empty and is not a complete ackscope output (" + e.getMessage()
+                    + "); not overwriting it", true);
+        }
+        if (m.hasManifest()) {
+            Set<String> listed = new TreeSet<>(m.files());
+            for (String entry : m.entries()) {
+                Path p = new Path(dir, entry);
+                if (fs.exists(p) && fs.getFileStatus(p).isDirectory()) {
+                    for (String f : relativeFiles(fs, p, entry)) {
+                        if (!listed.contains(f)) {
+                            throw new Refused(show(new Path(dir, f)) + " was not written by ackscope; move it out of "
+                                    + show(new Path(dir, entry)) + " before --overwrite replaces that directory", true);
+                        }
+                    }
+                }
             }
         }
-        for (FileStatus c : children) {
-            if (!c.getPath().getName().startsWith(STAGING_PREFIX)) {
+        return m;
+    }
+
+    private static OutputMarker readMarker(FileSystem fs, Path marker) throws IOException {
+        try (FSDataInputStream in = fs.open(marker)) {
+            return OutputMarker.parse(new String(in.readNBytes(64 << 20), StandardCharsets.UTF_8), show(marker));
+        }
+    }
+
+    /** The files under {@code p} (recursively; Hadoop's checksum files hidden), as {@code prefix/...}. */
+    private static List<String> relativeFiles(FileSystem fs, Path p, String prefix) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (FileStatus c : fs.listStatus(p)) {
+            String rel = prefix + "/" + c.getPath().getName();
+            if (c.isDirectory()) {
+                out.addAll(relativeFiles(fs, c.getPath(), rel));
+            } else {
+                out.add(rel);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Refuses an input inside {@code out}, and {@code out} equal to or inside an input: compared as real paths
+     * (symbolic links resolved) on the local filesystem, as qualified paths on others. Globs are expanded (a
+     * listing; no capture is opened).
+     */
+    public static void refuseOverlap(List<String> inputs, String out, Configuration conf) throws IOException {
+        Path outPath = new Path(out);
+        FileSystem ofs = outPath.getFileSystem(conf);
+        outPath = ofs.makeQualified(outPath);
+        String outKey = key(ofs, outPath);
+        for (String in : inputs) {
+            Path p = new Path(in);
+            FileSystem ifs = p.getFileSystem(conf);
+            if (!ifs.getUri().equals(ofs.getUri())) {
+                continue;
+            }
+            List<Path> paths = new ArrayList<>();
+            FileStatus[] matched = ifs.globStatus(p);
+            if (matched == null || matched.length == 0) {
+                paths.add(ifs.makeQualified(p));
+            } else {
+                for (FileStatus s : matched) {
+                    paths.add(s.getPath());
+                }
+            }
+            for (Path q : paths) {
+                String k = key(ifs, q);
+                if (within(k, outKey)) {
+                    throw new Refused("input " + in + (k.equals(outKey) ? " is" : " lies inside") + " the output "
+                            + "directory --out " + out + ": choose an --out outside the inputs (--overwrite would "
+                            + "otherwise replace what it reads, and a later run would read its own tables)", true);
+                }
+                if (within(outKey, k)) {
+                    throw new Refused("--out " + out + " lies inside the input directory " + in + ": a later run "
+                            + "would read its own tables as captures; choose an --out outside the inputs", true);
+                }
+            }
+        }
+    }
+
+    /** A comparable name for {@code p}: its real path on the local filesystem, its qualified path elsewhere. */
+    private static String key(FileSystem fs, Path p) throws IOException {
+        if (!"file".equals(fs.getScheme())) {
+            return p.toString();
+        }
+        java.nio.file.Path local = java.nio.file.Path.of(fs.makeQualified(p).toUri()).normalize();
+        java.nio.file.Path existing = local;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return local.toString();
+        }
+        return existing.toRealPath().resolve(existing.relativize(local)).normalize().toString();
+    }
+
+    /** {@code p} for messages: a plain path on the local filesystem, the qualified path elsewhere. */
+    static String show(Path p) {
+        return p.toUri().getScheme() == null || "file".equals(p.toUri().getScheme()) ? p.toUri().getPath()
+                : p.toString();
+    }
+
+    private static boolean within(String a, String b) {
+        return a.equals(b) || a.startsWith(b.endsWith("/") ? b : b + "/");
+    }
+
+    /**
+     * Completes or removes what interrupted runs left in the local output directory {@code dir}, for
+     * {@code ackscope report}; the caller holds the output's lock ({@link OutputLock}).
+     *
+     * @return whether there was anything to recover
+     */
+    public static boolean recoverLocal(java.nio.file.Path dir) throws IOException {
+        try (var s = Files.list(dir)) {
+            if (s.noneMatch(p -> p.getFileName().toString().startsWith(STAGING_PREFIX))) {
                 return false;
             }
         }
+        FileSystem fs = FileSystem.getLocal(new Configuration());
+        recover(fs, fs.makeQualified(new Path(dir.toAbsolutePath().toUri())));
         return true;
+    }
+
+    /** Completes or removes what interrupted runs left in {@code dir} (the caller holds the lock). */
+    private static void recover(FileSystem fs, Path dir) throws IOException {
+        for (FileStatus c : fs.listStatus(dir)) {
+            if (!c.isDirectory() || !c.getPath().getName().startsWith(STAGING_PREFIX)) {
+                continue;
+            }
+            if (fs.exists(new Path(c.getPath(), COMMIT_RECORD))) {
+                rollForward(fs, dir, c.getPath());
+            } else {
+                fs.delete(c.getPath(), true);
+            }
+        }
     }
 
     /** The final directory. */
@@ -108,48 +345,238 @@ public final class OutputDirectory {
 
     /** Marks a staged table complete. */
     public void tableDone(String table) throws IOException {
-        touch(new Path(staged(table), SUCCESS), "");
+        try (FSDataOutputStream out = fs.create(new Path(staged(table), SUCCESS), true)) {
+            // an empty per-table marker, as Spark's committers write
+        }
     }
 
     /**
-     * Moves the staged tables into place and writes {@code DIR/_SUCCESS} with {@code summaryJson} (which must carry
-     * {@code "tool":"ackscope"}). With overwrite, the earlier output's entries are deleted first, marker first.
+     * Writes {@code staging/_SUCCESS} with {@code summaryJson} (which must carry {@code "tool":"ackscope"} and the
+     * tables), so that the staged output reads as complete (the report is made from it).
      */
-    public void commit(List<String> tables, String summaryJson) throws IOException {
-        if (!summaryJson.contains(MARKER_TOOL)) {
-            throw new IllegalArgumentException("summary must identify ackscope");
-        }
-        if (overwrite) {
-            fs.delete(new Path(dir, SUCCESS), false);
-            for (FileStatus c : fs.listStatus(dir)) {
-                if (!c.getPath().equals(staging)) {
-                    fs.delete(c.getPath(), true);
-                }
-            }
-        }
-        for (String t : tables) {
-            Path from = staged(t);
-            Path to = new Path(dir, t);
-            if (!fs.rename(from, to)) {
-                throw new IOException("cannot move " + from + " to " + to);
-            }
-        }
-        fs.delete(staging, true);
-        touch(new Path(dir, SUCCESS), summaryJson);
+    public void stage(String summaryJson) throws IOException {
+        this.summaryJson = summaryJson;
+        writeAtomically(new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, stagedFiles()));
     }
 
-    /** Removes the staging directory (best effort; the final directory is left as it was). */
+    /** Everything in staging but the marker and the commit's own files, as relative paths. */
+    private List<String> stagedFiles() throws IOException {
+        List<String> files = new ArrayList<>();
+        for (FileStatus c : fs.listStatus(staging)) {
+            String name = c.getPath().getName();
+            if (name.equals(SUCCESS) || name.equals(COMMIT_RECORD) || name.equals(TRASH) || name.startsWith(".")) {
+                continue;
+            }
+            if (c.isDirectory()) {
+                files.addAll(relativeFiles(fs, c.getPath(), name));
+            } else {
+                files.add(name);
+            }
+        }
+        return files;
+    }
+
+    /** Moves the staged output into place (the steps of the class comment); the earlier output's entries go. */
+    public void commit() throws IOException {
+        if (summaryJson == null) {
+            throw new IllegalStateException("stage before commit");
+        }
+        step("staged");
+        List<String> files = stagedFiles();
+        writeAtomically(new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, files));
+        Set<String> fresh = new LinkedHashSet<>();
+        for (String f : files) {
+            int slash = f.indexOf('/');
+            fresh.add(slash < 0 ? f : f.substring(0, slash));
+        }
+        if (previous != null) {
+            ownOutput(fs, dir); // again: a file put into a table directory since prepare would go with it
+        }
+        Set<String> old = previous == null ? Set.of() : previous.entries();
+        for (String e : fresh) {
+            if (!old.contains(e) && fs.exists(new Path(dir, e))) {
+                throw new Refused(show(new Path(dir, e)) + " was not written by ackscope and is in the way of the new "
+                        + "output; move it away and run again", true);
+            }
+        }
+        ObjectNode record = JSON.createObjectNode();
+        old.forEach(record.putArray("old")::add);
+        fresh.forEach(record.putArray("new")::add);
+        committing = true;
+        writeAtomically(new Path(staging, COMMIT_RECORD), JSON.writeValueAsString(record) + "\n");
+        step("commit-record");
+        rollForward(fs, dir, staging);
+        committed = true;
+    }
+
+    /** Steps 3 to 7 of the commit from wherever they stopped (see the class comment). */
+    private static void rollForward(FileSystem fs, Path dir, Path staging) throws IOException {
+        JsonNode record;
+        try (FSDataInputStream in = fs.open(new Path(staging, COMMIT_RECORD))) {
+            record = JSON.readTree(in);
+        }
+        Set<String> fresh = new LinkedHashSet<>();
+        record.path("new").forEach(n -> fresh.add(n.asText()));
+        Path trash = new Path(staging, TRASH);
+        fs.mkdirs(trash);
+        Path stagedMarker = new Path(staging, SUCCESS);
+        Path marker = new Path(dir, SUCCESS);
+        if (fs.exists(stagedMarker) && fs.exists(marker)) {
+            rename(fs, marker, new Path(trash, SUCCESS));
+            step("old-marker-moved");
+        }
+        for (JsonNode n : record.path("old")) {
+            String e = n.asText();
+            if (fresh.contains(e) && !fs.exists(new Path(staging, e))) {
+                continue; // already replaced by the new entry
+            }
+            Path p = new Path(dir, e);
+            if (fs.exists(p)) {
+                rename(fs, p, new Path(trash, e));
+                step("old-entry-moved");
+            }
+        }
+        for (String e : fresh) {
+            Path p = new Path(staging, e);
+            if (fs.exists(p)) {
+                rename(fs, p, new Path(dir, e));
+                step("new-entry-moved");
+            }
+        }
+        if (fs.exists(stagedMarker)) {
+            rename(fs, stagedMarker, marker);
+            step("marker-moved");
+        }
+        fs.delete(staging, true);
+    }
+
+    private static void rename(FileSystem fs, Path from, Path to) throws IOException {
+        if (!fs.rename(from, to)) {
+            throw new IOException("cannot move " + from + " to " + to);
+        }
+    }
+
+    /** Writes {@code p} under a temporary name and renames it, so that it never exists half written. */
+    private void writeAtomically(Path p, String content) throws IOException {
+        Path tmp = new Path(p.getParent(), "." + p.getName() + ".tmp");
+        try (FSDataOutputStream out = fs.create(tmp, true)) {
+            out.write(content.getBytes(StandardCharsets.UTF_8));
+        }
+        if (fs.exists(p)) {
+            fs.delete(p, false);
+        }
+        rename(fs, tmp, p);
+    }
+
+    /**
+     * After a failure: deletes the staging directory unless the commit had begun (then the next run completes it).
+     */
     public void abort() {
+        if (committing || committed || closed) {
+            return;
+        }
         try {
             fs.delete(staging, true);
         } catch (IOException e) {
-            // Nothing more to do: the staging directory is hidden and the next --overwrite removes it.
+            // the next run removes it
         }
     }
 
-    private void touch(Path p, String content) throws IOException {
-        try (FSDataOutputStream out = fs.create(p, true)) {
-            out.write(content.getBytes(StandardCharsets.UTF_8));
+    /** Releases the lock (once); removes {@code DIR} if this run created it and left it empty. */
+    @Override
+    public void close() {
+        if (closed) {
+            return; // a second release would delete a lock file another run may hold by now
+        }
+        closed = true;
+        release(lock);
+        removeIfEmpty(fs, dir, createdDir);
+    }
+
+    private static void release(AutoCloseable lock) {
+        try {
+            lock.close();
+        } catch (Exception e) {
+            // both locks swallow their own failures
+        }
+    }
+
+    private static void removeIfEmpty(FileSystem fs, Path dir, boolean created) {
+        try {
+            if (created && fs.listStatus(dir).length == 0) {
+                fs.delete(dir, false);
+            }
+        } catch (IOException e) {
+            // an empty directory left behind is harmless
+        }
+    }
+
+    /** Whether {@code e} or one of its causes is ENOSPC ("No space left on device"). */
+    public static boolean noSpace(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("No space left on device")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The bytes in the staging directory, -1 if unknown (measured before {@link #abort}, for the disk-full error). */
+    public long stagedBytes() {
+        try {
+            return fs.getContentSummary(staging).getLength();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The one-line error for a run that filled the filesystem: the filesystem and its size, what the run had staged
+     * when it failed ({@code staged}), and what is free after {@link #abort}.
+     */
+    public NoSpace noSpaceError(Throwable cause, long staged) {
+        long free = -1, size = -1;
+        String where = fs.getUri().toString();
+        try {
+            FsStatus st = fs.getStatus(dir);
+            free = st.getRemaining();
+            size = st.getCapacity();
+        } catch (IOException e) {
+            // unknown
+        }
+        if ("file".equals(fs.getScheme())) {
+            try {
+                var store = Files.getFileStore(java.nio.file.Path.of(dir.toUri()));
+                where = store.toString();
+                free = store.getUsableSpace();
+                size = store.getTotalSpace();
+            } catch (IOException e) {
+                // keep Hadoop's figures
+            }
+        }
+        return new NoSpace(String.format(Locale.ROOT, "no space left on device writing %s (filesystem %s, %s): "
+                        + "the run had staged %s when it filled up; %s", show(dir), where, bytes(size),
+                bytes(staged), committing ? "the commit was under way: the next analyze --out " + show(dir)
+                        + " completes it" : "nothing was committed, and with the staged files removed " + bytes(free)
+                        + " are free"), cause);
+    }
+
+    private static String bytes(long n) {
+        return n < 0 ? "an unknown amount" : String.format(Locale.ROOT, "%,d bytes", n);
+    }
+
+    /** The test hook: blocks at {@code name} when {@value #KILL_AT} names it (see the class comment). */
+    private static void step(String name) {
+        if (name.equals(System.getProperty(KILL_AT))) {
+            System.err.println("ackscope.test.step " + name);
+            System.err.flush();
+            while (true) {
+                try {
+                    Thread.sleep(60_000);
+                } catch (InterruptedException e) {
+                    // keep blocking: the test kills the process
+                }
+            }
         }
     }
 }

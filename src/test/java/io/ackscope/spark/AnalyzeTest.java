@@ -347,15 +347,4 @@ class AnalyzeTest {
         assertTrue(e.getMessage().contains("not an ackscope output"), e.getMessage());
         assertTrue(Files.exists(out.resolve("thesis.tex")));
     }
-
-    @Test
-    void aFailedRunLeavesNoTable() throws IOException {
-        Path out = tmp.resolve("failed");
-        assertThrows(Exception.class, () -> Analyze.run(spark, new Analyze.Options(
-                List.of(tmp.resolve("no-such-capture.pcap").toString()), out.toString(), false, false, 2),
-                new PrintStream(OutputStream.nullOutputStream()), false));
-        try (var s = Files.list(out)) {
-            assertEquals(List.of(), s.toList(), "nothing left behind");
-        }
-    }
 }

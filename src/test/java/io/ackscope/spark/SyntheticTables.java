@@ -197,7 +197,8 @@ public final class SyntheticTables {
                         .l("server_retransmissions", k % 200 == 0 ? 1 : 0).write();
             }
         }
-        Files.writeString(dir.resolve("_SUCCESS"), "{\"tool\":\"ackscope\",\"command\":\"analyze\",\"synthetic\":true}\n",
+        Files.writeString(dir.resolve("_SUCCESS"), "{\"tool\":\"ackscope\",\"command\":\"analyze\",\"synthetic\":true,"
+                + "\"tables\":{\"capture_files\":" + FILES + ",\"connections\":" + connections + "}}\n",
                 StandardCharsets.UTF_8);
     }
 }
