@@ -2,29 +2,18 @@ package io.ackscope.spark;
 
 import io.ackscope.capture.RotatedArchive;
 import io.ackscope.capture.RotatedArchive.Naming;
-import io.ackscope.cli.Main;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.parquet.avro.AvroParquetReader;
-import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -78,25 +67,10 @@ class HdfsArchiveTest {
         return hdfs.getUri().toString() + path;
     }
 
-    /** Runs the {@code analyze} command as a user would; returns what it printed (it prints to System.out). */
+    /** Runs the {@code analyze} command as a user would; returns what it printed. */
     static String analyze(String in, String out) {
-        ByteArrayOutputStream console = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int code;
-        try (PrintStream capture = new PrintStream(console, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            code = Main.run(new String[]{"analyze", in, "--out", out, "--master", "local[2]", "--partitions", "3",
-                    "--conf", "spark.sql.files.maxPartitionBytes=" + SPLIT,
-                    "--conf", "spark.sql.files.openCostInBytes=8k"}, capture,
-                    new PrintStream(err, true, StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(stdout);
-        }
-        String printed = console.toString(StandardCharsets.UTF_8);
-        stdout.print(printed);
-        assertEquals(0, code, printed + err.toString(StandardCharsets.UTF_8));
-        return printed;
+        return SparkTests.analyzeCommand(in, "--out", out, "--master", "local[2]", "--partitions", "3",
+                "--conf", "spark.sql.files.maxPartitionBytes=" + SPLIT, "--conf", "spark.sql.files.openCostInBytes=8k");
     }
 
     @Test
@@ -130,43 +104,16 @@ class HdfsArchiveTest {
                 assertFalse(expected.isEmpty(), t.name() + " has rows");
             }
         }
-        List<String> files = rows(hdfsOut, "capture_files", "file", "read_mode", "splits", "frames");
+        List<String> files = SparkTests.tableText(hdfsOut, "capture_files", hdfs.getConf(),
+                List.of("file", "read_mode", "splits", "frames")::contains);
         assertEquals(8, files.size());
         assertTrue(files.get(0).matches("\\[hdfs://localhost:\\d+/archive/one/nginx-nodelay-off.pcap, split, "
                 + "(9|1\\d), 6826]"), "883 KB in 100 KB splits: " + files.get(0));
         assertTrue(files.get(1).matches("\\[hdfs://localhost:\\d+/archive/rot/cap, split, 2, 1000]"), files.get(1));
     }
 
-    /**
-     * The rows of {@code out/table} (any Hadoop filesystem), read with parquet-avro, as text, sorted; with the given
-     * columns, or every column but the file path ({@code hdfs://} here, {@code file:} there).
-     */
-    private static List<String> rows(String out, String table, String... columns) throws IOException {
-        org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(out, table);
-        Configuration conf = hdfs.getConf();
-        FileSystem fs = dir.getFileSystem(conf);
-        List<String> rows = new ArrayList<>();
-        for (FileStatus part : fs.listStatus(dir, p -> p.getName().endsWith(".parquet"))) {
-            try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(
-                    HadoopInputFile.fromPath(part.getPath(), conf)).build()) {
-                for (GenericRecord r; (r = reader.read()) != null; ) {
-                    List<Object> values = new ArrayList<>();
-                    if (columns.length > 0) {
-                        for (String c : columns) {
-                            values.add(r.get(c));
-                        }
-                    } else {
-                        for (Schema.Field f : r.getSchema().getFields()) {
-                            if (!f.name().equals("file")) {
-                                values.add(r.get(f.pos()));
-                            }
-                        }
-                    }
-                    rows.add(values.toString());
-                }
-            }
-        }
-        rows.sort(null);
-        return rows;
+    /** The table's rows, without the file path column ({@code hdfs://} here, {@code file:} there). */
+    private static List<String> rows(String out, String table) throws IOException {
+        return SparkTests.tableText(out, table, hdfs.getConf(), c -> !c.equals("file"));
     }
 }
