@@ -1,7 +1,5 @@
 package io.ackscope.capture;
 
-import io.ackscope.capture.RotatedArchive.Naming;
-import io.ackscope.capture.RotatedArchive.Piece;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RotatedArchiveTest {
     /** 6826 frames over 2.9 s (09:51:12.925 to 09:51:15.834 UTC on 2026-12-02), microsecond pcap. */
     static final Path NGINX = Path.of("sample-pcaps", "nginx-nodelay-off.pcap.gz");
+    /** 2026-12-02T09:51:12Z */
+    static final long FIRST_SECOND = 1_796_205_072L;
 
     @TempDir
     Path tmp;
@@ -34,7 +34,7 @@ class RotatedArchiveTest {
 
     @BeforeAll
     static void read() throws IOException, CaptureException {
-        nginx = RotatedArchive.of(NGINX);
+        nginx = RotatedArchive.read(NGINX);
         nginxFrames = Records.readAll(Captures.open(NGINX)).records;
     }
 
@@ -55,14 +55,16 @@ class RotatedArchiveTest {
         return all.subList(from, to).stream().map(RotatedArchiveTest::content).toList();
     }
 
+    static List<String> names(List<Path> files) {
+        return files.stream().map(p -> p.getFileName().toString()).toList();
+    }
+
     @Test
-    void sizeRotatedNamesDoNotSortInTimeAndEachFileHoldsItsFrames() throws Exception {
+    void tcpdumpCNamesDoNotSortInTimeAndEachFileHoldsItsFrames() throws Exception {
         assertEquals(6826, nginx.frames());
-        List<Path> files = nginx.byFrames(100).named(Naming.sizeRotated("cap")).write(tmp);
+        List<Path> files = nginx.write(tmp, nginx.piecesOf(100), RotatedArchive.tcpdumpC("cap"));
         assertEquals(69, files.size());
-        assertEquals(List.of("cap", "cap1", "cap2"), files.subList(0, 3).stream()
-                .map(p -> p.getFileName().toString()).toList());
-        assertEquals("cap10", files.get(10).getFileName().toString());
+        assertEquals(List.of("cap", "cap1", "cap2"), names(files.subList(0, 3)));
         assertEquals("cap68", files.get(68).getFileName().toString());
         try (var s = Files.list(tmp)) {
             List<String> byName = s.map(p -> p.getFileName().toString()).sorted().toList();
@@ -77,7 +79,8 @@ class RotatedArchiveTest {
 
     @Test
     void filesConcatenateByteForByteToTheCapture() throws Exception {
-        List<Path> files = nginx.byFrames(500).write(tmp);
+        List<Path> files = nginx.write(tmp, nginx.piecesOf(500), i -> "part" + i + ".pcap");
+        assertEquals(14, files.size());
         byte[] preamble = nginx.preamble();
         assertEquals(24, preamble.length, "pcap file header");
         ByteArrayOutputStream joined = new ByteArrayOutputStream();
@@ -87,20 +90,21 @@ class RotatedArchiveTest {
             assertArrayEquals(preamble, Arrays.copyOf(b, preamble.length), f.toString());
             joined.write(b, preamble.length, b.length - preamble.length);
         }
-        assertArrayEquals(nginx.whole(), joined.toByteArray());
-        assertEquals(List.of("cap-00.pcap", "cap-01.pcap", "cap-13.pcap"), List.of(files.get(0), files.get(1),
-                files.get(13)).stream().map(p -> p.getFileName().toString()).toList());
+        assertArrayEquals(nginx.file(0, nginx.frames()), joined.toByteArray());
+        try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(NGINX))) {
+            assertArrayEquals(in.readAllBytes(), joined.toByteArray(), "the capture as it is");
+        }
     }
 
     @Test
     void timeRotationNamesFilesByTheSecondOfTheirFirstFrameAsTcpdumpG() throws Exception {
-        RotatedArchive.Rotation r = nginx.byTime(Duration.ofSeconds(1)).named(Naming.strftime("cap-%Y%m%d-%H%M%S.pcap"));
-        List<Path> files = r.write(tmp);
+        List<int[]> pieces = nginx.piecesByTime(Duration.ofSeconds(1));
+        List<Path> files = nginx.write(tmp, pieces, nginx.strftime("cap-%Y%m%d-%H%M%S.pcap", pieces));
         assertEquals(List.of("cap-20261202-095112.pcap", "cap-20261202-095113.pcap", "cap-20261202-095114.pcap",
-                "cap-20261202-095115.pcap"), files.stream().map(p -> p.getFileName().toString()).toList());
+                "cap-20261202-095115.pcap"), names(files));
         int from = 0;
         for (int i = 0; i < files.size(); i++) {
-            long second = 1_796_205_072L + i; // 2026-12-02T09:51:12Z
+            long second = FIRST_SECOND + i;
             int to = from;
             while (to < nginxFrames.size() && nginxFrames.get(to).timestampNanos() / 1_000_000_000L == second) {
                 to++;
@@ -110,44 +114,53 @@ class RotatedArchiveTest {
             from = to;
         }
         assertEquals(nginxFrames.size(), from);
-        assertEquals(List.of("cap-1796205072.pcap", "cap-1796205073.pcap", "cap-1796205074.pcap",
-                "cap-1796205075.pcap"), r.named(Naming.strftime("cap-%s.pcap")).pieces().stream()
-                .map(Piece::name).toList());
+        assertEquals("cap-1796205073.pcap", nginx.strftime("cap-%s.pcap", pieces).apply(1));
     }
 
     @Test
-    void shortIntervalsCutWhereAFrameIsAnIntervalAfterTheFileStart() {
-        List<Piece> pieces = nginx.byTime(Duration.ofMillis(250)).pieces();
-        assertTrue(pieces.size() >= 9 && pieces.size() <= 12, pieces.size() + " files over 2.9 s");
-        for (Piece p : pieces) {
-            long first = nginx.timestampNanos(p.first());
-            assertTrue(nginx.timestampNanos(p.end() - 1) - first < 250_000_000L, p.toString());
-            if (p.end() < nginx.frames()) {
-                assertTrue(nginx.timestampNanos(p.end()) - first >= 250_000_000L, p.toString());
+    void shortIntervalsCutWhereAFrameIsAnIntervalAfterThePieceStart() {
+        List<int[]> pieces = nginx.piecesByTime(Duration.ofMillis(250));
+        assertTrue(pieces.size() >= 9 && pieces.size() <= 12, pieces.size() + " pieces over 2.9 s");
+        int frames = 0;
+        for (int[] p : pieces) {
+            long first = nginx.timestampNanos(p[0]);
+            assertTrue(nginx.timestampNanos(p[1] - 1) - first < 250_000_000L, Arrays.toString(p));
+            if (p[1] < nginx.frames()) {
+                assertTrue(nginx.timestampNanos(p[1]) - first >= 250_000_000L, Arrays.toString(p));
             }
+            frames += p[1] - p[0];
         }
-        assertEquals(nginx.frames(), pieces.stream().mapToInt(Piece::frames).sum());
+        assertEquals(nginx.frames(), frames);
     }
 
     @Test
-    void aWrappedRingKeepsTheLastFilesUnderNamesThatWrapAround() throws Exception {
-        List<Path> files = nginx.byFrames(1000).ring("cap", 5).write(tmp);
-        assertEquals(List.of("cap2", "cap3", "cap4", "cap0", "cap1"), files.stream()
-                .map(p -> p.getFileName().toString()).toList(), "cuts 2..6 of 7, in time order");
+    void aNamingThatRepeatsIsRefused() {
+        List<int[]> pieces = nginx.piecesByTime(Duration.ofMillis(100));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> nginx.write(tmp, pieces, nginx.strftime("cap-%s.pcap", pieces)));
+        assertTrue(e.getMessage().contains("two pieces named cap-1796205073.pcap"), e.getMessage());
+    }
+
+    @Test
+    void aWrappedRingHoldsTheLastPiecesUnderNamesThatWrapAround() throws Exception {
+        List<int[]> cuts = nginx.piecesOf(1000);
+        assertEquals(7, cuts.size());
+        // tcpdump -C -W 5 after 7 files: cap0 and cap1 were overwritten by the 6th and 7th
+        List<Path> files = nginx.write(tmp, cuts.subList(2, 7), RotatedArchive.wrappedRing("cap", 5, 2));
+        assertEquals(List.of("cap2", "cap3", "cap4", "cap0", "cap1"), names(files));
         assertEquals(frames(nginxFrames, 5000, 6000), frames(tmp.resolve("cap0")));
         assertEquals(frames(nginxFrames, 6000, 6826), frames(tmp.resolve("cap1")));
         assertEquals(frames(nginxFrames, 2000, 3000), frames(tmp.resolve("cap2")));
-        assertEquals(List.of("cap10", "cap00", "cap01", "cap02"), nginx.byFrames(500).ring("cap", 11).pieces()
-                .stream().map(Piece::name).toList().subList(7, 11), "-W 11 pads to two digits; cuts 3..13 of 14");
     }
 
     @Test
-    void overlappingFilesRepeatTheLastFramesOfTheFileBefore() throws Exception {
-        List<Path> files = nginx.byFrames(1000).overlap(10).write(tmp);
-        assertEquals(7, files.size());
-        assertEquals(frames(nginxFrames, 0, 1000), frames(files.get(0)));
-        assertEquals(frames(nginxFrames, 990, 2000), frames(files.get(1)));
-        assertEquals(frames(nginxFrames, 5990, 6826), frames(files.get(6)));
+    void overlappingFilesRepeatTheFirstFramesOfTheNext() throws Exception {
+        List<Path> files = nginx.write(tmp, RotatedArchive.overlapping(nginx.piecesOf(1000), 10),
+                RotatedArchive.reversed(7, "cap-", ".pcap"));
+        assertEquals(List.of("cap-06.pcap", "cap-05.pcap"), names(files.subList(0, 2)), "reverse time order");
+        assertEquals(frames(nginxFrames, 0, 1010), frames(files.get(0)));
+        assertEquals(frames(nginxFrames, 1000, 2010), frames(files.get(1)));
+        assertEquals(frames(nginxFrames, 6000, 6826), frames(files.get(6)));
         int total = 0;
         for (Path f : files) {
             total += frames(f).size();
@@ -156,55 +169,19 @@ class RotatedArchiveTest {
     }
 
     @Test
-    void aMissingFileLeavesAGapAndTheOthersKeepTheirNames() throws Exception {
-        List<Path> files = nginx.byFrames(1000).named(Naming.sizeRotated("cap")).missing(3).write(tmp);
-        assertEquals(List.of("cap", "cap1", "cap2", "cap4", "cap5", "cap6"), files.stream()
-                .map(p -> p.getFileName().toString()).toList());
-        assertEquals(frames(nginxFrames, 4000, 5000), frames(tmp.resolve("cap4")));
-        assertThrows(IllegalArgumentException.class, () -> nginx.byFrames(1000).missing(7));
-    }
-
-    @Test
-    void reversedNamesSortInReverseTimeOrder() throws Exception {
-        List<Path> files = nginx.byFrames(1000).named(Naming.reversed("cap-", ".pcap")).write(tmp);
-        assertEquals(List.of("cap-6.pcap", "cap-5.pcap", "cap-0.pcap"), List.of(files.get(0), files.get(1),
-                files.get(6)).stream().map(p -> p.getFileName().toString()).toList());
-        assertEquals(frames(nginxFrames, 0, 1000), frames(tmp.resolve("cap-6.pcap")));
-    }
-
-    @Test
-    void anExactCopyHasTheBytesOfItsOriginal() throws Exception {
-        List<Path> files = nginx.byFrames(1000).copy(2, "cap-02 (copy).pcap").write(tmp);
-        assertEquals(8, files.size());
-        assertArrayEquals(Files.readAllBytes(tmp.resolve("cap-2.pcap")), Files.readAllBytes(files.get(7)));
-        assertThrows(IllegalStateException.class, () -> nginx.byFrames(1000).copy(2, "cap-3.pcap").pieces(),
-                "a copy may not take another file's name");
-    }
-
-    @Test
-    void twoHostsGetIdenticalFiles() throws Exception {
-        List<Path> files = nginx.byFrames(3000).writeHosts(tmp, "host-a", "host-b");
-        assertEquals(6, files.size());
-        for (String n : List.of("cap-0.pcap", "cap-1.pcap", "cap-2.pcap")) {
-            assertArrayEquals(Files.readAllBytes(tmp.resolve("host-a").resolve(n)),
-                    Files.readAllBytes(tmp.resolve("host-b").resolve(n)), n);
-        }
-    }
-
-    @Test
-    void aRepeatingNamingIsRefused() {
-        RotatedArchive.Rotation r = nginx.byTime(Duration.ofMillis(100)).named(Naming.strftime("cap-%s.pcap"));
-        IllegalStateException e = assertThrows(IllegalStateException.class, r::pieces);
-        assertTrue(e.getMessage().contains("two files named cap-1796205073.pcap"), e.getMessage());
+    void gzipNamedFilesAreCompressed() throws Exception {
+        Path f = nginx.write(tmp.resolve("cap.pcap.gz"), 100, 300);
+        assertEquals(0x1f, Files.readAllBytes(f)[0] & 0xff);
+        assertEquals(frames(nginxFrames, 100, 300), frames(f));
     }
 
     @Test
     void pcapngFilesKeepTheirInterfacesAndBlocks() throws Exception {
         Path capture = Corpus.dir().resolve("pcpp__many_interfaces-1.pcapng");
-        RotatedArchive ng = RotatedArchive.of(capture);
+        RotatedArchive ng = RotatedArchive.read(capture);
         List<Records.Rec> all = Records.readAll(Captures.open(capture)).records;
         assertEquals(all.size(), ng.frames());
-        List<Path> files = ng.byFrames(20).named(Naming.sizeRotated("ng")).write(tmp);
+        List<Path> files = ng.write(tmp, ng.piecesOf(20), RotatedArchive.tcpdumpC("ng"));
         assertEquals(4, files.size());
         List<String> joined = new ArrayList<>();
         for (Path f : files) {
@@ -219,13 +196,13 @@ class RotatedArchiveTest {
             byte[] b = Files.readAllBytes(f);
             bytes.write(b, ng.preamble().length, b.length - ng.preamble().length);
         }
-        assertArrayEquals(ng.whole(), bytes.toByteArray());
+        assertArrayEquals(Files.readAllBytes(capture), bytes.toByteArray());
     }
 
     @Test
     void pcapngWithAnInterfaceDeclaredAfterAPacketIsRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> RotatedArchive.of(Corpus.dir().resolve("pcpp__pcapng-example.pcapng")));
+        IOException e = assertThrows(IOException.class,
+                () -> RotatedArchive.read(Corpus.dir().resolve("pcpp__pcapng-example.pcapng")));
         assertTrue(e.getMessage().contains("block type 1 at byte 10732 after the first packet"), e.getMessage());
     }
 }

@@ -1,7 +1,6 @@
 package io.ackscope.spark;
 
 import io.ackscope.capture.RotatedArchive;
-import io.ackscope.capture.RotatedArchive.Naming;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
@@ -43,7 +42,8 @@ class HdfsArchiveTest {
     static void start() throws IOException {
         local = tmp.resolve("archive");
         Path one = SparkTests.gunzippedSample("nginx-nodelay-off.pcap.gz", local.resolve("one"));
-        RotatedArchive.of(one).byFrames(1000).named(Naming.sizeRotated("cap")).write(local.resolve("rot"));
+        RotatedArchive cuts = RotatedArchive.read(one);
+        cuts.write(local.resolve("rot"), cuts.piecesOf(1000), RotatedArchive.tcpdumpC("cap"));
 
         Configuration conf = new Configuration();
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("dfs").toString());
