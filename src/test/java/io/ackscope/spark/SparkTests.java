@@ -1,9 +1,18 @@
 package io.ackscope.spark;
 
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.parquet.avro.AvroParquetReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import scala.collection.Seq;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import io.ackscope.capture.Corpus;
 import java.nio.file.Path;
@@ -14,6 +23,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 /** Shared helpers of the Spark tests: one local session per class, the corpus, rows in comparable form. */
 final class SparkTests {
@@ -118,6 +128,60 @@ final class SparkTests {
             }
         }
         return out;
+    }
+
+    /**
+     * Runs {@code ackscope analyze ARGS} as a user would (its own embedded session, stopped at the end); returns what
+     * it printed to System.out, and fails the test with that and System.err when it exits other than 0.
+     */
+    static String analyzeCommand(String... args) {
+        java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stdout = System.out;
+        String[] command = new String[args.length + 1];
+        command[0] = "analyze";
+        System.arraycopy(args, 0, command, 1, args.length);
+        int code;
+        try (java.io.PrintStream capture = new java.io.PrintStream(console, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            code = io.ackscope.cli.Main.run(command, capture,
+                    new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(stdout);
+        }
+        String printed = console.toString(StandardCharsets.UTF_8);
+        stdout.print(printed);
+        if (code != 0) {
+            throw new AssertionError("analyze exited " + code + ":\n" + printed + err.toString(StandardCharsets.UTF_8));
+        }
+        return printed;
+    }
+
+    /**
+     * The rows of table {@code table} of the analyze output {@code out} (any Hadoop filesystem URI), read with
+     * parquet-avro (no Spark job), as text, sorted; each row with the columns {@code keep} accepts, in schema order.
+     */
+    static List<String> tableText(String out, String table, Configuration conf, Predicate<String> keep)
+            throws java.io.IOException {
+        org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(out, table);
+        FileSystem fs = dir.getFileSystem(conf);
+        List<String> rows = new ArrayList<>();
+        for (FileStatus part : fs.listStatus(dir, p -> p.getName().endsWith(".parquet"))) {
+            try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(
+                    HadoopInputFile.fromPath(part.getPath(), conf)).build()) {
+                for (GenericRecord r; (r = reader.read()) != null; ) {
+                    List<Object> values = new ArrayList<>();
+                    for (Schema.Field f : r.getSchema().getFields()) {
+                        if (keep.test(f.name())) {
+                            values.add(r.get(f.pos()));
+                        }
+                    }
+                    rows.add(values.toString());
+                }
+            }
+        }
+        rows.sort(null);
+        return rows;
     }
 
     /** Sorts rows by their text form, for comparing multisets of rows. */

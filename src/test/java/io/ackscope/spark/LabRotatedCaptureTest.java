@@ -1,0 +1,184 @@
+package io.ackscope.spark;
+
+import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.Captures;
+import io.ackscope.probe.NetTestSupport;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.CRC32;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code jobs/lab-rotated-capture} for about 3 s of load (as root; tcpdump on lo): one capture into one file and one
+ * rotated by size ({@code tcpdump -C 1}: cap, cap1, ... cap12, names that do not sort in time), of the same traffic
+ * at the same time. The rotated files together hold the single file's frames (by content: each capture stamps its
+ * own copy of a frame, so the two timestamps differ); and (once archives are read as sources, issue 16)
+ * {@code analyze} of the rotated directory gives the single file's tables, times and frame positions aside.
+ */
+class LabRotatedCaptureTest {
+    @TempDir
+    static Path tmp;
+    static Path lab;
+    static String log;
+
+    @BeforeAll
+    static void runTheLab() throws Exception {
+        NetTestSupport.requireRoot();
+        if (!Files.isExecutable(Path.of("/usr/bin/tcpdump"))) {
+            fail("/usr/bin/tcpdump is missing: install Debian's tcpdump (CI does)");
+        }
+        lab = tmp.resolve("lab");
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        ProcessBuilder pb = new ProcessBuilder("jobs/lab-rotated-capture", "--out", lab.toString(), "-d", "3",
+                "-R", "1000", "-c", "4", "-C", "1").redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("lab.log").toFile());
+        pb.environment().put("ACKSCOPE", Path.of(System.getProperty("java.home"), "bin", "java") + " -Xmx256m -cp "
+                + cp + " io.ackscope.cli.Main");
+        Process p = pb.start();
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.destroy();
+            p.waitFor(10, TimeUnit.SECONDS);
+            fail("lab-rotated-capture did not end in 180 s: " + Files.readString(tmp.resolve("lab.log")));
+        }
+        log = Files.readString(tmp.resolve("lab.log"), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), log);
+    }
+
+    /** "one captured N dropped D" and "rot captured N dropped D files F" of captures.txt. */
+    static long[] counts(String which) throws IOException {
+        String text = Files.readString(lab.resolve("captures.txt"));
+        Matcher m = Pattern.compile("(?m)^" + which + " captured (\\d+) dropped (\\d+)").matcher(text);
+        assertTrue(m.find(), text);
+        return new long[]{Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
+    /** Each frame's content (length and CRC of its bytes), in the order of the captures and their records. */
+    static List<String> frames(List<Path> captures) throws IOException, CaptureException {
+        List<String> out = new ArrayList<>();
+        for (Path f : captures) {
+            try (CaptureReader r = Captures.open(f)) {
+                while (r.next()) {
+                    CRC32 crc = new CRC32();
+                    crc.update(r.data(), r.dataOffset(), r.capturedLength());
+                    out.add(r.capturedLength() + "/" + crc.getValue());
+                }
+                assertEquals(null, r.tailProblem(), f.toString());
+            }
+        }
+        return out;
+    }
+
+    /** How many frames {@code a} has beyond {@code b} (multiset difference). */
+    static long beyond(List<String> a, List<String> b) {
+        Map<String, Integer> left = new HashMap<>();
+        a.forEach(k -> left.merge(k, 1, Integer::sum));
+        b.forEach(k -> left.merge(k, -1, Integer::sum));
+        return left.values().stream().filter(n -> n > 0).mapToLong(Integer::longValue).sum();
+    }
+
+    /** The rotated files in the order tcpdump -C wrote them: cap, cap1, cap2, ... */
+    static List<Path> rotated() throws IOException {
+        try (var s = Files.list(lab.resolve("rot"))) {
+            return s.sorted(java.util.Comparator.comparingInt((Path p) -> {
+                String n = p.getFileName().toString().substring("cap".length());
+                return n.isEmpty() ? 0 : Integer.parseInt(n);
+            })).toList();
+        }
+    }
+
+    @Test
+    void rotatedFilesTogetherHoldTheFramesOfTheSingleCapture() throws Exception {
+        long[] one = counts("one");
+        long[] rot = counts("rot");
+        List<Path> files = rotated();
+        assertTrue(files.size() >= 11, "about 12 MB in 1 MB files, so cap10 sorts before cap2: " + files);
+        for (Path f : files) {
+            assertTrue(f.getFileName().toString().matches("cap\\d*"), f.toString());
+        }
+        List<String> single = frames(List.of(lab.resolve("one.pcap")));
+        List<String> archive = frames(files);
+        assertEquals(one[0], single.size(), "tcpdump's count of one.pcap");
+        assertEquals(rot[0], archive.size(), "tcpdump's count of rot/");
+        assertTrue(single.size() > 3000, "about 1000 requests/s for 3 s: " + single.size() + " frames");
+        // what one capture's kernel socket dropped, the other may still hold
+        assertTrue(beyond(single, archive) <= rot[1], beyond(single, archive) + " frames only in one.pcap, rot/ "
+                + "dropped " + rot[1]);
+        assertTrue(beyond(archive, single) <= one[1], beyond(archive, single) + " frames only in rot/, one.pcap "
+                + "dropped " + one[1]);
+        if (one[1] == 0 && rot[1] == 0) {
+            // both sockets got every frame, in the same order; not the same timestamps (each socket stamps its own
+            // copy: microseconds apart, milliseconds on a loaded machine)
+            assertEquals(single, archive, "the rotated files in tcpdump's order hold one.pcap's frames in order");
+        }
+    }
+
+    /**
+     * Whether {@code column} of {@code table} compares between the analysis of one file and of a rotated archive
+     * captured beside it: not the columns that say where a frame is (which source, which file, which frame of it;
+     * a source is named after the files' directory, which differs between the two), nor times
+     * (timestamps, durations, latency histograms), because each capture stamped its copies of the frames itself.
+     */
+    static boolean comparable(TableSchema table, String column) {
+        if (column.equals("file") || column.equals("source") || column.endsWith("file_index")
+                || column.endsWith("frame_number") || column.endsWith("_frame") || column.endsWith("_histogram")) {
+            return false;
+        }
+        Column c = table.columns().get(table.ordinal(column));
+        return c.type() != ColumnType.TIMESTAMP && !List.of("µs", "ns", "ms", "s").contains(c.unit());
+    }
+
+    @Test
+    // passes on h16's dad25e0 with this test enabled (tcpdump -C archive of 14 files, 6,032 frames, 4 connections)
+    @Disabled("needs archive sources from issue 16 core")
+    void analyzeOfTheRotatedDirectoryEqualsAnalyzeOfTheSingleCapture() throws IOException {
+        assumeTrue(counts("one")[1] == 0 && counts("rot")[1] == 0, "a capture dropped frames: the tables differ");
+        String oneOut = tmp.resolve("out-one").toString();
+        String rotOut = tmp.resolve("out-rot").toString();
+        SparkTests.analyzeCommand(lab.resolve("one.pcap").toString(), "--out", oneOut, "--master", "local[2]",
+                "--partitions", "3");
+        SparkTests.analyzeCommand(lab.resolve("rot").toString(), "--out", rotOut, "--master", "local[2]",
+                "--partitions", "3");
+        Configuration conf = new Configuration();
+        List<String> compared = new ArrayList<>();
+        for (TableSchema t : SchemaDoc.tables()) {
+            if (t == PacketSchema.TABLE || t == CaptureFilesTable.TABLE || t.name().equals("sources")) {
+                continue; // one row per file or per source: compared by their frame totals below
+            }
+            List<String> expected = SparkTests.tableText(oneOut, t.name(), conf, c -> comparable(t, c));
+            assertEquals(expected, SparkTests.tableText(rotOut, t.name(), conf, c -> comparable(t, c)), t.name());
+            compared.add(t.name() + " " + expected.size());
+        }
+        assertFalse(SparkTests.tableText(oneOut, "connections", conf, c -> true).isEmpty(), compared.toString());
+        assertEquals(sum(oneOut, "frames"), sum(rotOut, "frames"), "frames over capture_files");
+        assertEquals(sum(oneOut, "tcp_frames"), sum(rotOut, "tcp_frames"));
+    }
+
+    private static long sum(String out, String column) throws IOException {
+        long s = 0;
+        for (String row : SparkTests.tableText(out, "capture_files", new Configuration(), column::equals)) {
+            s += Long.parseLong(row.substring(1, row.length() - 1));
+        }
+        return s;
+    }
+}
