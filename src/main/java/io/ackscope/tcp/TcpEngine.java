@@ -33,6 +33,7 @@ public final class TcpEngine {
     private final StreamCounter streams = new StreamCounter();
     private final Map<TupleKey, Entry> table = new HashMap<>();
     private final TupleKey probe = new TupleKey();
+    private final FrameAnalysis fa = new FrameAnalysis();
     private long maxTs = Long.MIN_VALUE;
     private boolean jumpPending;
     private long lastSweep = Long.MIN_VALUE;
@@ -69,7 +70,7 @@ public final class TcpEngine {
         probe.set(s);
         Entry e = table.get(probe);
         if (e == null) {
-            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly));
+            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly, fa));
             table.put(e.key, e);
             if (table.size() > peakOpen) {
                 peakOpen = table.size();

@@ -31,18 +31,25 @@ public final class TupleTracker {
     private final StreamCounter streams;
     private final AnalysisSink sink;
     private final boolean boundariesOnly;
+    private final FrameAnalysis fa;
     private ConnectionAnalyzer current;
 
     public TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink) {
-        this(config, streams, sink, false);
+        this(config, streams, sink, false, new FrameAnalysis());
     }
 
-    /** @param boundariesOnly only find connections (see {@link TcpEngine#boundariesOnly}) */
-    TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly) {
+    /**
+     * @param boundariesOnly only find connections (see {@link TcpEngine#boundariesOnly})
+     * @param fa             the per-frame result, shared by every tracker of one engine (it is filled and handed to
+     *                       the sink one frame at a time)
+     */
+    TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly,
+                 FrameAnalysis fa) {
         this.config = config;
         this.streams = streams;
         this.sink = sink;
         this.boundariesOnly = boundariesOnly;
+        this.fa = fa;
     }
 
     /** Analyses one segment of this 4-tuple. */
@@ -66,7 +73,7 @@ public final class TupleTracker {
         }
         if (current == null) {
             current = new ConnectionAnalyzer(new ConnectionId(streams.next(), s.fileIndex, s.frameNumber), s, sink,
-                    boundariesOnly);
+                    boundariesOnly, fa);
         } else if (f == (SYN | ACK)) {
             Flow fwd = current.fwd(s);
             if (fwd.baseSeqSet && s.seq != fwd.baseSeq) {
