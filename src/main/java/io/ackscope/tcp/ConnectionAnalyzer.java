@@ -26,7 +26,7 @@ public final class ConnectionAnalyzer {
     static final long FAST_RETRANSMISSION_WINDOW_NANOS = 20_000_000L;
 
     private final ConnectionId id;
-    private final AnalysisSink sink;
+    private AnalysisSink sink;
     /** a = sender of the connection's first frame, b = the other side. */
     final Flow a = new Flow();
     final Flow b = new Flow();
@@ -46,6 +46,10 @@ public final class ConnectionAnalyzer {
     private long firstTs = -1, lastTs = -1;
     private boolean closed;
     private long closedAt = -1;
+    /** Every segment so far was a SYN without ACK, FIN, RST or payload from the originator. */
+    private boolean attemptOnly = true;
+    /** This analyzer continues a connection whose record was already emitted (see {@link TupleTracker}). */
+    private boolean reopened;
 
     private final History history = new History();
 
@@ -120,6 +124,27 @@ public final class ConnectionAnalyzer {
         return closed;
     }
 
+    /** Nothing but the originator's SYNs so far: an attempt nobody answered. */
+    boolean isAttempt() {
+        return attemptOnly;
+    }
+
+    /** Results go to {@code s} from now on (a replay mutes the analyzer, then gives it the real sink). */
+    void sink(AnalysisSink s) {
+        sink = s;
+    }
+
+    /** Marks this analyzer as continuing a connection already emitted: it reports no new boundary. */
+    void reopened() {
+        reopened = true;
+    }
+
+    /** True when {@code s} is a SYN without ACK repeating the initial sequence number of its direction. */
+    boolean repeatsSyn(Segment s) {
+        Flow fwd = fwd(s);
+        return (s.flags & (SYN | ACK)) == SYN && fwd.baseSeqSet && s.seq == fwd.baseSeq;
+    }
+
     /** True when {@code s} starts exactly where its direction left off, or acknowledges exactly what the peer sent. */
     boolean continues(Segment s) {
         Flow fwd = fwd(s);
@@ -170,6 +195,9 @@ public final class ConnectionAnalyzer {
             firstTs = now;
         }
         lastTs = now;
+        if (attemptOnly && ((s.flags & (SYN | ACK | FIN | RST)) != SYN || s.payloadLength != 0 || fromA != origIsA)) {
+            attemptOnly = false;
+        }
         fwd.packets++;
         fwd.frameBytes += s.frameLength;
         fwd.payloadBytes += s.payloadLength;
@@ -765,7 +793,9 @@ public final class ConnectionAnalyzer {
     /** Emits the pending exchange and the connection record. Call once. */
     void finish(ConnectionRecord.EndReason reason) {
         if (boundariesOnly) {
-            sink.onConnectionBoundary(id);
+            if (!reopened) {
+                sink.onConnectionBoundary(id);
+            }
             return;
         }
         if (exchanges != null) {

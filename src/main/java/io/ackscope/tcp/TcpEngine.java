@@ -34,11 +34,14 @@ public final class TcpEngine {
     private final Map<TupleKey, Entry> table = new HashMap<>();
     private final TupleKey probe = new TupleKey();
     private final FrameAnalysis fa = new FrameAnalysis();
+    private final Segment replay = new Segment();
     private long maxTs = Long.MIN_VALUE;
     private boolean jumpPending;
     private long lastSweep = Long.MIN_VALUE;
     private int peakOpen;
     private long segments;
+    private long attemptsEvicted;
+    private long forgotten;
 
     public TcpEngine(EngineConfig config, AnalysisSink sink) {
         this(config, sink, false);
@@ -70,7 +73,7 @@ public final class TcpEngine {
         probe.set(s);
         Entry e = table.get(probe);
         if (e == null) {
-            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly, fa));
+            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly, fa, replay));
             table.put(e.key, e);
             if (table.size() > peakOpen) {
                 peakOpen = table.size();
@@ -104,9 +107,14 @@ public final class TcpEngine {
         Iterator<Entry> it = table.values().iterator();
         while (it.hasNext()) {
             Entry e = it.next();
-            if (e.lastTs < horizon && e.tracker.expiredAt(horizon)) {
-                it.remove();
-                e.tracker.finish();
+            if (e.lastTs < horizon) {
+                TupleTracker.Swept what = e.tracker.sweep(horizon);
+                if (what == TupleTracker.Swept.ATTEMPT_EMITTED) {
+                    attemptsEvicted++;
+                } else if (what == TupleTracker.Swept.FORGET) {
+                    it.remove();
+                    forgotten++;
+                }
             }
         }
     }
@@ -134,6 +142,19 @@ public final class TcpEngine {
     /** Connections numbered so far. */
     public long connections() {
         return streams.count();
+    }
+
+    /**
+     * Unanswered connection attempts the sweep emitted before the end of the input because they saw no packet for
+     * {@link EngineConfig#attemptTimeoutNanos()} (their records are those the end of the input would give).
+     */
+    public long attemptsEvicted() {
+        return attemptsEvicted;
+    }
+
+    /** 4-tuples the sweep let go of (their connection emitted, or their tombstone expired) before the end. */
+    public long tuplesForgotten() {
+        return forgotten;
     }
 
     /** Segments accepted so far. */
