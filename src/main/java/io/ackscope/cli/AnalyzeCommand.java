@@ -4,6 +4,7 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.EarlyCount;
+import io.ackscope.tcp.EngineConfig;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
@@ -85,6 +86,7 @@ final class AnalyzeCommand extends Command {
             sc.setMaster("local[*]");
         }
         if (embedded) {
+            smallHeap(sc, Runtime.getRuntime().maxMemory());
             sc.setIfMissing("spark.ui.enabled", "false");
             sc.setIfMissing("spark.driver.host", "127.0.0.1");
             sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
@@ -111,10 +113,30 @@ final class AnalyzeCommand extends Command {
         }
     }
 
+    /** Spark's fixed reserve of heap for itself (UnifiedMemoryManager.RESERVED_SYSTEM_MEMORY_BYTES). */
+    static final long SPARK_RESERVED_BYTES = 300L * 1024 * 1024;
+
+    /**
+     * Lets embedded Spark start in a heap below 1.5 x its 300 MiB reserve (Spark 4.1's UnifiedMemoryManager refuses
+     * to start there unless {@code spark.testing.reservedMemory} is set): with such a heap, the reserve becomes a third
+     * of it. analyze sorts and caches nothing in Spark's memory pools, so the engine and the Parquet writers use the
+     * rest. A value given with --conf wins.
+     */
+    static void smallHeap(SparkConf sc, long maxHeap) {
+        if (maxHeap < SPARK_RESERVED_BYTES * 3 / 2) {
+            sc.setIfMissing("spark.testing.reservedMemory", Long.toString(maxHeap / 3));
+        }
+    }
+
     private void printSummary(Analyze.Summary s, double seconds) {
         console.printf(Locale.ROOT, "ackscope analyze: %d file%s, %s, %,d frames (%,d TCP), %,d connections in %.1f s"
                         + " (%.0f MB/s)%n", s.files(), s.files() == 1 ? "" : "s", human(s.bytes()), s.frames(),
                 s.tcpFrames(), s.connections(), seconds, s.bytes() / 1e6 / Math.max(seconds, 1e-3));
+        if (s.attemptsEvicted() > 0) {
+            console.printf(Locale.ROOT, "%,d unanswered connection attempts were emitted before the end of their "
+                    + "capture, after %d s without a packet (rows as at the end)%n", s.attemptsEvicted(),
+                    EngineConfig.DEFAULTS.attemptTimeoutNanos() / 1_000_000_000L);
+        }
         console.printf(Locale.ROOT, "read in %d task%s (%d file%s split)%n", s.readTasks(),
                 s.readTasks() == 1 ? "" : "s", s.splitFiles(), s.splitFiles() == 1 ? "" : "s");
         console.printf(Locale.ROOT, "tables in %s:%n", s.out());

@@ -185,6 +185,31 @@ public final class TupleTracker {
     }
 
     /**
+     * The capture time after which {@link #sweep} may act: it acts at {@code now} only if {@code now} is later. A new
+     * segment can only make it later, except when it changes the kind of state (an open connection that closes, or is
+     * replaced by a new attempt); the caller asks again after each segment.
+     */
+    long dueAfter() {
+        if (attempt != null) {
+            long t = SynAttempt.lastTs(attempt);
+            return attemptEmitted ? plus(t, Math.min(2 * config.attemptTimeoutNanos(), config.idleTimeoutNanos()))
+                    : plus(t, config.attemptTimeoutNanos());
+        }
+        if (closed != null) {
+            return plus(closed.lastTs, config.closedLingerNanos() + config.attemptTimeoutNanos());
+        }
+        if (current == null) {
+            return Long.MIN_VALUE;
+        }
+        return plus(current.lastTs(), current.isClosed() ? config.closedLingerNanos() : config.idleTimeoutNanos());
+    }
+
+    /** {@code t + d}, saturated (capture times can be Long.MAX_VALUE when a file's clock overflows). */
+    private static long plus(long t, long d) {
+        return t > Long.MAX_VALUE - d ? Long.MAX_VALUE : t + d;
+    }
+
+    /**
      * The sweep at capture time {@code now}: emits an unanswered attempt idle for longer than the attempt timeout
      * (keeping it as a tombstone), forgets a tombstone idle for twice that, and emits any other connection that is
      * over.

@@ -51,7 +51,7 @@ public final class SynScanCapture {
     }
 
     /** Time of attempt {@code i}'s first SYN, microseconds after {@link #START_SECONDS}. */
-    static long synMicros(int i, int rate) {
+    public static long synMicros(int i, int rate) {
         return (long) i * 1_000_000L / rate;
     }
 
