@@ -52,7 +52,8 @@ public final class TupleTracker {
     private ConnectionAnalyzer current;
     /** The current connection as packed SYNs instead of {@link #current} (see the class comment), or null. */
     private long[] attempt;
-    private ConnectionId attemptId;
+    /** Stream number of {@link #attempt} (its first frame is the first packed SYN's). */
+    private long attemptStream;
     /** {@link #attempt} was emitted by the sweep and is kept as a tombstone. */
     private boolean attemptEmitted;
     private final Segment replay;
@@ -111,7 +112,6 @@ public final class TupleTracker {
             if (attemptEmitted && (s.flags & (SYN | ACK)) == SYN && SynAttempt.fromOriginator(attempt, s)
                     && s.seq != SynAttempt.isn(attempt)) {
                 attempt = null;          // a new connection on the tombstone's 4-tuple (port reuse)
-                attemptId = null;
                 attemptEmitted = false;
             } else {
                 reopening = attemptEmitted;
@@ -121,18 +121,17 @@ public final class TupleTracker {
         step(s);
         if (!reopening && current.isAttempt() && SynAttempt.fits(s)) {
             // pack the attempt: the SYNs packed so far and this one, or this one when it started the connection
-            boolean continued = attempt != null && current.id() == attemptId;
+            boolean continued = attempt != null && current.id().stream() == attemptStream;
             boolean started = current.id().firstFileIndex() == s.fileIndex
                     && current.id().firstFrameNumber() == s.frameNumber;
             if ((continued && SynAttempt.syns(attempt) < SynAttempt.MAX_SYNS) || started) {
                 attempt = SynAttempt.append(continued ? attempt : null, s);
-                attemptId = current.id();
+                attemptStream = current.id().stream();
                 current = null;
                 return;
             }
         }
         attempt = null;
-        attemptId = null;
         attemptEmitted = false;
     }
 
@@ -140,7 +139,8 @@ public final class TupleTracker {
     private void inflate() {
         long[] log = attempt;
         SynAttempt.fill(log, 0, replay);
-        current = new ConnectionAnalyzer(attemptId, replay, MUTED, boundariesOnly, fa);
+        current = new ConnectionAnalyzer(new ConnectionId(attemptStream, replay.fileIndex, replay.frameNumber), replay,
+                MUTED, boundariesOnly, fa);
         current.options(replay);
         current.accept(replay, false);
         for (int i = 1, n = SynAttempt.syns(log); i < n; i++) {
@@ -230,7 +230,6 @@ public final class TupleTracker {
             c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
             if (config.attemptTimeoutNanos() >= config.idleTimeoutNanos()) {
                 attempt = null;
-                attemptId = null;
                 return Swept.FORGET;
             }
             attemptEmitted = true;
@@ -296,7 +295,6 @@ public final class TupleTracker {
                 inflate();
             }
             attempt = null;
-            attemptId = null;
         }
         closed = null;
         if (current != null) {
