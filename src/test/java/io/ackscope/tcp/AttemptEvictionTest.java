@@ -1,15 +1,25 @@
 package io.ackscope.tcp;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static io.ackscope.tcp.Segments.ACK;
 import static io.ackscope.tcp.Segments.MS;
 import static io.ackscope.tcp.Segments.RST;
 import static io.ackscope.tcp.Segments.SYN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The sweep's eviction of unanswered attempts and its tombstones (see {@link TupleTracker}): memory is freed, records
@@ -107,7 +117,7 @@ class AttemptEvictionTest {
     }
 
     @Test
-    void lateAnswerToAnEvictedAttemptKeepsItsStreamAndASupersedingRecord() {
+    void lateAnswerToAnEvictedAttemptKeepsItsStreamAndASupersedingRecord(@TempDir Path tmp) throws Exception {
         Capture cap = new Capture();
         cap.at(S).seg.client(SYN, 1000, 0, 0);
         cap.at(100 * S).seg.server(SYN | ACK, 5000, 1001, 0);   // evicted at about 71 s, tombstone until 131 s
@@ -119,6 +129,8 @@ class AttemptEvictionTest {
         assertEquals(1, evicted[0]);
         // tshark: the background connection is stream 0, port 40000 one stream 1 throughout, port 40001 stream 2
         assertEquals(List.of(1L, 1L, 1L, 2L), cap.streams(c));
+        writePcap(cap.seg.list, tmp.resolve("late-answer.pcap"));
+        assertEquals(tsharkStreams(tmp.resolve("late-answer.pcap")), c.frames.stream().map(f -> f[1]).toList());
         List<ConnectionRecord> port40000 = c.connections.stream().filter(r -> r.orig().port() == 40000).toList();
         assertEquals(2, port40000.size(), port40000.toString());
         assertEquals(1, port40000.get(0).id().stream());
@@ -153,9 +165,40 @@ class AttemptEvictionTest {
         assertEquals(List.of(1L, 2L), cap.streams(c));
     }
 
-    /** Issue 16: tshark 4.0.17 on the same frames (checked with a capture of them) gives these streams. */
+    /** Writes {@code segs} as a classic pcap (Ethernet, IPv4, 20-byte TCP headers, no payload). */
+    static void writePcap(List<Segment> segs, Path file) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(24 + segs.size() * (16 + 54)).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535).putInt(1);
+        for (Segment s : segs) {
+            b.order(ByteOrder.LITTLE_ENDIAN);
+            b.putInt((int) (s.timestampNanos / 1_000_000_000L)).putInt((int) (s.timestampNanos % 1_000_000_000L / 1000))
+                    .putInt(54).putInt(54);
+            b.order(ByteOrder.BIG_ENDIAN);
+            b.putInt(0x02000000).putShort((short) 2).putInt(0x02000000).putShort((short) 1).putShort((short) 0x0800);
+            b.put((byte) 0x45).put((byte) 0).putShort((short) 40).putInt(0).put((byte) 64).put((byte) 6)
+                    .putShort((short) 0).putInt((int) s.srcLo).putInt((int) s.dstLo);       // IPv4 (checksum 0)
+            b.putShort((short) s.srcPort).putShort((short) s.dstPort).putInt((int) s.seq).putInt((int) s.ack)
+                    .put((byte) 0x50).put((byte) s.flags).putShort((short) s.window).putInt(0);  // TCP
+        }
+        Files.write(file, Arrays.copyOf(b.array(), b.position()));
+    }
+
+    /** tshark's tcp.stream of every frame of {@code file}. */
+    static List<Long> tsharkStreams(Path file) throws Exception {
+        Process p = new ProcessBuilder("tshark", "-n", "-r", file.toString(), "-T", "fields", "-e", "tcp.stream")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue());
+        return out.lines().map(Long::parseLong).toList();
+    }
+
+    /**
+     * Issue 16: a client retrying with its first ISN after the server's RST. tshark (4.0.17, Debian's, which CI
+     * installs) reads the same frames written as a capture, and every frame's stream must be its.
+     */
     @Test
-    void synRepeatingTheIsnAfterARstStaysInItsStreamAsInTshark() {
+    void synRepeatingTheIsnAfterARstStaysInItsStreamAsInTshark(@TempDir Path tmp) throws Exception {
         for (long gap : new long[] {13 * S, 25 * S, 45 * S}) {
             Capture cap = new Capture();
             cap.seg.client(SYN, 1000, 0, 0);
@@ -168,6 +211,9 @@ class AttemptEvictionTest {
             cap.at(gap + S).seg.client(SYN, 3000, 0, 0);          // shows any shift of later stream numbers
             Segments.Collected c = run(cap.seg, EngineConfig.DEFAULTS, new long[1]);
             assertEquals(List.of(1L, 1L, 1L, 1L, 1L, 1L, 2L), cap.streams(c), "gap " + gap / S + " s");
+            Path pcap = tmp.resolve("syn-after-rst-" + gap / S + "s.pcap");
+            writePcap(cap.seg.list, pcap);
+            assertEquals(tsharkStreams(pcap), c.frames.stream().map(f -> f[1]).toList(), "gap " + gap / S + " s");
             // within the linger (10 s) and the sweep's slack the SYN is a retransmission of the same analyzer, as in
             // tshark; later it reopens the stream in a new analyzer (a second record of stream 1)
             long[] retry = c.frames.stream().filter(f -> cap.seg.list.get((int) f[0] - 1).seq == 1000
