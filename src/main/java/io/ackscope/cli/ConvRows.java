@@ -16,23 +16,25 @@ import java.util.Arrays;
 /**
  * The rows of {@code ackscope conv}, held outside the heap until they are printed in tshark's order (most frames
  * first, then stream number): each row's text goes to a temporary file as the engine emits it, and the heap keeps 20
- * bytes per stream (a sort key, the row's offset and length), so a capture of millions of connections prints with a
- * small heap. A stream emitted twice (an attempt the engine emitted early and then continued) keeps its last row.
+ * bytes per stream (a sort key, the row's offset and length, in blocks that are never copied), so a capture of
+ * millions of connections prints with a small heap. A stream emitted twice (an attempt the engine emitted early and then continued) keeps its last row.
  */
 final class ConvRows implements Closeable {
     private final Path file;
     private final OutputStream spill;
     private long written;
+    /** Entries per block: the per-stream arrays grow a block at a time, never copied. */
+    private static final int BLOCK = 1 << 16;
     /** Per stream: (Integer.MAX_VALUE - frames) << 32 | stream, or -1 when the stream has no row yet. */
-    private long[] keys = new long[1024];
-    private long[] offsets = new long[1024];
-    private int[] lengths = new int[1024];
+    private long[][] keys = new long[0][];
+    private long[][] offsets = new long[0][];
+    private int[][] lengths = new int[0][];
     private long streams;
+    private long rows;
 
     ConvRows() throws IOException {
         file = Files.createTempFile("ackscope-conv-", ".tsv");
         spill = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
-        Arrays.fill(keys, -1);
     }
 
     /** Adds the row of {@code stream}, which has {@code frames} frames. */
@@ -41,38 +43,41 @@ final class ConvRows implements Closeable {
             throw new IOException("conv supports up to 2^31 connections and 2^31 frames per connection");
         }
         int s = (int) stream;
-        if (s >= keys.length) {
-            int n = Math.max(s + 1, keys.length * 2);
-            int from = keys.length;
-            keys = Arrays.copyOf(keys, n);
-            Arrays.fill(keys, from, n, -1);
-            offsets = Arrays.copyOf(offsets, n);
-            lengths = Arrays.copyOf(lengths, n);
+        while (s >= (long) keys.length * BLOCK) {
+            int n = keys.length;
+            keys = Arrays.copyOf(keys, n + 1);
+            keys[n] = new long[BLOCK];
+            Arrays.fill(keys[n], -1);
+            offsets = Arrays.copyOf(offsets, n + 1);
+            offsets[n] = new long[BLOCK];
+            lengths = Arrays.copyOf(lengths, n + 1);
+            lengths[n] = new int[BLOCK];
         }
         byte[] b = row.toString().getBytes(StandardCharsets.UTF_8);
         spill.write(b);
-        keys[s] = ((long) (Integer.MAX_VALUE - frames) << 32) | s;
-        offsets[s] = written;
-        lengths[s] = b.length;
+        if (keys[s / BLOCK][s % BLOCK] < 0) {
+            rows++;
+        }
+        keys[s / BLOCK][s % BLOCK] = ((long) (Integer.MAX_VALUE - frames) << 32) | s;
+        offsets[s / BLOCK][s % BLOCK] = written;
+        lengths[s / BLOCK][s % BLOCK] = b.length;
         written += b.length;
         streams = Math.max(streams, s + 1L);
     }
 
     /** Number of rows (streams with a row). */
     long rows() {
-        long n = 0;
-        for (int i = 0; i < streams; i++) {
-            if (keys[i] >= 0) {
-                n++;
-            }
-        }
-        return n;
+        return rows;
     }
 
     /** Prints every row, each followed by a newline, in tshark's order. */
     void print(PrintStream out) throws IOException {
         spill.flush();
-        long[] order = Arrays.copyOf(keys, (int) streams);
+        long[] order = new long[(int) streams];
+        for (int b = 0, at = 0; at < order.length; b++, at += BLOCK) {
+            System.arraycopy(keys[b], 0, order, at, Math.min(BLOCK, order.length - at));
+        }
+        keys = null;     // the sorted copy replaces them
         Arrays.sort(order);
         ByteBuffer window = ByteBuffer.allocate(1 << 16);
         long windowStart = 0;
@@ -84,8 +89,8 @@ final class ConvRows implements Closeable {
                     continue;
                 }
                 int s = (int) k;
-                long at = offsets[s];
-                int len = lengths[s];
+                long at = offsets[s / BLOCK][s % BLOCK];
+                int len = lengths[s / BLOCK][s % BLOCK];
                 if (row.length < len) {
                     row = new byte[Math.max(len, row.length * 2)];
                 }
