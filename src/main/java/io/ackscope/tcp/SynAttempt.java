@@ -9,7 +9,7 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  * The SYNs of a connection attempt nobody has answered yet, packed in one {@code long[]} instead of a
  * {@link ConnectionAnalyzer}: the addresses once, then per SYN the few fields the analysis reads. A scan or a SYN
  * flood is mostly such attempts, and this is what they cost while held: the array is 104 bytes for one SYN and
- * 48 more for each retransmission, against about 900 bytes for an analyzer.
+ * 48 more for each retransmission, against about 1,000 bytes for an analyzer and its flows.
  *
  * <p>{@link TupleTracker} keeps an attempt this way between its segments and rebuilds the analyzer by replaying the
  * SYNs (with the sink muted) when the next segment comes, so every result is exactly what the analyzer kept
