@@ -6,6 +6,7 @@ import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.EarlyCount;
 import io.ackscope.spark.OutputDirectory;
+import io.ackscope.tcp.EngineConfig;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
@@ -96,6 +97,7 @@ final class AnalyzeCommand extends Command {
             sc.setMaster("local[*]");
         }
         if (embedded) {
+            smallHeap(sc, Runtime.getRuntime().maxMemory());
             sc.setIfMissing("spark.ui.enabled", "false");
             sc.setIfMissing("spark.driver.host", "127.0.0.1");
             sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
@@ -139,12 +141,32 @@ final class AnalyzeCommand extends Command {
         }
     }
 
+    /** Spark's fixed reserve of heap for itself (UnifiedMemoryManager.RESERVED_SYSTEM_MEMORY_BYTES). */
+    static final long SPARK_RESERVED_BYTES = 300L * 1024 * 1024;
+
+    /**
+     * Lets embedded Spark start in a heap below 1.5 x its 300 MiB reserve (Spark 4.1's UnifiedMemoryManager refuses
+     * to start there unless {@code spark.testing.reservedMemory} is set): with such a heap, the reserve becomes a third
+     * of it. analyze sorts and caches nothing in Spark's memory pools, so the engine and the Parquet writers use the
+     * rest. A value given with --conf wins.
+     */
+    static void smallHeap(SparkConf sc, long maxHeap) {
+        if (maxHeap < SPARK_RESERVED_BYTES * 3 / 2) {
+            sc.setIfMissing("spark.testing.reservedMemory", Long.toString(maxHeap / 3));
+        }
+    }
+
     private void printSummary(Analyze.Summary s, double seconds) {
         console.printf(Locale.ROOT, "ackscope analyze: %s, %s, %s (%,d TCP), %s in %.1f s (%s/s)%n",
                 Format.plural(s.files(), "file", "files"), Format.bytes(s.bytes()),
                 Format.plural(s.frames(), "frame", "frames"), s.tcpFrames(),
                 Format.plural(s.connections(), "connection", "connections"), seconds,
                 Format.bytes(Math.round(s.bytes() / Math.max(seconds, 1e-3))));
+        if (s.attemptsEvicted() > 0) {
+            console.printf(Locale.ROOT, "%,d unanswered connection attempts were emitted before the end of their "
+                    + "capture, after %d s without a packet (rows as at the end)%n", s.attemptsEvicted(),
+                    EngineConfig.DEFAULTS.attemptTimeoutNanos() / 1_000_000_000L);
+        }
         console.printf(Locale.ROOT, "read in %s (%s split)%n", Format.plural(s.readTasks(), "task", "tasks"),
                 Format.plural(s.splitFiles(), "file", "files"));
         console.printf(Locale.ROOT, "tables in %s:%n", s.out());

@@ -8,19 +8,20 @@ import io.ackscope.capture.CaptureReader;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.CaptureFeeder;
 import io.ackscope.tcp.ConnectionRecord;
+import io.ackscope.tcp.EngineConfig;
 import io.ackscope.tcp.SideStats;
 import io.ackscope.tcp.TcpEngine;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
 
 /**
  * {@code ackscope conv -r FILE}: the TCP connection table as TSV, in tshark {@code -z conv,tcp} row order (most
- * frames first, then order of first appearance), with exact byte counts and ackscope's columns after tshark's.
+ * frames first, then order of first appearance), with exact byte counts and ackscope's columns after tshark's. Rows
+ * wait in a temporary file ({@link ConvRows}), so the heap holds the engine's open connections and 20 bytes per row.
+ * When the engine emitted unanswered attempts before the end (see {@code EngineConfig}), a line on standard error
+ * says how many.
  */
 @Parameters(commandNames = "conv", commandDescription = "Print the TCP connection table as TSV (tshark conv,tcp row "
         + "order, exact byte counts, then stream, conn_state, history, initial RTT and vantage point)")
@@ -51,46 +52,46 @@ public final class ConvCommand extends Command {
 
     @Override
     public int run() throws IOException, CaptureException, CommandFailure {
-        List<ConnectionRecord> rows = new ArrayList<>();
         CaptureFeeder feeder = new CaptureFeeder();
-        TcpEngine engine = new TcpEngine(new AnalysisSink() {
-            @Override
-            public void onConnection(ConnectionRecord c) {
-                rows.add(c);
-            }
-        });
         CaptureException damage = null;
         CaptureProblem tail;
-        try (CaptureReader r = CaptureInput.open(file)) {
-            try {
-                feeder.feed(r, 0, engine);
-            } catch (CaptureException e) {
-                damage = e;
+        TcpEngine engine;
+        try (ConvRows rows = new ConvRows()) {
+            StringBuilder sb = new StringBuilder(256);
+            IOException[] failed = {null};
+            engine = new TcpEngine(new AnalysisSink() {
+                @Override
+                public void onConnection(ConnectionRecord c) {
+                    if (failed[0] == null) {
+                        try {
+                            rows.add(c.id().stream(), frames(c), row(c, feeder.firstTimestampNanos(), sb));
+                        } catch (IOException e) {
+                            failed[0] = e;
+                        }
+                    }
+                }
+            });
+            try (CaptureReader r = CaptureInput.open(file)) {
+                try {
+                    feeder.feed(r, 0, engine);
+                } catch (CaptureException e) {
+                    damage = e;
+                }
+                tail = r.tailProblem();
             }
-            tail = r.tailProblem();
-        }
-        engine.finish();
-        rows.sort(Comparator.comparingLong(ConvCommand::frames).reversed()
-                .thenComparingLong(c -> c.id().stream()));
-        out.println(HEADER);
-        long t0 = feeder.firstTimestampNanos();
-        StringBuilder sb = new StringBuilder(256);
-        for (ConnectionRecord c : rows) {
-            SideStats a = c.firstFromOriginator() ? c.orig() : c.resp();
-            SideStats b = c.firstFromOriginator() ? c.resp() : c.orig();
-            sb.setLength(0);
-            sb.append(a.address()).append('\t').append(a.port()).append('\t')
-                    .append(b.address()).append('\t').append(b.port()).append('\t')
-                    .append(b.packets()).append('\t').append(b.frameBytes()).append('\t')
-                    .append(a.packets()).append('\t').append(a.frameBytes()).append('\t')
-                    .append(a.packets() + b.packets()).append('\t').append(a.frameBytes() + b.frameBytes()).append('\t')
-                    .append(seconds(c.firstNanos() - t0, 9)).append('\t')
-                    .append(seconds(c.durationNanos(), 4)).append('\t')
-                    .append(c.id().stream()).append('\t').append(c.connState()).append('\t')
-                    .append(c.history()).append('\t')
-                    .append(c.initialRttNanos() < 0 ? "" : seconds(c.initialRttNanos(), 9)).append('\t')
-                    .append(c.vantage());
-            out.println(sb);
+            engine.finish();
+            if (failed[0] != null) {
+                throw failed[0];
+            }
+            out.println(HEADER);
+            rows.print(out);
+            out.flush();
+            if (engine.attemptsEvicted() > 0) {
+                err.printf(Locale.ROOT, "ackscope conv: %d connections; %d unanswered connection attempts "
+                                + "were emitted before the end of the capture, after %d s without a packet%n",
+                        rows.rows(), engine.attemptsEvicted(),
+                        EngineConfig.DEFAULTS.attemptTimeoutNanos() / 1_000_000_000L);
+            }
         }
         out.flush();
         if (damage != null) {
@@ -100,6 +101,25 @@ public final class ConvCommand extends Command {
             return CaptureInput.cutShort(err, "conv", file, tail, "the table covers the frames before it", strict);
         }
         return EXIT_OK;
+    }
+
+    /** The TSV row of {@code c} (without newline), built in {@code sb}. */
+    private static CharSequence row(ConnectionRecord c, long t0, StringBuilder sb) {
+        SideStats a = c.firstFromOriginator() ? c.orig() : c.resp();
+        SideStats b = c.firstFromOriginator() ? c.resp() : c.orig();
+        sb.setLength(0);
+        sb.append(a.address()).append('\t').append(a.port()).append('\t')
+                .append(b.address()).append('\t').append(b.port()).append('\t')
+                .append(b.packets()).append('\t').append(b.frameBytes()).append('\t')
+                .append(a.packets()).append('\t').append(a.frameBytes()).append('\t')
+                .append(a.packets() + b.packets()).append('\t').append(a.frameBytes() + b.frameBytes()).append('\t')
+                .append(seconds(c.firstNanos() - t0, 9)).append('\t')
+                .append(seconds(c.durationNanos(), 4)).append('\t')
+                .append(c.id().stream()).append('\t').append(c.connState()).append('\t')
+                .append(c.history()).append('\t')
+                .append(c.initialRttNanos() < 0 ? "" : seconds(c.initialRttNanos(), 9)).append('\t')
+                .append(c.vantage());
+        return sb;
     }
 
     private static long frames(ConnectionRecord c) {

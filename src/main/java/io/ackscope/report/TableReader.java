@@ -114,8 +114,8 @@ final class TableReader {
                     Object last = END;
                     try {
                         decode(files, table, columns, optional, pageDecoding, queue::put);
-                    } catch (IOException | RuntimeException e) {
-                        last = e;
+                    } catch (IOException | RuntimeException | Error e) {
+                        last = e;          // an Error too (out of memory): the consumer must not wait forever
                     }
                     queue.put(last);
                 } catch (InterruptedException e) {
@@ -142,8 +142,8 @@ final class TableReader {
                 if (o instanceof IOException e) {
                     throw new IOException(e.getMessage(), e);
                 }
-                if (o instanceof RuntimeException e) {
-                    throw new IOException("reading table " + table + ": " + e, e);
+                if (o instanceof RuntimeException || o instanceof Error) {
+                    throw new IOException("reading table " + table + ": " + o, (Throwable) o);
                 }
                 consumer.accept((Batch) o);
             }

@@ -67,7 +67,7 @@ public final class Analyze {
 
     /** What a run wrote, for the console summary and the {@code _SUCCESS} marker. */
     public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long connections,
-                          Map<String, Long> tableRows, List<String> damaged, double seconds,
+                          long attemptsEvicted, Map<String, Long> tableRows, List<String> damaged, double seconds,
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
                           Map<String, String> taskTime) {
 
@@ -76,6 +76,7 @@ public final class Analyze {
             sb.append("{\"tool\":\"ackscope\",\"command\":\"analyze\",\"files\":").append(files)
                     .append(",\"bytes\":").append(bytes).append(",\"frames\":").append(frames)
                     .append(",\"tcp_frames\":").append(tcpFrames).append(",\"connections\":").append(connections)
+                    .append(",\"attempts_evicted\":").append(attemptsEvicted)
                     .append(",\"seconds\":").append(String.format(Locale.ROOT, "%.3f", seconds)).append(",\"tables\":{");
             int i = 0;
             for (Map.Entry<String, Long> e : tableRows.entrySet()) {
@@ -164,8 +165,10 @@ public final class Analyze {
 
             t = System.nanoTime();
             LatencyAggregate latency = new LatencyAggregate();
+            long attemptsEvicted = 0;
             for (EngineTask.Result r : results) {
                 latency.merge(r.latency());
+                attemptsEvicted += r.attemptsEvicted();
             }
             List<RowBuffer> summary = latency.rows();
             writeSmallTable(out, LatencySummaryTable.TABLE, summary, conf);
@@ -204,7 +207,7 @@ public final class Analyze {
             }
             long connections = ranks.length;
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
-                    tcpFrames, connections, tableRows, damaged, secondsSince(start), phases,
+                    tcpFrames, connections, attemptsEvicted, tableRows, damaged, secondsSince(start), phases,
                     plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
                     stageTimes.describe());
             out.stage(result.json());

@@ -88,7 +88,7 @@ final class EngineTask {
 
     /** What pass 2 of one partition produced. */
     record Result(int partition, List<Written> files, long connections, long segments, int peakOpenTuples,
-                  LatencyAggregate latency) implements Serializable {
+                  long attemptsEvicted, LatencyAggregate latency) implements Serializable {
     }
 
     /**
@@ -104,7 +104,7 @@ final class EngineTask {
             feed(engine, rows);
             w.check();
             return new Result(partition, w.written(), engine.connections(), engine.segments(),
-                    engine.peakOpenTuples(), w.latency.sealed());
+                    engine.peakOpenTuples(), engine.attemptsEvicted(), w.latency.sealed());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

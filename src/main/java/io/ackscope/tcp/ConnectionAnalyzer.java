@@ -26,7 +26,7 @@ public final class ConnectionAnalyzer {
     static final long FAST_RETRANSMISSION_WINDOW_NANOS = 20_000_000L;
 
     private final ConnectionId id;
-    private final AnalysisSink sink;
+    private AnalysisSink sink;
     /** a = sender of the connection's first frame, b = the other side. */
     final Flow a = new Flow();
     final Flow b = new Flow();
@@ -46,24 +46,27 @@ public final class ConnectionAnalyzer {
     private long firstTs = -1, lastTs = -1;
     private boolean closed;
     private long closedAt = -1;
+    /** Every segment so far was a SYN without ACK, FIN, RST or payload from the originator. */
+    private boolean attemptOnly = true;
+    /** This analyzer continues a connection whose record was already emitted (see {@link TupleTracker}). */
+    private boolean reopened;
 
     private final History history = new History();
 
-    private final Summary.Acc[] dataRtt = {new Summary.Acc(), new Summary.Acc()};   // index: 0 = from a, 1 = from b
-    private final Summary.Acc tsRtt = new Summary.Acc();
-    private final Summary.Acc[] ackDelays = {new Summary.Acc(), new Summary.Acc()}; // index: acking side a/b
-    private final long[][] ackClassCounts = new long[2][AckClass.values().length];
+    // allocated when first needed (see the class comment): a connection that never carries data or ACKs data holds
+    // none of them
+    private Summary.Acc dataRttA, dataRttB;       // RTT of data from a / from b
+    private Summary.Acc tsRtt;
+    private Summary.Acc ackDelaysA, ackDelaysB;   // ACK delays of the ACKs a / b sent
+    /** ACK classes counted per acking side: index side * classes + class ordinal (side 0 = a). */
+    private long[] ackClassCounts;
     private long stallCount, stallNanos, rtoEvents, zeroWindowWaits;
 
-    // stall candidates, index = holding side (0 = a, 1 = b)
-    private final long[] pendHeldFrame = {-1, -1};
-    private final long[] pendHeldTs = new long[2];
-    private final int[] pendHeldLen = new int[2];
-    private final long[] pendAckFrame = new long[2];
-    private final long[] pendAckTs = new long[2];
-    private final long[] pendAckDelay = new long[2];
+    /** Stall candidates, index = holding side (0 = a, 1 = b); null until the first delayed ACK. */
+    private StallCandidates pend;
 
-    private final ExchangeTracker exchanges;
+    /** Request/response exchanges, from the first new data segment on. */
+    private ExchangeTracker exchanges;
 
     // scratch, filled by the ACK walk
     private int ackedSegments;
@@ -74,14 +77,16 @@ public final class ConnectionAnalyzer {
     private boolean rttAmbiguous;
     private boolean ackedMatchHasData;
 
-    private final FrameAnalysis fa = new FrameAnalysis();
+    /** Shared by every connection of one engine: filled per frame and handed to the sink, which copies. */
+    private final FrameAnalysis fa;
 
     /** Only the state that decides where connections end (see {@link TcpEngine#boundariesOnly}). */
     private final boolean boundariesOnly;
 
-    ConnectionAnalyzer(ConnectionId id, Segment first, AnalysisSink sink, boolean boundariesOnly) {
+    ConnectionAnalyzer(ConnectionId id, Segment first, AnalysisSink sink, boolean boundariesOnly, FrameAnalysis fa) {
         this.id = id;
         this.sink = sink;
+        this.fa = fa;
         this.boundariesOnly = boundariesOnly;
         a.addrHi = first.srcHi;
         a.addrLo = first.srcLo;
@@ -103,7 +108,6 @@ public final class ConnectionAnalyzer {
         } else {
             originatorRule = ConnectionRecord.OriginatorRule.FIRST_PACKET;
         }
-        exchanges = new ExchangeTracker(id, sink);
     }
 
     public ConnectionId id() {
@@ -118,6 +122,27 @@ public final class ConnectionAnalyzer {
     /** Both FINs acknowledged, or a RST seen. */
     boolean isClosed() {
         return closed;
+    }
+
+    /** Nothing but the originator's SYNs so far: an attempt nobody answered. */
+    boolean isAttempt() {
+        return attemptOnly;
+    }
+
+    /** Results go to {@code s} from now on (a replay mutes the analyzer, then gives it the real sink). */
+    void sink(AnalysisSink s) {
+        sink = s;
+    }
+
+    /** Marks this analyzer as continuing a connection already emitted: it reports no new boundary. */
+    void reopened() {
+        reopened = true;
+    }
+
+    /** True when {@code s} is a SYN without ACK repeating the initial sequence number of its direction. */
+    boolean repeatsSyn(Segment s) {
+        Flow fwd = fwd(s);
+        return (s.flags & (SYN | ACK)) == SYN && fwd.baseSeqSet && s.seq == fwd.baseSeq;
     }
 
     /** True when {@code s} starts exactly where its direction left off, or acknowledges exactly what the peer sent. */
@@ -170,6 +195,9 @@ public final class ConnectionAnalyzer {
             firstTs = now;
         }
         lastTs = now;
+        if (attemptOnly && ((s.flags & (SYN | ACK | FIN | RST)) != SYN || s.payloadLength != 0 || fromA != origIsA)) {
+            attemptOnly = false;
+        }
         fwd.packets++;
         fwd.frameBytes += s.frameLength;
         fwd.payloadBytes += s.payloadLength;
@@ -201,7 +229,11 @@ public final class ConnectionAnalyzer {
         ackDelayAndStall(s, fromA, fwd, rev);
         zeroWindow(s, fromA, fwd, rev);
         if (s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE)) {
-            exchanges.data(sideOf(fromA), s, legServer >= 0 ? legServer : dataRtt[origIsA ? 0 : 1].minOr(-1));
+            if (exchanges == null) {
+                exchanges = new ExchangeTracker(id, sink);
+            }
+            Summary.Acc origRtt = origIsA ? dataRttA : dataRttB;
+            exchanges.data(sideOf(fromA), s, legServer >= 0 ? legServer : origRtt == null ? -1 : origRtt.minOr(-1));
         }
         closeState(s, fwd, rev);
         sink.onFrame(s, fa);
@@ -284,7 +316,6 @@ public final class ConnectionAnalyzer {
         }
         // finished_fwd:
         if (ack != fwd.lastAck) {
-            fwd.lastNonDupAck = frame;
             fwd.dupAckNum = 0;
         }
 
@@ -469,37 +500,34 @@ public final class ConnectionAnalyzer {
     private void countFlags(Segment s, Flow fwd, int fi) {
         int fl = fa.flags;
         if ((fl & FrameAnalysis.RETRANSMISSION) != 0) {
-            fwd.retransmissions++;
+            fwd.count(Flow.RETRANSMISSIONS);
         }
         if ((fl & FrameAnalysis.FAST_RETRANSMISSION) != 0) {
-            fwd.fastRetransmissions++;
+            fwd.count(Flow.FAST_RETRANSMISSIONS);
         }
         if ((fl & FrameAnalysis.SPURIOUS_RETRANSMISSION) != 0) {
-            fwd.spuriousRetransmissions++;
+            fwd.count(Flow.SPURIOUS_RETRANSMISSIONS);
         }
         if ((fl & FrameAnalysis.DUPLICATE_ACK) != 0) {
-            fwd.duplicateAcks++;
+            fwd.count(Flow.DUPLICATE_ACKS);
         }
         if ((fl & FrameAnalysis.OUT_OF_ORDER) != 0) {
-            fwd.outOfOrder++;
+            fwd.count(Flow.OUT_OF_ORDER);
         }
         if ((fl & FrameAnalysis.ZERO_WINDOW) != 0) {
-            fwd.zeroWindows++;
+            fwd.count(Flow.ZERO_WINDOWS);
         }
         if ((fl & FrameAnalysis.ZERO_WINDOW_PROBE) != 0) {
-            fwd.zeroWindowProbes++;
+            fwd.count(Flow.ZERO_WINDOW_PROBES);
         }
         if ((fl & FrameAnalysis.WINDOW_FULL) != 0) {
-            fwd.windowFull++;
+            fwd.count(Flow.WINDOW_FULL);
         }
         if ((fl & FrameAnalysis.KEEP_ALIVE) != 0) {
-            fwd.keepAlives++;
+            fwd.count(Flow.KEEP_ALIVES);
         }
         if ((fl & FrameAnalysis.LOST_SEGMENT) != 0) {
-            fwd.lostSegments++;
-        }
-        if ((fl & FrameAnalysis.ACKED_UNSEEN_SEGMENT) != 0) {
-            fwd.ackedUnseen++;
+            fwd.count(Flow.LOST_SEGMENTS);
         }
         int f = s.flags;
         if ((f & RST) != 0) {
@@ -507,9 +535,6 @@ public final class ConnectionAnalyzer {
         }
         if ((f & FIN) != 0) {
             fwd.fins++;
-        }
-        if ((f & SYN) != 0) {
-            fwd.syns++;
         }
         // history letters
         boolean fromA = fi == 0;
@@ -588,7 +613,11 @@ public final class ConnectionAnalyzer {
         // data -> ACK (tshark's ack_rtt), for segments carrying data
         if (fa.ackedFrame >= 0 && fa.ackRttNanos > 0 && ackedMatchHasData) {
             Side dataSide = sideOf(!fromA);
-            dataRtt[fromA ? 1 : 0].add(fa.ackRttNanos);
+            if (fromA) {
+                dataRttB = Summary.Acc.add(dataRttB, fa.ackRttNanos);
+            } else {
+                dataRttA = Summary.Acc.add(dataRttA, fa.ackRttNanos);
+            }
             sink.onRttSample(new RttSample(id, now, s.frameNumber, RttSample.Kind.DATA_ACK, dataSide,
                     fa.ackRttNanos, rttAmbiguous));
         }
@@ -597,7 +626,7 @@ public final class ConnectionAnalyzer {
             if ((s.flags & ACK) != 0 && s.tsEcr != 0) {
                 long sent = rev.takeEchoed(s.tsEcr);
                 if (sent >= 0 && now > sent) {
-                    tsRtt.add(now - sent);
+                    tsRtt = Summary.Acc.add(tsRtt, now - sent);
                     sink.onRttSample(new RttSample(id, now, s.frameNumber, RttSample.Kind.TIMESTAMP_ECHO,
                             sideOf(!fromA), now - sent, false));
                 }
@@ -613,8 +642,8 @@ public final class ConnectionAnalyzer {
         Side acker = sideOf(fromA);
 
         // this side sends data: a pending stall of the *peer* is off (its next data may answer ours)
-        if (s.payloadLength > 0 && !fa.retransmission()) {
-            pendHeldFrame[ri] = -1;
+        if (s.payloadLength > 0 && !fa.retransmission() && pend != null) {
+            pend.heldFrame[ri] = -1;
         }
 
         if (ackedSegments > 0 && !ackedAmbiguous && (s.flags & ACK) != 0) {
@@ -640,24 +669,37 @@ public final class ConnectionAnalyzer {
             }
             AckClass cls = s.payloadLength > 0 ? AckClass.PIGGYBACKED
                     : AckClass.classify(value, ackedSegments, newest);
-            ackDelays[fi].add(value);
-            ackClassCounts[fi][cls.ordinal()]++;
+            if (fromA) {
+                ackDelaysA = Summary.Acc.add(ackDelaysA, value);
+            } else {
+                ackDelaysB = Summary.Acc.add(ackDelaysB, value);
+            }
+            if (ackClassCounts == null) {
+                ackClassCounts = new long[2 * ACK_CLASSES.length];
+            }
+            ackClassCounts[fi * ACK_CLASSES.length + cls.ordinal()]++;
             sink.onAckDelay(new AckDelay(id, now, s.frameNumber, acker, value, newest, ackedSegments, ackedBytes,
                     method, cls));
 
             // Nagle x delayed ACK, step 1: a pure, delayed ACK covering everything the peer had in flight
             if (cls.delayed() && s.ack == rev.nextSeq && s.payloadLength == 0) {
-                pendHeldFrame[ri] = ackedNewestFrame;
-                pendHeldTs[ri] = ackedOldestTs;
-                pendHeldLen[ri] = (int) Math.min(Integer.MAX_VALUE, ackedBytes);
-                pendAckFrame[ri] = s.frameNumber;
-                pendAckTs[ri] = now;
-                pendAckDelay[ri] = value;
+                if (pend == null) {
+                    pend = new StallCandidates();
+                }
+                pend.heldFrame[ri] = ackedNewestFrame;
+                pend.heldTs[ri] = ackedOldestTs;
+                pend.heldLen[ri] = (int) Math.min(Integer.MAX_VALUE, ackedBytes);
+                pend.ackFrame[ri] = s.frameNumber;
+                pend.ackTs[ri] = now;
+                pend.ackDelay[ri] = value;
             }
         }
 
         // step 2: the holder's next new data leaves right after the ACK
-        if (s.payloadLength > 0 && !fa.retransmission() && pendHeldFrame[fi] >= 0) {
+        if (s.payloadLength > 0 && !fa.retransmission() && pend != null && pend.heldFrame[fi] >= 0) {
+            long[] pendHeldFrame = pend.heldFrame, pendHeldTs = pend.heldTs, pendAckFrame = pend.ackFrame;
+            long[] pendAckTs = pend.ackTs, pendAckDelay = pend.ackDelay;
+            int[] pendHeldLen = pend.heldLen;
             Side holder = sideOf(fromA);
             long gap = now - pendAckTs[fi];
             long path = pathRttTo(holder);
@@ -674,7 +716,9 @@ public final class ConnectionAnalyzer {
                         pendHeldFrame[fi], pendAckFrame[fi], s.frameNumber, ev);
                 stallCount++;
                 stallNanos += duration;
-                exchanges.stall(st);
+                if (exchanges != null) {
+                    exchanges.stall(st);
+                }
                 sink.onStall(st);
             }
             pendHeldFrame[fi] = -1;
@@ -714,7 +758,6 @@ public final class ConnectionAnalyzer {
 
     private void closeState(Segment s, Flow fwd, Flow rev) {
         if ((s.flags & FIN) != 0 && fwd.finAckSeq < 0) {
-            fwd.firstFinTs = s.timestampNanos;
             fwd.finAckSeq = Seq.add(Seq.add(s.seq, s.payloadLength), 1);
         }
         if ((s.flags & ACK) != 0 && rev.finAckSeq >= 0 && Seq.ge(s.ack, rev.finAckSeq)) {
@@ -750,10 +793,14 @@ public final class ConnectionAnalyzer {
     /** Emits the pending exchange and the connection record. Call once. */
     void finish(ConnectionRecord.EndReason reason) {
         if (boundariesOnly) {
-            sink.onConnectionBoundary(id);
+            if (!reopened) {
+                sink.onConnectionBoundary(id);
+            }
             return;
         }
-        exchanges.finish();
+        if (exchanges != null) {
+            exchanges.finish();
+        }
         Flow o = origIsA ? a : b;
         Flow r = origIsA ? b : a;
         int oi = origIsA ? 0 : 1;
@@ -765,20 +812,39 @@ public final class ConnectionAnalyzer {
                 ? ConnectionRecord.EndReason.CLOSED : reason;
         ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
-                vantage(), state, history.render(origIsA), why, dataRtt[oi].build(), dataRtt[ri].build(), tsRtt.build(),
-                stallCount, stallNanos, exchanges.count(), exchanges.ttfb(), rtoEvents, zeroWindowWaits);
+                vantage(), state, history.render(origIsA), why, Summary.Acc.build(origIsA ? dataRttA : dataRttB),
+                Summary.Acc.build(origIsA ? dataRttB : dataRttA), Summary.Acc.build(tsRtt), stallCount, stallNanos,
+                exchanges == null ? 0 : exchanges.count(), exchanges == null ? Summary.EMPTY : exchanges.ttfb(),
+                rtoEvents, zeroWindowWaits);
         sink.onConnection(rec);
     }
 
     private SideStats side(Flow f, int i) {
-        long[] c = ackClassCounts[i];
+        long[] c = new long[ACK_CLASSES.length];
+        if (ackClassCounts != null) {
+            System.arraycopy(ackClassCounts, i * c.length, c, 0, c.length);
+        }
         return new SideStats(Addresses.format(f.addrHi, f.addrLo), f.port, f.packets, f.frameBytes, f.payloadBytes,
-                f.retransmissions, f.fastRetransmissions, f.spuriousRetransmissions, f.duplicateAcks, f.outOfOrder,
-                f.zeroWindows, f.zeroWindowProbes, f.windowFull, f.keepAlives, f.lostSegments, f.rsts, f.fins, f.mss,
-                f.wscaleOption, f.sackPermitted, f.timestamps, f.unacked.dropped(), ackDelays[i].build(),
+                f.counted(Flow.RETRANSMISSIONS), f.counted(Flow.FAST_RETRANSMISSIONS),
+                f.counted(Flow.SPURIOUS_RETRANSMISSIONS), f.counted(Flow.DUPLICATE_ACKS), f.counted(Flow.OUT_OF_ORDER),
+                f.counted(Flow.ZERO_WINDOWS), f.counted(Flow.ZERO_WINDOW_PROBES), f.counted(Flow.WINDOW_FULL),
+                f.counted(Flow.KEEP_ALIVES), f.counted(Flow.LOST_SEGMENTS), f.rsts, f.fins, f.mss,
+                f.wscaleOption, f.sackPermitted, f.timestamps, f.unacked.dropped(), Summary.Acc.build(i == 0 ? ackDelaysA : ackDelaysB),
                 c[AckClass.IMMEDIATE.ordinal()], c[AckClass.EVERY_SECOND_SEGMENT.ordinal()],
                 c[AckClass.PIGGYBACKED.ordinal()], c[AckClass.DELAYED_40MS.ordinal()],
                 c[AckClass.DELAYED_200MS.ordinal()], c[AckClass.DELAYED_OTHER.ordinal()]);
+    }
+
+    private static final AckClass[] ACK_CLASSES = AckClass.values();
+
+    /** Nagle &times; delayed-ACK stall candidates, index = holding side (0 = a, 1 = b). */
+    private static final class StallCandidates {
+        final long[] heldFrame = {-1, -1};
+        final long[] heldTs = new long[2];
+        final int[] heldLen = new int[2];
+        final long[] ackFrame = new long[2];
+        final long[] ackTs = new long[2];
+        final long[] ackDelay = new long[2];
     }
 
     /** Zeek's conn_state as a pure function of what each endpoint did. */

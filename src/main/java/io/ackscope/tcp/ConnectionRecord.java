@@ -65,7 +65,11 @@ public record ConnectionRecord(ConnectionId id, boolean firstFromOriginator, Ori
         PORT_REUSED,
         /** No packet for longer than the idle timeout. */
         IDLE_TIMEOUT,
-        /** The input ended while the connection was open. */
+        /**
+         * The input ended while the connection was open; also an unanswered attempt that {@link TcpEngine} emitted
+         * earlier to free its memory (see {@link EngineConfig#attemptTimeoutNanos()}), whose record is the one the end
+         * of the input would give.
+         */
         END_OF_INPUT
     }
 }

@@ -21,7 +21,6 @@ final class Flow {
     long maxSeqToBeAcked;
     long lastAck;
     long lastAckTime;
-    long lastNonDupAck;
     int dupAckNum;
     final UnackedList unacked = new UnackedList();
 
@@ -33,23 +32,29 @@ final class Flow {
     long packets;
     long frameBytes;
     long payloadBytes;
-    long retransmissions;
-    long fastRetransmissions;
-    long spuriousRetransmissions;
-    long duplicateAcks;
-    long outOfOrder;
-    long zeroWindows;
-    long zeroWindowProbes;
-    long windowFull;
-    long keepAlives;
-    long lostSegments;
-    long ackedUnseen;
     long rsts;
     long fins;
-    long syns;
+
+    // sequence-analysis events this side caused, counted in an array allocated at the first one (a connection that
+    // only handshakes, or a scan's half-open connection, has none)
+    static final int RETRANSMISSIONS = 0, FAST_RETRANSMISSIONS = 1, SPURIOUS_RETRANSMISSIONS = 2, DUPLICATE_ACKS = 3,
+            OUT_OF_ORDER = 4, ZERO_WINDOWS = 5, ZERO_WINDOW_PROBES = 6, WINDOW_FULL = 7, KEEP_ALIVES = 8,
+            LOST_SEGMENTS = 9;
+    private long[] events;
+
+    void count(int event) {
+        if (events == null) {
+            events = new long[LOST_SEGMENTS + 1];
+        }
+        events[event]++;
+    }
+
+    long counted(int event) {
+        return events == null ? 0 : events[event];
+    }
+
     long firstTs = -1;
     long lastTs = -1;
-    long firstFinTs = -1;
     /** Sequence number that acknowledges this side's FIN (FIN seq + 1), -1 until a FIN is seen. */
     long finAckSeq = -1;
     boolean finAcked;
@@ -59,12 +64,6 @@ final class Flow {
     int wscaleOption = -1;
     boolean sackPermitted;
     boolean timestamps;
-
-    /** Highest acknowledgement this side has sent for the peer's data (valid when {@link #ackSeen}). */
-    long highestAck;
-    boolean ackSeen;
-    /** Time the last data segment (payload > 0) of this side was seen, -1 if none. */
-    long lastDataTs = -1;
 
     // TCP timestamp option RTT (pping): TSvals this side sent, waiting for the peer to echo them.
     static final int TSVAL_RING = 64;

@@ -11,11 +11,10 @@ final class History {
     /** Bounds the history: 8 once-letters and 2 log-scale letters per side fit with room to spare. */
     private static final int MAX_EVENTS = 48;
 
-    private final byte[] events = new byte[MAX_EVENTS];   // letter, bit 7 set = from a
+    private byte[] events = new byte[4];                   // letter, bit 7 set = from a; grows to MAX_EVENTS
     private int length;
     private int onceSeen;                                   // bit per (letter, side)
-    private final int[] retransmissions = new int[2];
-    private final int[] zeroWindows = new int[2];
+    private int retransmissionsA, retransmissionsB, zeroWindowsA, zeroWindowsB;
 
     void once(char letter, boolean fromA) {
         int bit = 1 << (ONCE_LETTERS.indexOf(letter) * 2 + (fromA ? 1 : 0));
@@ -26,15 +25,15 @@ final class History {
     }
 
     void retransmission(boolean fromA) {
-        logScale('T', fromA, retransmissions);
+        logScale('T', fromA, fromA ? ++retransmissionsA : ++retransmissionsB);
     }
 
     void zeroWindow(boolean fromA) {
-        logScale('W', fromA, zeroWindows);
+        logScale('W', fromA, fromA ? ++zeroWindowsA : ++zeroWindowsB);
     }
 
-    private void logScale(char letter, boolean fromA, int[] counts) {
-        int n = ++counts[fromA ? 0 : 1];
+    /** Records {@code letter} when this is its {@code n}th occurrence and {@code n} is 1, 10, 100, ... */
+    private void logScale(char letter, boolean fromA, int n) {
         for (long p = 1; p <= n; p *= 10) {
             if (p == n) {
                 add(letter, fromA);
@@ -44,6 +43,9 @@ final class History {
     }
 
     private void add(char letter, boolean fromA) {
+        if (length == events.length && length < MAX_EVENTS) {
+            events = java.util.Arrays.copyOf(events, Math.min(MAX_EVENTS, length * 2));
+        }
         if (length < events.length) {
             events[length++] = (byte) (letter | (fromA ? 0x80 : 0));
         }

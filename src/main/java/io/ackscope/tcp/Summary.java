@@ -8,8 +8,20 @@ public record Summary(long count, long minNanos, long meanNanos, long maxNanos) 
 
     public static final Summary EMPTY = new Summary(0, -1, -1, -1);
 
-    /** Mutable accumulator, allocated once per connection. */
+    /** Mutable accumulator; a connection allocates one when it has its first value (null stands for no values). */
     static final class Acc {
+        /** Adds {@code v} to {@code acc}, allocating it first when null; returns the accumulator. */
+        static Acc add(Acc acc, long v) {
+            Acc a = acc == null ? new Acc() : acc;
+            a.add(v);
+            return a;
+        }
+
+        /** The summary of {@code acc}, {@link #EMPTY} when null. */
+        static Summary build(Acc acc) {
+            return acc == null ? EMPTY : acc.build();
+        }
+
         long count;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;

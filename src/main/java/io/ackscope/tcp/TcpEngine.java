@@ -2,9 +2,9 @@ package io.ackscope.tcp;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 
 /**
  * The streaming engine for a whole capture (or several, concatenated in file order): routes each segment to the
@@ -13,7 +13,7 @@ import java.util.Map;
  *
  * <p><b>Memory</b> grows with the connections open at once, never with the length of the input: a sweep every
  * {@link #SWEEP_INTERVAL_NANOS} of capture time emits and forgets 4-tuples whose connection is over by the rules of
- * {@link EngineConfig}, on a capture clock that ignores single frames whose timestamps jump more than
+ * {@link EngineConfig} (visiting only those due, from a queue ordered by due time), on a capture clock that ignores single frames whose timestamps jump more than
  * {@link #MAX_CLOCK_STEP_NANOS} ahead (bogus clocks). The sweep decides as {@link TupleTracker} itself would on that
  * 4-tuple's next packet, so results equal those of per-4-tuple runs, with one exception: a connection idle for
  * longer than the idle timeout that then continues its sequence space exactly is one connection for a
@@ -32,12 +32,17 @@ public final class TcpEngine {
     private final boolean boundariesOnly;
     private final StreamCounter streams = new StreamCounter();
     private final Map<TupleKey, Entry> table = new HashMap<>();
+    private final PriorityQueue<Due> queue = new PriorityQueue<>((x, y) -> Long.compare(x.at, y.at));
     private final TupleKey probe = new TupleKey();
+    private final FrameAnalysis fa = new FrameAnalysis();
+    private final Segment replay = new Segment();
     private long maxTs = Long.MIN_VALUE;
     private boolean jumpPending;
     private long lastSweep = Long.MIN_VALUE;
     private int peakOpen;
     private long segments;
+    private long attemptsEvicted;
+    private long forgotten;
 
     public TcpEngine(EngineConfig config, AnalysisSink sink) {
         this(config, sink, false);
@@ -69,14 +74,18 @@ public final class TcpEngine {
         probe.set(s);
         Entry e = table.get(probe);
         if (e == null) {
-            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly));
+            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly, fa, replay));
             table.put(e.key, e);
             if (table.size() > peakOpen) {
                 peakOpen = table.size();
             }
         }
-        e.lastTs = s.timestampNanos;
         e.tracker.accept(s);
+        long due = e.tracker.dueAfter();
+        if (due < e.scheduled) {
+            e.scheduled = due;
+            queue.add(new Due(due, e));
+        }
         long now = s.timestampNanos;
         if (maxTs == Long.MIN_VALUE) {
             maxTs = now;
@@ -97,16 +106,32 @@ public final class TcpEngine {
         }
     }
 
+    /**
+     * Lets every tracker that is due at the horizon act (see {@link TupleTracker#sweep}). Only the due ones are visited:
+     * the queue holds each 4-tuple under the time after which its tracker may act, and a tracker that a later packet
+     * made due later is put back under its new time when its old one comes.
+     */
     private void sweep() {
         lastSweep = maxTs;
         long horizon = maxTs - SWEEP_SLACK_NANOS;
-        Iterator<Entry> it = table.values().iterator();
-        while (it.hasNext()) {
-            Entry e = it.next();
-            if (e.lastTs < horizon && e.tracker.expiredAt(horizon)) {
-                it.remove();
-                e.tracker.finish();
+        while (!queue.isEmpty() && queue.peek().at < horizon) {
+            Due d = queue.poll();
+            Entry e = d.entry;
+            if (e.removed || d.at != e.scheduled) {
+                continue;      // forgotten, or queued again under an earlier time already handled
             }
+            TupleTracker.Swept what = e.tracker.sweep(horizon);
+            if (what == TupleTracker.Swept.FORGET) {
+                table.remove(e.key);
+                e.removed = true;
+                forgotten++;
+                continue;
+            }
+            if (what == TupleTracker.Swept.ATTEMPT_EMITTED) {
+                attemptsEvicted++;
+            }
+            e.scheduled = e.tracker.dueAfter();
+            queue.add(new Due(e.scheduled, e));
         }
     }
 
@@ -114,6 +139,7 @@ public final class TcpEngine {
     public void finish() {
         List<Entry> rest = new ArrayList<>(table.values());
         table.clear();
+        queue.clear();
         rest.sort((x, y) -> Long.compare(x.firstStream, y.firstStream));
         for (Entry e : rest) {
             e.tracker.finish();
@@ -135,16 +161,35 @@ public final class TcpEngine {
         return streams.count();
     }
 
+    /**
+     * Unanswered connection attempts the sweep emitted before the end of the input because they saw no packet for
+     * {@link EngineConfig#attemptTimeoutNanos()} (their records are those the end of the input would give).
+     */
+    public long attemptsEvicted() {
+        return attemptsEvicted;
+    }
+
+    /** 4-tuples the sweep let go of (their connection emitted, or their tombstone expired) before the end. */
+    public long tuplesForgotten() {
+        return forgotten;
+    }
+
     /** Segments accepted so far. */
     public long segments() {
         return segments;
+    }
+
+    /** A 4-tuple's place in the sweep's queue: its tracker may act after capture time {@code at}. */
+    private record Due(long at, Entry entry) {
     }
 
     private final class Entry {
         final TupleKey key;
         final TupleTracker tracker;
         final long firstStream = streams.count();
-        long lastTs;
+        /** The earliest time this entry is queued under. */
+        long scheduled = Long.MAX_VALUE;
+        boolean removed;
 
         Entry(TupleKey key, TupleTracker tracker) {
             this.key = key;

@@ -25,28 +25,134 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  *       (ackscope's bound on memory; tshark never splits on time).</li>
  * </ul>
  * A SYN/ACK whose ISN differs only re-bases its direction (as tshark does), it does not start a connection.
+ *
+ * <p><b>Unanswered attempts.</b> While a connection is nothing but the originator's SYNs (at most
+ * {@link SynAttempt#MAX_SYNS}), the tracker holds them packed ({@link SynAttempt}, about 100 bytes) instead of an
+ * analyzer, and replays them into a new analyzer, with the sink muted, when the next segment comes: results are
+ * exactly those of an analyzer kept throughout. {@link TcpEngine}'s sweep emits such an attempt when it has seen no
+ * packet for {@link EngineConfig#attemptTimeoutNanos()} (its record is the one the end of the input would give) and
+ * then keeps the packed SYNs as a tombstone for as long again. A segment that comes to a tombstone continues the
+ * same connection, as it does in tshark, unless it is a SYN from the originator with another ISN (a new connection,
+ * tshark's port reuse): the SYNs are replayed and the connection goes on with the same {@link ConnectionId} and so
+ * the same stream number, which it does not count again; when it ends, its record is a second one for that stream,
+ * complete (the first one's frames included, a superset of the first record), so a reader keeps the last record of a
+ * stream. After the tombstone is forgotten, a segment on the 4-tuple starts a new connection with a new stream number
+ * (where tshark would still count the old one). A closed connection the sweep emitted after its linger is kept
+ * likewise, as its {@link ConnectionId} and initial sequence numbers, for the attempt timeout: a SYN repeating one of
+ * them (a client retrying after a RST) gets the stream again in a new analyzer, whose record is a second one for the
+ * stream. An attempt timeout no shorter than the idle timeout keeps no tombstones: attempts then idle out like other
+ * connections.
  */
 public final class TupleTracker {
     private final EngineConfig config;
     private final StreamCounter streams;
     private final AnalysisSink sink;
     private final boolean boundariesOnly;
+    private final FrameAnalysis fa;
     private ConnectionAnalyzer current;
+    /** The current connection as packed SYNs instead of {@link #current} (see the class comment), or null. */
+    private long[] attempt;
+    /** Stream number of {@link #attempt} (its first frame is the first packed SYN's). */
+    private long attemptStream;
+    /** {@link #attempt} was emitted by the sweep and is kept as a tombstone. */
+    private boolean attemptEmitted;
+    private final Segment replay;
+
+    private static final AnalysisSink MUTED = new AnalysisSink() {
+    };
 
     public TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink) {
-        this(config, streams, sink, false);
+        this(config, streams, sink, false, new FrameAnalysis(), new Segment());
     }
 
-    /** @param boundariesOnly only find connections (see {@link TcpEngine#boundariesOnly}) */
-    TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly) {
+    /**
+     * @param boundariesOnly only find connections (see {@link TcpEngine#boundariesOnly})
+     * @param fa             the per-frame result, shared by every tracker of one engine (it is filled and handed to
+     *                       the sink one frame at a time)
+     * @param replay         scratch segment that packed SYNs are replayed through, shared likewise
+     */
+    TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly,
+                 FrameAnalysis fa, Segment replay) {
+        this.replay = replay;
         this.config = config;
         this.streams = streams;
         this.sink = sink;
         this.boundariesOnly = boundariesOnly;
+        this.fa = fa;
+    }
+
+    /** The closed connection the sweep emitted, kept as a tombstone, or null. */
+    private Closed closed;
+
+    /** What the sweep did with a tracker. */
+    enum Swept {
+        /** still held */
+        KEEP,
+        /** its unanswered attempt was emitted; it is kept as a tombstone */
+        ATTEMPT_EMITTED,
+        /** its connection was emitted (a closed one is kept as a tombstone), or its tombstone expired: forget it */
+        FORGET
     }
 
     /** Analyses one segment of this 4-tuple. */
     public void accept(Segment s) {
+        boolean reopening = false;
+        if (closed != null) {
+            Closed c = closed;
+            closed = null;
+            if (c.repeatsSyn(s) && s.timestampNanos - c.lastTs <= config.idleTimeoutNanos()) {
+                current = new ConnectionAnalyzer(c.id, s, sink, boundariesOnly, fa);
+                current.reopened();
+                current.options(s);
+                current.accept(s, false);
+                return;
+            }
+        }
+        if (attempt != null) {
+            if (attemptEmitted && (s.flags & (SYN | ACK)) == SYN && SynAttempt.fromOriginator(attempt, s)
+                    && s.seq != SynAttempt.isn(attempt)) {
+                attempt = null;          // a new connection on the tombstone's 4-tuple (port reuse)
+                attemptEmitted = false;
+            } else {
+                reopening = attemptEmitted;
+                inflate();
+            }
+        }
+        step(s);
+        if (!reopening && current.isAttempt() && SynAttempt.fits(s)) {
+            // pack the attempt: the SYNs packed so far and this one, or this one when it started the connection
+            boolean continued = attempt != null && current.id().stream() == attemptStream;
+            boolean started = current.id().firstFileIndex() == s.fileIndex
+                    && current.id().firstFrameNumber() == s.frameNumber;
+            if ((continued && SynAttempt.syns(attempt) < SynAttempt.MAX_SYNS) || started) {
+                attempt = SynAttempt.append(continued ? attempt : null, s);
+                attemptStream = current.id().stream();
+                current = null;
+                return;
+            }
+        }
+        attempt = null;
+        attemptEmitted = false;
+    }
+
+    /** Rebuilds {@link #current} from the packed SYNs, which stay packed until the caller decides. */
+    private void inflate() {
+        long[] log = attempt;
+        SynAttempt.fill(log, 0, replay);
+        current = new ConnectionAnalyzer(new ConnectionId(attemptStream, replay.fileIndex, replay.frameNumber), replay,
+                MUTED, boundariesOnly, fa);
+        current.options(replay);
+        current.accept(replay, false);
+        for (int i = 1, n = SynAttempt.syns(log); i < n; i++) {
+            step(SynAttempt.fill(log, i, replay));
+        }
+        current.sink(sink);
+        if (attemptEmitted) {
+            current.reopened();
+        }
+    }
+
+    private void step(Segment s) {
         if (current != null && config.ends(current, s)) {
             end(current.isClosed() ? ConnectionRecord.EndReason.CLOSED : ConnectionRecord.EndReason.IDLE_TIMEOUT);
         }
@@ -66,7 +172,7 @@ public final class TupleTracker {
         }
         if (current == null) {
             current = new ConnectionAnalyzer(new ConnectionId(streams.next(), s.fileIndex, s.frameNumber), s, sink,
-                    boundariesOnly);
+                    boundariesOnly, fa);
         } else if (f == (SYN | ACK)) {
             Flow fwd = current.fwd(s);
             if (fwd.baseSeqSet && s.seq != fwd.baseSeq) {
@@ -78,9 +184,99 @@ public final class TupleTracker {
         current.accept(s, reused);
     }
 
-    /** True when the current connection is over at capture time {@code now} (see {@link EngineConfig}). */
-    boolean expiredAt(long now) {
-        return current == null || config.expired(current, now);
+    /**
+     * The capture time after which {@link #sweep} may act: it acts at {@code now} only if {@code now} is later. A new
+     * segment can only make it later, except when it changes the kind of state (an open connection that closes, or is
+     * replaced by a new attempt); the caller asks again after each segment.
+     */
+    long dueAfter() {
+        if (attempt != null) {
+            long t = SynAttempt.lastTs(attempt);
+            return attemptEmitted ? plus(t, Math.min(2 * config.attemptTimeoutNanos(), config.idleTimeoutNanos()))
+                    : plus(t, config.attemptTimeoutNanos());
+        }
+        if (closed != null) {
+            return plus(closed.lastTs, config.closedLingerNanos() + config.attemptTimeoutNanos());
+        }
+        if (current == null) {
+            return Long.MIN_VALUE;
+        }
+        return plus(current.lastTs(), current.isClosed() ? config.closedLingerNanos() : config.idleTimeoutNanos());
+    }
+
+    /** {@code t + d}, saturated (capture times can be Long.MAX_VALUE when a file's clock overflows). */
+    private static long plus(long t, long d) {
+        return t > Long.MAX_VALUE - d ? Long.MAX_VALUE : t + d;
+    }
+
+    /**
+     * The sweep at capture time {@code now}: emits an unanswered attempt idle for longer than the attempt timeout
+     * (keeping it as a tombstone), forgets a tombstone idle for twice that, and emits any other connection that is
+     * over.
+     */
+    Swept sweep(long now) {
+        if (attempt != null) {
+            long idle = now - SynAttempt.lastTs(attempt);
+            if (attemptEmitted) {
+                return idle > 2 * config.attemptTimeoutNanos() || idle > config.idleTimeoutNanos() ? Swept.FORGET
+                        : Swept.KEEP;
+            }
+            if (idle <= config.attemptTimeoutNanos()) {
+                return Swept.KEEP;
+            }
+            inflate();
+            ConnectionAnalyzer c = current;
+            current = null;
+            c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
+            if (config.attemptTimeoutNanos() >= config.idleTimeoutNanos()) {
+                attempt = null;
+                return Swept.FORGET;
+            }
+            attemptEmitted = true;
+            return Swept.ATTEMPT_EMITTED;
+        }
+        if (closed != null) {
+            return now - closed.lastTs > config.closedLingerNanos() + config.attemptTimeoutNanos() ? Swept.FORGET
+                    : Swept.KEEP;
+        }
+        if (current == null || config.expired(current, now)) {
+            ConnectionAnalyzer c = current;
+            finish();
+            if (c != null && c.isClosed() && config.attemptTimeoutNanos() < config.idleTimeoutNanos()) {
+                closed = new Closed(c);
+                return Swept.KEEP;
+            }
+            return Swept.FORGET;
+        }
+        return Swept.KEEP;
+    }
+
+    /**
+     * What the sweep keeps of a closed connection it emitted, for as long as the attempt timeout after the linger:
+     * enough to give a SYN that repeats one of its initial sequence numbers the connection's stream again, as tshark
+     * does (a client retrying 30 s after a RST).
+     */
+    private static final class Closed {
+        final ConnectionId id;
+        final long aHi, aLo;
+        final int aPort;
+        final long aIsn, bIsn;    // -1 when that direction's base sequence number was never set
+        final long lastTs;
+
+        Closed(ConnectionAnalyzer c) {
+            id = c.id();
+            aHi = c.a.addrHi;
+            aLo = c.a.addrLo;
+            aPort = c.a.port;
+            aIsn = c.a.baseSeqSet ? c.a.baseSeq : -1;
+            bIsn = c.b.baseSeqSet ? c.b.baseSeq : -1;
+            lastTs = c.lastTs();
+        }
+
+        boolean repeatsSyn(Segment s) {
+            boolean fromA = s.srcLo == aLo && s.srcHi == aHi && s.srcPort == aPort;
+            return (s.flags & (SYN | ACK)) == SYN && s.seq == (fromA ? aIsn : bIsn);
+        }
     }
 
     /** Emits the current connection, if any, as ended for {@code reason}. */
@@ -94,6 +290,13 @@ public final class TupleTracker {
 
     /** Emits the current connection at the end of the input. */
     public void finish() {
+        if (attempt != null) {
+            if (!attemptEmitted) {
+                inflate();
+            }
+            attempt = null;
+        }
+        closed = null;
         if (current != null) {
             end(current.isClosed() ? ConnectionRecord.EndReason.CLOSED : ConnectionRecord.EndReason.END_OF_INPUT);
         }

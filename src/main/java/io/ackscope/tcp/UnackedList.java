@@ -12,13 +12,19 @@ final class UnackedList {
     /** tshark's TCP_MAX_UNACKED_SEGMENTS. */
     static final int MAX_SEGMENTS = 10_000;
 
-    long[] seq = new long[8];
-    long[] nextSeq = new long[8];
-    long[] frame = new long[8];
-    long[] ts = new long[8];
-    int[] payload = new int[8];
+    private static final long[] NO_LONGS = {};
+    private static final int[] NO_INTS = {};
+    private static final boolean[] NO_BOOLEANS = {};
+
+    // empty until the first segment, then 1, 2, 4, ... entries: most directions of most connections hold one or
+    // two segments at a time (a SYN, a request), and a scan's half-open connections hold one SYN
+    long[] seq = NO_LONGS;
+    long[] nextSeq = NO_LONGS;
+    long[] frame = NO_LONGS;
+    long[] ts = NO_LONGS;
+    int[] payload = NO_INTS;
     /** The segment is a retransmission, or a later segment retransmitted some of its bytes (Karn's rule). */
-    boolean[] retransmitted = new boolean[8];
+    boolean[] retransmitted = NO_BOOLEANS;
     int size;
     private long dropped;
 
@@ -36,7 +42,7 @@ final class UnackedList {
 
     void add(long s, long next, long frameNumber, long timestamp, int len, boolean retrans) {
         if (size == seq.length) {
-            int n = Math.min(MAX_SEGMENTS, size * 2);
+            int n = size == 0 ? 1 : Math.min(MAX_SEGMENTS, size * 2);
             seq = java.util.Arrays.copyOf(seq, n);
             nextSeq = java.util.Arrays.copyOf(nextSeq, n);
             frame = java.util.Arrays.copyOf(frame, n);

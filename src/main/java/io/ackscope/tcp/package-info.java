@@ -13,6 +13,17 @@
  * (file index, frame number) order. Grouping by 4-tuple, running one {@code TupleTracker} per group and
  * renumbering connections by (first file index, first frame number) gives the whole-file engine's results.
  *
+ * <p><b>Memory.</b> {@link io.ackscope.tcp.TcpEngine} holds one entry per 4-tuple it has not let go of, and sweeps
+ * them by capture time ({@link io.ackscope.tcp.EngineConfig}). Measured with a heap histogram
+ * ({@code bench/EngineHeap.java}): an unanswered attempt (the originator's SYNs only) is held packed
+ * ({@link io.ackscope.tcp.SynAttempt}) at about 370 bytes with its 4-tuple key, map entry and sweep queue slot, 48 more
+ * per retransmitted SYN; it is emitted after 60 s without a packet and then kept as a tombstone for 60 s more. A
+ * connection that got an answer is an analyzer: about 1.2 KB while it only handshakes (2.9 KB before analyzers
+ * allocated their parts lazily), more as it holds unacknowledged segments (up to 10,000 per direction, like tshark)
+ * and TCP timestamps (up to 64 per side). A closed connection is emitted 10 s after it closed and kept as a tombstone
+ * (its id and initial sequence numbers) for 60 s more. A scan of R SYNs a second therefore holds about
+ * R x 131 s x 370 bytes (5,000 a second: about 240 MB), whatever its length.
+ *
  * <p><b>Units.</b> Times are epoch nanoseconds and durations nanoseconds everywhere in this package (fields and
  * components end in {@code Nanos}); -1 means absent. Consumers writing Parquet convert durations to microseconds
  * and timestamps to TIMESTAMP columns. Sequence numbers are unsigned 32-bit values in longs.
