@@ -65,6 +65,7 @@ final class Ipv4Decoder {
         d.srcLo = IPV4_MAPPED_PREFIX | u32(b, p + 12);
         d.dstHi = 0;
         d.dstLo = IPV4_MAPPED_PREFIX | u32(b, p + 16);
+        d.dontFragment = (flagsOffset & 0x4000) != 0;
         d.moreFragments = (flagsOffset & 0x2000) != 0;
         d.fragmentOffset = (flagsOffset & 0x1fff) * 8;
         d.fragment |= d.moreFragments || d.fragmentOffset != 0;

@@ -44,6 +44,7 @@ final class Ipv6ChainDecoder {
         d.ipVersion = 6;
         d.ipOffset = p;
         d.ttl = u8(b, p + 7);
+        d.dontFragment = false; // an IPv4 header outside this one (a tunnel) does not speak for it
         d.srcHi = i64(b, p + 8);
         d.srcLo = i64(b, p + 16);
         d.dstHi = i64(b, p + 24);

@@ -87,6 +87,7 @@ public final class PacketDecoder {
     boolean fragment;           // this packet is an IP fragment (IPv4 MF or offset != 0; IPv6 fragment header)
     int fragmentOffset;         // in bytes
     boolean moreFragments;
+    boolean dontFragment;       // IPv4 DF bit; false for IPv6
     long srcHi, srcLo, dstHi, dstLo;
     int ipHeaderCount;          // IP headers decoded (more than 1 in a tunnel), quoted ones not counted
 
@@ -225,6 +226,7 @@ public final class PacketDecoder {
         fragment = false;
         fragmentOffset = 0;
         moreFragments = false;
+        dontFragment = false;
         srcHi = srcLo = dstHi = dstLo = 0;
         ipHeaderCount = 0;
 
@@ -383,6 +385,8 @@ public final class PacketDecoder {
     public boolean isFragment() { return fragment; }
     public int fragmentOffset() { return fragmentOffset; }
     public boolean moreFragments() { return moreFragments; }
+    /** The IPv4 header's don't-fragment bit (false for IPv6). */
+    public boolean dontFragment() { return dontFragment; }
     public long srcHi() { return srcHi; }
     public long srcLo() { return srcLo; }
     public long dstHi() { return dstHi; }

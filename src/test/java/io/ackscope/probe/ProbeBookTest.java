@@ -1,5 +1,6 @@
 package io.ackscope.probe;
 
+import io.ackscope.decode.PacketDecoder;
 import org.junit.jupiter.api.Test;
 
 import static io.ackscope.probe.SynPacketTest.ip;
@@ -18,10 +19,10 @@ class ProbeBookTest {
     void aSynAckAcknowledgingTheProbeSequenceAnswersIt() {
         ProbeBook book = new ProbeBook(SRC, DST, PORT, 3);
         book.markSent(1);
-        ReplyView v = new ReplyView();
-        v.wrap(answer(book.srcPort(1), book.seq(1) + 41, 0x12), 0, 54);
+        PacketDecoder v = new PacketDecoder();
+        ProbeBook.decode(v, answer(book.srcPort(1), book.seq(1) + 41, 0x12), 54);
         assertEquals(-1, book.observe(v, 1_000), "wrong ack number");
-        v.wrap(answer(book.srcPort(1), book.seq(1) + 1, 0x12), 0, 54);
+        ProbeBook.decode(v, answer(book.srcPort(1), book.seq(1) + 1, 0x12), 54);
         assertEquals(1, book.observe(v, 1_000));
         assertTrue(book.isAnswered(1));
         assertEquals(-1, book.observe(v, 2_000), "a duplicate answers nothing");
@@ -30,8 +31,8 @@ class ProbeBookTest {
     @Test
     void anAnswerToAProbeNotYetSentIsIgnored() {
         ProbeBook book = new ProbeBook(SRC, DST, PORT, 2);
-        ReplyView v = new ReplyView();
-        v.wrap(answer(book.srcPort(0), book.seq(0) + 1, 0x14), 0, 54);
+        PacketDecoder v = new PacketDecoder();
+        ProbeBook.decode(v, answer(book.srcPort(0), book.seq(0) + 1, 0x14), 54);
         assertEquals(-1, book.observe(v, 1_000));
         assertFalse(book.isAnswered(0));
     }
@@ -43,11 +44,11 @@ class ProbeBookTest {
         byte[] frame = new byte[syn.frameLength()];
         syn.write(frame, 64, 1, book.srcPort(0), book.seq(0));
         book.markSent(0);
-        ReplyView v = new ReplyView();
-        v.wrap(frame, 0, frame.length);
+        PacketDecoder v = new PacketDecoder();
+        ProbeBook.decode(v, frame, frame.length);
         assertEquals(-1, book.observe(v, 5_000_000_000L), "the SYN itself answers nothing");
         assertTrue(book.wireTimed(0));
-        v.wrap(answer(book.srcPort(0), book.seq(0) + 1, 0x12), 0, 54);
+        ProbeBook.decode(v, answer(book.srcPort(0), book.seq(0) + 1, 0x12), 54);
         assertEquals(0, book.observe(v, 5_000_040_000L));
         assertEquals(40_000, book.rttNanos(0, 5_000_040_000L));
         ProbeReply r = book.reply(0, v, 5_000_040_000L);
@@ -63,9 +64,9 @@ class ProbeBookTest {
         byte[] frame = new byte[syn.frameLength()];
         syn.write(frame, 2, 3, book.srcPort(2), book.seq(2));
         book.markSent(2);
-        byte[] icmp = ReplyViewTest.timeExceededQuoting(frame, 28);
-        ReplyView v = new ReplyView();
-        v.wrap(icmp, 0, icmp.length);
+        byte[] icmp = ReceivedFrameTest.timeExceededQuoting(frame, 28);
+        PacketDecoder v = new PacketDecoder();
+        ProbeBook.decode(v, icmp, icmp.length);
         assertEquals(2, book.observe(v, 1));
         ProbeReply r = book.reply(2, v, 1);
         assertEquals("10.9.8.7", r.from());
