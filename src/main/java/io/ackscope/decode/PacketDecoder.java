@@ -212,9 +212,27 @@ public final class PacketDecoder {
         networkOffset = -1;
         etherType = -1;
 
+        resetIp();
+        resetTransport();
+        if (tcpOptionsSet) { // most packets carry none: skip the stores when the last one had none either
+            resetTcpOptions();
+        }
+        if (quotedIpOffset >= 0) { // set whenever a quote was parsed at all
+            quotedIpVersion = 0;
+            quotedIpOffset = -1;
+            quotedTransportOffset = -1;
+            quotedSrcHi = quotedSrcLo = quotedDstHi = quotedDstLo = 0;
+        }
+
+        captureEnd = 0;
+        limit = 0;
+        cursor = 0;
+        nextEtherType = -1;
+    }
+
+    private void resetIp() {
         firstIpv4Offset = -1;
         firstIpv6Offset = -1;
-
         ipVersion = 0;
         ipOffset = -1;
         ipHeaderLength = 0;
@@ -229,7 +247,9 @@ public final class PacketDecoder {
         dontFragment = false;
         srcHi = srcLo = dstHi = dstLo = 0;
         ipHeaderCount = 0;
+    }
 
+    private void resetTransport() {
         hasTcp = false;
         hasTcpPorts = false;
         quotedTcp = false;
@@ -245,42 +265,28 @@ public final class PacketDecoder {
         payloadOffset = -1;
         payloadLength = 0;
         capturedPayloadLength = 0;
-
-        if (tcpOptionsSet) { // most packets carry none: skip the stores when the last one had none either
-            mss = -1;
-            windowScale = -1;
-            sackPermitted = false;
-            hasTimestamps = false;
-            tsVal = tsEcr = 0;
-            for (int i = 0; i < sackBlockCount; i++) { // entries past the count are already zero
-                sackLeft[i] = 0;
-                sackRight[i] = 0;
-            }
-            sackBlockCount = 0;
-            hasFastOpen = false;
-            fastOpenCookieLength = -1;
-            tcpOptionsSet = false;
-        }
-
         hasUdp = false;
         hasUdpPorts = false;
         quotedUdp = false;
         udpLength = 0;
-
         hasIcmp = false;
         icmpType = icmpCode = -1;
+    }
 
-        if (quotedIpOffset >= 0) { // set whenever a quote was parsed at all
-            quotedIpVersion = 0;
-            quotedIpOffset = -1;
-            quotedTransportOffset = -1;
-            quotedSrcHi = quotedSrcLo = quotedDstHi = quotedDstLo = 0;
+    private void resetTcpOptions() {
+        mss = -1;
+        windowScale = -1;
+        sackPermitted = false;
+        hasTimestamps = false;
+        tsVal = tsEcr = 0;
+        for (int i = 0; i < sackBlockCount; i++) { // entries past the count are already zero
+            sackLeft[i] = 0;
+            sackRight[i] = 0;
         }
-
-        captureEnd = 0;
-        limit = 0;
-        cursor = 0;
-        nextEtherType = -1;
+        sackBlockCount = 0;
+        hasFastOpen = false;
+        fastOpenCookieLength = -1;
+        tcpOptionsSet = false;
     }
 
     /**

@@ -82,6 +82,11 @@ final class QuotedHeaders {
         } else {
             return;
         }
+        transport(d, b, proto, t, to);
+    }
+
+    /** The quoted TCP or UDP header at {@code t}, of which {@code [t, to)} is present. */
+    private static void transport(PacketDecoder d, byte[] b, int proto, int t, int to) {
         int n = to - t;
         if (n < 4) {
             return;
