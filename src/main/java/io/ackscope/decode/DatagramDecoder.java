@@ -17,14 +17,8 @@ final class DatagramDecoder {
 
     static void udp(PacketDecoder d, byte[] b) {
         int t = d.cursor;
-        d.transportOffset = t;
-        d.transportLength = d.limit - t;
-        int avail = d.available(t);
-        if (avail >= 4) {
-            d.hasUdpPorts = true;
-            d.srcPort = u16(b, t); // safe: 4 bytes available
-            d.dstPort = u16(b, t + 2);
-        }
+        int avail = d.transportWithPorts(b);
+        d.hasUdpPorts = avail >= 4;
         if (!d.need(t, UDP_HEADER, Layer.UDP)) {
             return;
         }

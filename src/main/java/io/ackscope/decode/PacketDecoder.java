@@ -323,6 +323,24 @@ public final class PacketDecoder {
         return Math.min(captureEnd, limit) - t;
     }
 
+    /**
+     * Records the transport header at {@code cursor} (its offset, and the length the IP header gives it) and reads
+     * its first two 16-bit fields as the ports when they are available.
+     *
+     * @return the bytes available at the header ({@link #available})
+     */
+    int transportWithPorts(byte[] b) {
+        int t = cursor;
+        transportOffset = t;
+        transportLength = limit - t;
+        int avail = available(t);
+        if (avail >= 4) {
+            srcPort = BigEndian.u16(b, t); // safe: 4 bytes available
+            dstPort = BigEndian.u16(b, t + 2);
+        }
+        return avail;
+    }
+
     /** The header after an IP header, whose payload starts at {@code cursor} and ends at {@code limit}. */
     private int transport(byte[] b) {
         switch (ipProtocol) {

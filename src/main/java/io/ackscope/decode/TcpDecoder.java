@@ -17,14 +17,8 @@ final class TcpDecoder {
 
     static void decode(PacketDecoder d, byte[] b) {
         int t = d.cursor;
-        d.transportOffset = t;
-        d.transportLength = d.limit - t;
-        int avail = d.available(t);
-        if (avail >= 4) {
-            d.hasTcpPorts = true;
-            d.srcPort = u16(b, t); // safe: 4 bytes available
-            d.dstPort = u16(b, t + 2);
-        }
+        int avail = d.transportWithPorts(b);
+        d.hasTcpPorts = avail >= 4;
         if (avail < FIXED_FIELDS) {
             d.need(t, MIN_HEADER, Layer.TCP); // records TRUNCATED or MALFORMED
             return;
