@@ -74,6 +74,25 @@ class ProbeBookTest {
         assertFalse(r.isTcp());
     }
 
+    @Test
+    void aReplyShowsNineFlagBitsTheDontFragmentBitAndTheHeadersOwnLength() {
+        ProbeBook book = new ProbeBook(SRC, DST, PORT, 1);
+        book.markSent(0);
+        byte[] f = answer(book.srcPort(0), book.seq(0) + 1, 0x12);
+        f[14 + 6] = 0x40;                                // IPv4 DF
+        f[14 + 20 + 12] = 0x5f;                          // data offset 5, three reserved bits and AE/NS set
+        PacketDecoder v = new PacketDecoder();
+        assertEquals(ProbeBook.TCP, ProbeBook.decode(v, f, f.length));
+        assertEquals(0xf12, v.tcpFlags(), "the decoder keeps all 12 bits");
+        assertEquals(0, book.observe(v, 10));
+        ProbeReply r = book.reply(0, v, 10);
+        assertEquals(0x112, r.flags(), "the reply keeps NS..FIN, as the probes always printed");
+        assertTrue(r.dontFragment());
+        assertEquals(40, r.ipLength());
+        assertEquals(63, r.ttl());
+        assertEquals("10.231.3.2", r.from());
+    }
+
     /** A TCP segment from the target port to {@code dstPort} with {@code flags} acknowledging {@code ack}. */
     private static byte[] answer(int dstPort, long ack, int flags) {
         byte[] f = new byte[54];
