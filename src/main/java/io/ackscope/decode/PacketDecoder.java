@@ -5,7 +5,10 @@ package io.ackscope.decode;
  *
  * <p>{@link #decode} resets every field and allocates nothing. It never throws on bad bytes: a header that is cut
  * by the snap length, violates its specification, or is of a kind ackscope does not decode ends decoding with
- * {@link #status()} and {@link #stopLayer()} saying where and why, and keeps everything decoded before that point.
+ * {@link #status()}, {@link #stopLayer()}, {@link #stopCause()} and {@link #stopOffset()} saying where and why, and
+ * keeps everything decoded before that point. Each layer is read by a stateless package-private decoder
+ * ({@code LinkDecoder}, {@code Ipv4Decoder}, {@code Ipv6ChainDecoder}, {@code TunnelDecoder}, {@code TcpDecoder},
+ * {@code DatagramDecoder}) that writes this object's fields.
  * Accessors read the decoded fields; they are valid until the next {@code decode} call. One instance per thread.
  *
  * <p><b>What is decoded.</b> Link types EN10MB, LINUX_SLL, LINUX_SLL2, RAW (101, and the DLT values 12 and 14 some
