@@ -25,6 +25,8 @@
 # prints is wall-clock time on that machine at that moment.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=../jobs/lib/nginx.sh
+. "$root/jobs/lib/nginx.sh"
 size_mb=1100
 heap_mb=3072
 small_heap_mb=""
@@ -56,7 +58,7 @@ chmod 755 "$work"
 PIDS=()
 cleanup() {
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+  nginx_stop "$work/nginx"
   if [ "$keep" = 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
 }
 trap cleanup EXIT
@@ -73,35 +75,15 @@ make_capture() {
     command -v "$tool" >/dev/null || { echo "missing: $tool" >&2; exit 1; }
   done
   local port=18790 dir="$work/nginx"
-  mkdir -p "$dir/tmp" "$work/www"
+  mkdir -p "$work/www"
   head -c 1024 /dev/zero | tr '\0' 'a' > "$work/www/small.html"
   head -c 32768 /dev/zero | tr '\0' 'b' > "$work/www/big.html"
   chmod -R a+rX "$work/www"
-  cat > "$dir/nginx.conf" <<CONF
-worker_processes 2;
-user nobody nogroup;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    default_type text/html;
-    client_body_temp_path $dir/tmp/body;
-    proxy_temp_path $dir/tmp/proxy;
-    fastcgi_temp_path $dir/tmp/fastcgi;
-    uwsgi_temp_path $dir/tmp/uwsgi;
-    scgi_temp_path $dir/tmp/scgi;
-    sendfile on;
-    tcp_nodelay on;
-    keepalive_timeout 65;
-    keepalive_requests 1000;
-    server { listen 127.0.0.1:$port; root $work/www; }
-}
-CONF
   # nginx and wrk run niced so that tcpdump, which must keep up with them on the same 2 cores, is never starved: the
   # kernel drops what tcpdump does not read in time, and a capture with holes is a different (and for tcptrace much
   # slower) workload. The drop count is printed below.
-  nice -n 10 nginx -c "$dir/nginx.conf" -p "$dir"
+  nginx_start "$dir" "$port" "$work/www" --user --workers 2 --connections 4096 --default-type text/html \
+    --keepalive-timeout 65 --keepalive-requests 1000 --nodelay on --nice 10
   capture="$work/loopback.pcap"
   # No -U: writing packet by packet made tcpdump drop about 30% of the frames at this rate (2 cores shared with
   # nginx and wrk); buffered writes keep the kernel's drop count near zero, and the count is printed below.
@@ -120,7 +102,7 @@ CONF
   sleep 0.5
   kill -INT "$tpid" 2>/dev/null || true
   wait "$tpid" 2>/dev/null || true
-  kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
+  nginx_stop "$dir"
   echo "== capture: $capture, $(stat -c %s "$capture") bytes after $rounds wrk rounds in $((SECONDS - started)) s"
   grep -E "packets (captured|received|dropped)" "$work/tcpdump.log" || true
 }

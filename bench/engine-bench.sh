@@ -7,38 +7,25 @@
 # Everything runs pinned to one CPU (taskset -c 0); Java with -XX:ActiveProcessorCount=1 and the serial GC.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck source=../jobs/lib/nginx.sh
+. "$root/jobs/lib/nginx.sh"
 TARGET_MB=${1:-300}
 WORK=$(mktemp -d /tmp/ackscope-bench.XXXXXX)
 chmod 755 "$WORK"
 NGINX_PID=""
 cleanup() {
     [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null || true
-    [ -f "$WORK/nginx/nginx.pid" ] && kill "$(cat "$WORK/nginx/nginx.pid")" 2>/dev/null || true
+    nginx_stop "$WORK/nginx"
     if [ "${KEEP:-0}" = 1 ]; then echo "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 
 make_capture() {
     local port=18790 dir="$WORK/nginx"
-    mkdir -p "$dir/tmp" "$WORK/www"
+    mkdir -p "$WORK/www"
     head -c 2048 /dev/zero | tr '\0' 'b' > "$WORK/www/index.html"
     chmod -R a+rX "$WORK/www"
-    cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
-user nobody nogroup;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    client_body_temp_path $dir/tmp/body; proxy_temp_path $dir/tmp/proxy; fastcgi_temp_path $dir/tmp/fastcgi;
-    uwsgi_temp_path $dir/tmp/uwsgi; scgi_temp_path $dir/tmp/scgi;
-    sendfile on; tcp_nodelay on; keepalive_requests 200;
-    server { listen 127.0.0.1:$port; root $WORK/www; }
-}
-CONF
-    nginx -c "$dir/nginx.conf" -p "$dir"
-    sleep 0.5
+    nginx_start "$dir" "$port" "$WORK/www" --user --connections 4096 --keepalive-requests 200 --nodelay on
     tcpdump -i lo -s 160 -U -w "$WORK/long.pcap" "tcp port $port" 2> "$WORK/tcpdump.log" &
     local tpid=$!
     sleep 1
@@ -58,7 +45,7 @@ CONF
     sleep 0.5
     kill -INT "$tpid"
     wait "$tpid" 2>/dev/null || true
-    kill "$(cat "$dir/nginx.pid")" 2>/dev/null || true
+    nginx_stop "$dir"
     echo "$WORK/long.pcap"
 }
 

@@ -15,6 +15,8 @@
 #   event loop during the first second or so, which a short run otherwise pays for on the clock).
 # Needs: /usr/sbin/nginx, wrk, java 17; runs ackscope through jobs/ackscope (which builds the jar if missing).
 set -euo pipefail
+# shellcheck source=../jobs/lib/nginx.sh
+. "$(dirname "$0")/../jobs/lib/nginx.sh"
 
 duration=5s conns=4 threads=1 rounds=3 warmup=0
 targets="nginx-nodelay nginx-stall serve-nodelay serve-stall"
@@ -39,7 +41,9 @@ done
 
 work=$(mktemp -d /tmp/ackscope-bench.XXXXXX)
 pids=()
+stop_dirs=()
 cleanup() {
+  for d in "${stop_dirs[@]}"; do nginx_stop "$d"; done
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   rm -rf "$work"
@@ -63,31 +67,14 @@ wait_port() {
   exit 1
 }
 
-# start_nginx NAME DIRECTIVES -> sets $port (not in a subshell, so that cleanup knows the pid)
+# start_nginx NAME on|off -> sets $port
 start_nginx() {
   local dir="$work/$1"
   port=$(free_port)
-  mkdir -p "$dir/www" "$dir/tmp"
+  mkdir -p "$dir/www"
   head -c 4096 /dev/zero | tr '\0' 'a' >"$dir/www/index.html"
-  cat >"$dir/nginx.conf" <<EOF
-daemon off;
-master_process off;
-worker_processes 1;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $dir/tmp; proxy_temp_path $dir/tmp; fastcgi_temp_path $dir/tmp;
-  uwsgi_temp_path $dir/tmp; scgi_temp_path $dir/tmp;
-  keepalive_requests 10000000;
-  $2
-  server { listen 127.0.0.1:$port; root $dir/www; }
-}
-EOF
-  /usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" >/dev/null 2>&1 &
-  pids+=($!)
-  wait_port "$port"
+  nginx_start "$dir" "$port" "$dir/www" --nodelay "$2" --keepalive-requests 10000000 || exit 1
+  stop_dirs+=("$dir")
 }
 
 # start_serve NAME ARGS... -> sets $port
@@ -138,8 +125,8 @@ run_ackscope() { # URL -> "rps p50_ms p99_ms"
 declare -A url
 for t in $targets; do
   case "$t" in
-    nginx-nodelay) start_nginx "$t" 'sendfile on; tcp_nopush off; tcp_nodelay on;'; url[$t]="http://127.0.0.1:$port/index.html" ;;
-    nginx-stall) start_nginx "$t" 'sendfile on; tcp_nopush off; tcp_nodelay off;'; url[$t]="http://127.0.0.1:$port/index.html" ;;
+    nginx-nodelay) start_nginx "$t" on; url[$t]="http://127.0.0.1:$port/index.html" ;;
+    nginx-stall) start_nginx "$t" off; url[$t]="http://127.0.0.1:$port/index.html" ;;
     serve-nodelay) start_serve "$t" --nodelay; url[$t]="http://127.0.0.1:$port/" ;;
     serve-stall) start_serve "$t" --no-nodelay --split-writes; url[$t]="http://127.0.0.1:$port/" ;;
     *) echo "unknown target $t" >&2; exit 2 ;;

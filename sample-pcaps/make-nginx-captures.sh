@@ -11,6 +11,8 @@
 # Usage (as root): sample-pcaps/make-nginx-captures.sh [OUTPUT_DIR]   (default: the directory of this script)
 # Needs: nginx (Debian nginx-light), wrk, tcpdump, gzip. Touches only 127.0.0.1 ports 18780 and 18781.
 set -euo pipefail
+# shellcheck source=../jobs/lib/nginx.sh
+. "$(dirname "$0")/../jobs/lib/nginx.sh"
 
 OUT=$(cd "${1:-$(dirname "$0")}" && pwd)
 SNAPLEN=160          # Ethernet/IP/TCP headers (66 B on lo) plus the HTTP request line, Host header and status line
@@ -30,8 +32,8 @@ chmod 755 "$WORK"
 PIDS=()
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for conf in "$WORK"/*/nginx.pid; do
-        [ -f "$conf" ] && kill "$(cat "$conf")" 2>/dev/null || true
+    for dir in "$WORK"/*/; do
+        nginx_stop "$dir"
     done
     sleep 0.5
     rm -rf "$WORK"
@@ -44,38 +46,8 @@ head -c 1024 /dev/zero | tr '\0' 'a' > "$WORK/www/index.html"
 chmod -R a+rX "$WORK/www"
 
 start_nginx() { # name port nodelay
-    local name=$1 port=$2 nodelay=$3 dir="$WORK/$1"
-    mkdir -p "$dir/tmp"
-    cat > "$dir/nginx.conf" <<CONF
-worker_processes 1;
-user nobody nogroup;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    default_type text/html;
-    client_body_temp_path $dir/tmp/body;
-    proxy_temp_path $dir/tmp/proxy;
-    fastcgi_temp_path $dir/tmp/fastcgi;
-    uwsgi_temp_path $dir/tmp/uwsgi;
-    scgi_temp_path $dir/tmp/scgi;
-    sendfile on;
-    tcp_nopush off;
-    tcp_nodelay $nodelay;
-    keepalive_timeout 65;
-    keepalive_requests 1000000;
-    server {
-        listen 127.0.0.1:$port;
-        root $WORK/www;
-    }
-}
-CONF
-    nginx -c "$dir/nginx.conf" -p "$dir"
-    for _ in $(seq 50); do
-        [ -s "$dir/nginx.pid" ] && break
-        sleep 0.1
-    done
+    nginx_start "$WORK/$1" "$2" "$WORK/www" --user --nodelay "$3" --default-type text/html \
+        --keepalive-timeout 65 --keepalive-requests 1000000 || exit 1
 }
 
 capture() { # name port file

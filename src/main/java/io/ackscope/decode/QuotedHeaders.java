@@ -14,9 +14,6 @@ final class QuotedHeaders {
     private QuotedHeaders() {
     }
 
-    private static final int PROTO_HOPOPTS = 0, PROTO_TCP = 6, PROTO_UDP = 17, PROTO_ROUTING = 43,
-            PROTO_FRAGMENT = 44, PROTO_DSTOPTS = 60;
-
     /** Parses the quote in {@code [from, to)}, where {@code to} is inside the capture and the ICMP message. */
     static void parse(PacketDecoder d, byte[] b, int from, int to) {
         int q = from;
@@ -69,11 +66,11 @@ final class QuotedHeaders {
             d.quotedDstLo = i64(b, q + 32);
             proto = u8(b, q + 6);
             t = q + 40;
-            while ((proto == PROTO_HOPOPTS || proto == PROTO_ROUTING || proto == PROTO_DSTOPTS
-                    || proto == PROTO_FRAGMENT) && to - t >= 8) {
+            while ((proto == IpProtocols.HOPOPTS || proto == IpProtocols.ROUTING || proto == IpProtocols.DSTOPTS
+                    || proto == IpProtocols.FRAGMENT) && to - t >= 8) {
                 // safe: 8 bytes present; `length` is checked before moving past them
-                int length = proto == PROTO_FRAGMENT ? 8 : (u8(b, t + 1) + 1) * 8;
-                if (proto == PROTO_FRAGMENT && (u16(b, t + 2) & 0xfff8) != 0) {
+                int length = proto == IpProtocols.FRAGMENT ? 8 : (u8(b, t + 1) + 1) * 8;
+                if (proto == IpProtocols.FRAGMENT && (u16(b, t + 2) & 0xfff8) != 0) {
                     return;
                 }
                 if (to - t < length) {
@@ -85,12 +82,17 @@ final class QuotedHeaders {
         } else {
             return;
         }
+        transport(d, b, proto, t, to);
+    }
+
+    /** The quoted TCP or UDP header at {@code t}, of which {@code [t, to)} is present. */
+    private static void transport(PacketDecoder d, byte[] b, int proto, int t, int to) {
         int n = to - t;
         if (n < 4) {
             return;
         }
         // safe: reads below are guarded by n, the bytes present from t
-        if (proto == PROTO_TCP) {
+        if (proto == IpProtocols.TCP) {
             d.quotedTcp = true;
             d.hasTcpPorts = true;
             d.quotedTcpBytes = Math.min(n, 60);
@@ -114,7 +116,7 @@ final class QuotedHeaders {
             if (n >= 20) {
                 d.urgentPointer = u16(b, t + 18);
             }
-        } else if (proto == PROTO_UDP) {
+        } else if (proto == IpProtocols.UDP) {
             d.quotedUdp = true;
             d.hasUdpPorts = true;
             d.quotedTransportOffset = t;

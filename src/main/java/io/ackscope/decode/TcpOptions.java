@@ -50,64 +50,73 @@ final class TcpOptions {
             }
             // safe from here: `length` bytes at o are captured
             d.tcpOptionsSet = true;
-            switch (kind) {
-                case MSS:
-                    if (length == 4) {
-                        d.mss = u16(b, o + 2);
-                    } else {
-                        valid = false;
-                    }
-                    break;
-                case WINDOW_SCALE:
-                    if (length == 3) {
-                        d.windowScale = u8(b, o + 2);
-                    } else {
-                        valid = false;
-                    }
-                    break;
-                case SACK_PERMITTED:
-                    if (length == 2) {
-                        d.sackPermitted = true;
-                    } else {
-                        valid = false;
-                    }
-                    break;
-                case SACK:
-                    if (length >= 2 + SACK_BLOCK && (length - 2) % SACK_BLOCK == 0) {
-                        int blocks = Math.min(MAX_SACK_BLOCKS, (length - 2) / SACK_BLOCK);
-                        for (int i = 0; i < blocks; i++) {
-                            d.sackLeft[i] = u32(b, o + 2 + i * SACK_BLOCK);
-                            d.sackRight[i] = u32(b, o + 6 + i * SACK_BLOCK);
-                        }
-                        d.sackBlockCount = blocks;
-                    } else {
-                        valid = false;
-                    }
-                    break;
-                case TIMESTAMPS:
-                    if (length == 10) {
-                        d.hasTimestamps = true;
-                        d.tsVal = u32(b, o + 2);
-                        d.tsEcr = u32(b, o + 6);
-                    } else {
-                        valid = false;
-                    }
-                    break;
-                case FAST_OPEN:
-                    d.hasFastOpen = true;
-                    d.fastOpenCookieLength = length - 2;
-                    break;
-                case EXPERIMENTAL:
-                    if (length >= 4 && u16(b, o + 2) == FAST_OPEN_EXPERIMENT_ID) {
-                        d.hasFastOpen = true;
-                        d.fastOpenCookieLength = length - 4;
-                    }
-                    break;
-                default:
-                    break; // unknown kinds are skipped by their length
-            }
+            valid &= option(d, b, kind, o, length);
             o += length;
         }
         return valid;
+    }
+
+    /**
+     * Reads one option of {@code length} bytes at {@code o}, all captured, into {@code d}; returns false if its
+     * length is wrong for its kind (the option is then skipped).
+     */
+    private static boolean option(PacketDecoder d, byte[] b, int kind, int o, int length) {
+        switch (kind) {
+            case MSS:
+                if (length == 4) {
+                    d.mss = u16(b, o + 2);
+                } else {
+                    return false;
+                }
+                break;
+            case WINDOW_SCALE:
+                if (length == 3) {
+                    d.windowScale = u8(b, o + 2);
+                } else {
+                    return false;
+                }
+                break;
+            case SACK_PERMITTED:
+                if (length == 2) {
+                    d.sackPermitted = true;
+                } else {
+                    return false;
+                }
+                break;
+            case SACK:
+                if (length >= 2 + SACK_BLOCK && (length - 2) % SACK_BLOCK == 0) {
+                    int blocks = Math.min(MAX_SACK_BLOCKS, (length - 2) / SACK_BLOCK);
+                    for (int i = 0; i < blocks; i++) {
+                        d.sackLeft[i] = u32(b, o + 2 + i * SACK_BLOCK);
+                        d.sackRight[i] = u32(b, o + 6 + i * SACK_BLOCK);
+                    }
+                    d.sackBlockCount = blocks;
+                } else {
+                    return false;
+                }
+                break;
+            case TIMESTAMPS:
+                if (length == 10) {
+                    d.hasTimestamps = true;
+                    d.tsVal = u32(b, o + 2);
+                    d.tsEcr = u32(b, o + 6);
+                } else {
+                    return false;
+                }
+                break;
+            case FAST_OPEN:
+                d.hasFastOpen = true;
+                d.fastOpenCookieLength = length - 2;
+                break;
+            case EXPERIMENTAL:
+                if (length >= 4 && u16(b, o + 2) == FAST_OPEN_EXPERIMENT_ID) {
+                    d.hasFastOpen = true;
+                    d.fastOpenCookieLength = length - 4;
+                }
+                break;
+            default:
+                break; // unknown kinds are skipped by their length
+        }
+        return true;
     }
 }

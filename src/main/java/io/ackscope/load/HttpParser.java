@@ -18,6 +18,9 @@ import java.nio.ByteBuffer;
  * consumed as part of the response that follows them. Malformed input is a {@link Progress#MALFORMED} result with a
  * {@link Malformed} reason, never an exception. Bare LF is accepted as a line end (RFC 9112 §2.2 allows it);
  * obsolete line folding is not.
+ *
+ * <p>The parts of a message each have a reader of their own: {@link StartLine}, {@link HeaderLine} (the kept
+ * bytes of the current header field), {@link ChunkedBody}; this class walks the header section and the body.
  */
 public final class HttpParser {
 
@@ -39,9 +42,6 @@ public final class HttpParser {
 
     /** Header bytes copied out of the fed buffer at a time. */
     private static final int SCRATCH = 512;
-
-    /** Bytes kept of a header name or of a value we interpret; longer ones are not ones we interpret. */
-    private static final int KEEP = 32;
 
     /** Result of {@link #feed} and {@link #onEof}. */
     public enum Progress {
@@ -78,47 +78,26 @@ public final class HttpParser {
     }
 
     // States, in order: header-section states (state < BODY), body states (state < DONE), then the two ends.
-    private static final int STATUS = 0;
-    private static final int STATUS_LF = 1;
-    private static final int METHOD = 2;
-    private static final int TARGET = 3;
-    private static final int VERSION = 4;
-    private static final int START_LF = 5;
-    private static final int HEADER_START = 6;
-    private static final int NAME = 7;
-    private static final int VALUE_START = 8;
-    private static final int VALUE = 9;
-    private static final int VALUE_LF = 10;
-    private static final int HEADERS_END_LF = 11;
-    private static final int TRAILER_START = 12;
-    private static final int TRAILER_LINE = 13;
-    private static final int TRAILER_END_LF = 14;
-    private static final int BODY = 15;
-    private static final int CHUNK_SIZE = 16;
-    private static final int CHUNK_EXT = 17;
-    private static final int CHUNK_SIZE_LF = 18;
-    private static final int CHUNK_DATA = 19;
-    private static final int CHUNK_DATA_CR = 20;
-    private static final int CHUNK_DATA_LF = 21;
-    private static final int UNTIL_CLOSE = 22;
-    private static final int DONE = 23;
-    private static final int FAILED = 24;
-
-    private static final int H_OTHER = 0;
-    private static final int H_CONTENT_LENGTH = 1;
-    private static final int H_TRANSFER_ENCODING = 2;
-    private static final int H_CONNECTION = 3;
-
-    private static final byte[] CONTENT_LENGTH = ascii("content-length");
-    private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
-    private static final byte[] CONNECTION = ascii("connection");
-    private static final byte[] HTTP_SLASH = ascii("HTTP/");
-
-    private static final byte[] HEAD = ascii("HEAD");
+    private static final int START_LINE = 0;
+    private static final int HEADER_START = 1;
+    private static final int NAME = 2;
+    private static final int VALUE_START = 3;
+    private static final int VALUE = 4;
+    private static final int VALUE_LF = 5;
+    private static final int HEADERS_END_LF = 6;
+    private static final int TRAILER_START = 7;
+    private static final int TRAILER_LINE = 8;
+    private static final int TRAILER_END_LF = 9;
+    private static final int BODY = 10;
+    private static final int CHUNKED = 11;
+    private static final int UNTIL_CLOSE = 12;
+    private static final int DONE = 13;
+    private static final int FAILED = 14;
 
     private final boolean request;
-    private final byte[] name = new byte[KEEP];
-    private final byte[] value = new byte[KEEP];
+    private final StartLine startLine = new StartLine();
+    private final HeaderLine line = new HeaderLine();
+    private final ChunkedBody chunks = new ChunkedBody();
     /** Header bytes copied out of the buffer being fed; see {@link #feed}. */
     private final byte[] scratch = new byte[SCRATCH];
 
@@ -126,12 +105,6 @@ public final class HttpParser {
     private Malformed malformed;
     private long messageBytes;
     private int headerBytes;
-    private int lineLen;
-    private int status;
-    private int versionMinor;
-    private int versionMajor;
-    private int nameLen;
-    private int valueLen;
     private int header;
     private long contentLength;
     private boolean chunked;
@@ -141,8 +114,6 @@ public final class HttpParser {
     /** Whether the body has its own framing (length, chunks or none) rather than ending with the connection. */
     private boolean framed;
     private long remaining;
-    private int chunkDigits;
-    private boolean head;
 
     private HttpParser(boolean request) {
         this.request = request;
@@ -161,7 +132,7 @@ public final class HttpParser {
 
     /** Forgets the previous message; call after {@link Progress#COMPLETE} before feeding the next one. */
     public void reset() {
-        state = request ? METHOD : STATUS;
+        state = START_LINE;
         malformed = null;
         messageBytes = 0;
         startHeaderSection();
@@ -169,17 +140,13 @@ public final class HttpParser {
 
     private void startHeaderSection() {
         headerBytes = 0;
-        lineLen = 0;
-        status = 0;
-        versionMajor = 0;
-        versionMinor = 0;
+        startLine.start(request);
         contentLength = -1;
         chunked = false;
         transferEncoding = false;
         connectionClose = false;
         connectionKeepAlive = false;
         framed = true;
-        head = request;
     }
 
     /**
@@ -236,12 +203,12 @@ public final class HttpParser {
 
     /** Whether the request's method is HEAD (requests only), valid once its request line was read. */
     public boolean isHead() {
-        return request && head;
+        return request && startLine.head();
     }
 
     /** Status code of the (final) response, valid once its status line was read; 0 for requests. */
     public int status() {
-        return status;
+        return startLine.status();
     }
 
     /** Bytes the current message took so far, interim responses, headers, framing and trailers included. */
@@ -254,8 +221,7 @@ public final class HttpParser {
         if (connectionClose || !framed) {
             return false;
         }
-        boolean http11 = versionMajor > 1 || (versionMajor == 1 && versionMinor >= 1);
-        return http11 || connectionKeepAlive;
+        return startLine.http11() || connectionKeepAlive;
     }
 
     /** Reason of a {@code MALFORMED} result, or null. */
@@ -285,116 +251,34 @@ public final class HttpParser {
                 }
                 return p + n;
             }
-            case CHUNK_DATA: {
-                int n = (int) Math.min(remaining, limit - p);
-                remaining -= n;
-                if (remaining == 0) {
-                    state = CHUNK_DATA_CR;
-                }
-                return p + n;
-            }
             case UNTIL_CLOSE:
                 return limit;
-            default:
-                chunkByte(buf.get(p));
-                return p + 1;
-        }
-    }
-
-    private void chunkByte(byte b) {
-        switch (state) {
-            case CHUNK_SIZE: {
-                if (++lineLen > MAX_CHUNK_LINE) {
-                    fail(Malformed.CHUNK_SIZE);
-                    return;
+            default: { // CHUNKED
+                int next = chunks.feed(buf, p, limit);
+                if (chunks.malformed() != null) {
+                    fail(chunks.malformed());
+                } else if (chunks.lastChunkRead()) {
+                    state = TRAILER_START;
+                    headerBytes = 0;
                 }
-                int d = hex(b);
-                if (d >= 0) {
-                    if ((remaining != 0 || d != 0) && ++chunkDigits > MAX_CHUNK_SIZE_DIGITS) {
-                        fail(Malformed.CHUNK_SIZE);
-                        return;
-                    }
-                    remaining = (remaining << 4) | d;
-                } else if (lineLen == 1) {
-                    fail(Malformed.CHUNK_SIZE);
-                } else if (b == ';' || b == ' ' || b == '\t') {
-                    state = CHUNK_EXT;
-                } else if (b == '\r') {
-                    state = CHUNK_SIZE_LF;
-                } else if (b == '\n') {
-                    chunkSizeDone();
-                } else {
-                    fail(Malformed.CHUNK_SIZE);
-                }
-                return;
+                return next;
             }
-            case CHUNK_EXT:
-                if (++lineLen > MAX_CHUNK_LINE) {
-                    fail(Malformed.CHUNK_SIZE);
-                } else if (b == '\n') {
-                    chunkSizeDone();
-                }
-                return;
-            case CHUNK_SIZE_LF:
-                if (b == '\n') {
-                    chunkSizeDone();
-                } else {
-                    fail(Malformed.CHUNK_SIZE);
-                }
-                return;
-            case CHUNK_DATA_CR:
-                if (b == '\r') {
-                    state = CHUNK_DATA_LF;
-                } else if (b == '\n') {
-                    startChunk();
-                } else {
-                    fail(Malformed.CHUNK_END);
-                }
-                return;
-            case CHUNK_DATA_LF:
-                if (b == '\n') {
-                    startChunk();
-                } else {
-                    fail(Malformed.CHUNK_END);
-                }
-                return;
-            default:
-                throw new IllegalStateException("state " + state);
         }
     }
 
-    private void startChunk() {
-        state = CHUNK_SIZE;
-        lineLen = 0;
-        chunkDigits = 0;
-        remaining = 0;
-    }
-
-    private void chunkSizeDone() {
-        if (remaining == 0) {
-            state = TRAILER_START;
-            headerBytes = 0;
-        } else {
-            state = CHUNK_DATA;
-        }
+    private void startChunked() {
+        chunks.start();
+        state = CHUNKED;
     }
 
     private void headerByte(byte b) {
         switch (state) {
-            case STATUS:
-                statusByte(b);
-                return;
-            case METHOD:
-            case TARGET:
-            case VERSION:
-            case START_LF:
-                requestLineByte(b);
-                return;
-            case STATUS_LF:
-                if (b == '\n') {
+            case START_LINE:
+                startLine.lineByte(b);
+                if (startLine.failed()) {
+                    fail(request ? Malformed.REQUEST_LINE : Malformed.STATUS_LINE);
+                } else if (startLine.done()) {
                     state = HEADER_START;
-                } else {
-                    fail(Malformed.STATUS_LINE);
                 }
                 return;
             case HEADER_START:
@@ -405,7 +289,7 @@ public final class HttpParser {
                 } else if (b == ' ' || b == '\t' || b == ':') {
                     fail(Malformed.HEADER_LINE); // obsolete line folding, or an empty name
                 } else {
-                    nameLen = 0;
+                    line.startName();
                     state = NAME;
                     nameByte(b);
                 }
@@ -417,7 +301,7 @@ public final class HttpParser {
                 if (b == ' ' || b == '\t') {
                     return;
                 }
-                valueLen = 0;
+                line.startValue();
                 state = VALUE;
                 valueByte(b);
                 return;
@@ -438,6 +322,14 @@ public final class HttpParser {
                 }
                 headersDone();
                 return;
+            default:
+                trailerByte(b);
+        }
+    }
+
+    /** The trailer section after a chunked body: skipped line by line up to the empty line. */
+    private void trailerByte(byte b) {
+        switch (state) {
             case TRAILER_START:
                 if (b == '\r') {
                     state = TRAILER_END_LF;
@@ -464,110 +356,15 @@ public final class HttpParser {
         }
     }
 
-    /** Status line {@code HTTP/d.d ddd[ reason]}, checked position by position. */
-    private void statusByte(byte b) {
-        int i = lineLen++;
-        if (i < 8) {
-            if (!versionByte(i, b)) {
-                fail(Malformed.STATUS_LINE);
-            }
-        } else if (i == 8) {
-            if (b != ' ') {
-                fail(Malformed.STATUS_LINE);
-            }
-        } else if (i <= 11) {
-            if (b < '0' || b > '9') {
-                fail(Malformed.STATUS_LINE);
-            } else {
-                status = status * 10 + (b - '0');
-            }
-        } else if (b == '\n') {
-            state = HEADER_START;
-        } else if (b == '\r') {
-            state = STATUS_LF;
-        } else if (i == 12 && b != ' ') {
-            fail(Malformed.STATUS_LINE);
-        }
-        // after "HTTP/d.d ddd ": the reason phrase, any bytes up to the line end
-    }
-
-    /** Byte {@code i} (0 to 7) of {@code HTTP/d.d}; records the version digits. */
-    private boolean versionByte(int i, byte b) {
-        if (i < 5) {
-            return b == HTTP_SLASH[i];
-        }
-        if (i == 6) {
-            return b == '.';
-        }
-        if (b < '0' || b > '9') {
-            return false;
-        }
-        if (i == 5) {
-            versionMajor = b - '0';
-        } else {
-            versionMinor = b - '0';
-        }
-        return true;
-    }
-
-    /** Request line {@code METHOD SP request-target SP HTTP/d.d}; lineLen counts bytes of the current part. */
-    private void requestLineByte(byte b) {
-        int i = lineLen++;
-        switch (state) {
-            case METHOD:
-                if (b == ' ' && i > 0) {
-                    head &= i == HEAD.length;
-                    state = TARGET;
-                    lineLen = 0;
-                } else if (isTchar(b)) {
-                    head &= i < HEAD.length && b == HEAD[i];
-                } else {
-                    fail(Malformed.REQUEST_LINE);
-                }
-                return;
-            case TARGET:
-                if (b == ' ' && i > 0) {
-                    state = VERSION;
-                    lineLen = 0;
-                } else if (b <= ' ' || b == 0x7f) {
-                    fail(Malformed.REQUEST_LINE);
-                }
-                return;
-            case VERSION:
-                if (i < 8 ? !versionByte(i, b) : i > 8 || (b != '\r' && b != '\n')) {
-                    fail(Malformed.REQUEST_LINE);
-                } else if (i == 8) {
-                    state = b == '\r' ? START_LF : HEADER_START;
-                }
-                return;
-            default: // START_LF
-                if (b == '\n') {
-                    state = HEADER_START;
-                } else {
-                    fail(Malformed.REQUEST_LINE);
-                }
-        }
-    }
-
-    /** token characters of RFC 9110 §5.6.2. */
-    private static boolean isTchar(byte b) {
-        return b > ' ' && b < 0x7f && b != '"' && b != '(' && b != ')' && b != ',' && b != '/' && b != ':'
-                && b != ';' && b != '<' && b != '=' && b != '>' && b != '?' && b != '@' && b != '['
-                && b != '\\' && b != ']' && b != '{' && b != '}';
-    }
-
     private void nameByte(byte b) {
         if (b == ':') {
-            header = headerId();
+            header = line.nameId();
             state = VALUE_START;
-            valueLen = 0;
-        } else if (!isTchar(b)) {
+            line.startValue();
+        } else if (!HeaderLine.isTchar(b)) {
             fail(Malformed.HEADER_LINE); // includes CR and LF
         } else {
-            if (nameLen < KEEP) {
-                name[nameLen] = lower(b);
-            }
-            nameLen++;
+            line.nameByte(b);
         }
     }
 
@@ -577,50 +374,29 @@ public final class HttpParser {
         } else if (b == '\n') {
             headerDone();
         } else {
-            if (valueLen < KEEP) {
-                value[valueLen] = lower(b);
-            }
-            valueLen++;
+            line.valueByte(b);
         }
-    }
-
-    private int headerId() {
-        if (equals(name, nameLen, CONTENT_LENGTH)) {
-            return H_CONTENT_LENGTH;
-        }
-        if (equals(name, nameLen, TRANSFER_ENCODING)) {
-            return H_TRANSFER_ENCODING;
-        }
-        if (equals(name, nameLen, CONNECTION)) {
-            return H_CONNECTION;
-        }
-        return H_OTHER;
     }
 
     private void headerDone() {
         state = HEADER_START;
-        int len = valueLen;
-        if (len <= KEEP) {
-            while (len > 0 && (value[len - 1] == ' ' || value[len - 1] == '\t')) {
-                len--; // trailing OWS
-            }
-        }
+        int len = line.valueLength();
         switch (header) {
-            case H_CONTENT_LENGTH:
+            case HeaderLine.CONTENT_LENGTH:
                 contentLengthValue(len);
                 return;
-            case H_TRANSFER_ENCODING:
-                if (len > KEEP) {
+            case HeaderLine.TRANSFER_ENCODING:
+                if (len > HeaderLine.KEEP) {
                     fail(Malformed.TRANSFER_ENCODING);
                     return;
                 }
                 transferEncoding = true;
-                chunked = lastTokenIs(len, "chunked");
+                chunked = line.lastTokenIs(len, "chunked");
                 return;
-            case H_CONNECTION:
-                if (len <= KEEP) {
-                    connectionClose |= hasToken(len, "close");
-                    connectionKeepAlive |= hasToken(len, "keep-alive");
+            case HeaderLine.CONNECTION:
+                if (len <= HeaderLine.KEEP) {
+                    connectionClose |= line.hasToken(len, "close");
+                    connectionKeepAlive |= line.hasToken(len, "keep-alive");
                 }
                 return;
             default:
@@ -628,20 +404,8 @@ public final class HttpParser {
     }
 
     private void contentLengthValue(int len) {
-        if (len == 0 || len > MAX_CONTENT_LENGTH_DIGITS) {
-            fail(Malformed.CONTENT_LENGTH);
-            return;
-        }
-        long v = 0;
-        for (int i = 0; i < len; i++) {
-            byte c = value[i];
-            if (c < '0' || c > '9') {
-                fail(Malformed.CONTENT_LENGTH);
-                return;
-            }
-            v = v * 10 + (c - '0');
-        }
-        if (contentLength >= 0 && contentLength != v) {
+        long v = len == 0 || len > MAX_CONTENT_LENGTH_DIGITS ? -1 : line.decimal(len);
+        if (v < 0 || (contentLength >= 0 && contentLength != v)) {
             fail(Malformed.CONTENT_LENGTH);
             return;
         }
@@ -653,12 +417,13 @@ public final class HttpParser {
             requestHeadersDone();
             return;
         }
+        int status = startLine.status();
         if (status >= 100 && status < 200) {
             if (status == 101) {
                 fail(Malformed.UPGRADE);
                 return;
             }
-            state = STATUS; // interim response: the final one follows on the same request
+            state = START_LINE; // interim response: the final one follows on the same request
             startHeaderSection();
             return;
         }
@@ -666,7 +431,7 @@ public final class HttpParser {
             state = DONE;
         } else if (transferEncoding) {
             if (chunked) {
-                startChunk();
+                startChunked();
             } else {
                 framed = false;
                 state = UNTIL_CLOSE;
@@ -683,7 +448,7 @@ public final class HttpParser {
     private void requestHeadersDone() {
         if (transferEncoding) {
             if (chunked) {
-                startChunk();
+                startChunked();
             } else {
                 fail(Malformed.TRANSFER_ENCODING); // RFC 9112 §6.3 rule 4: a server cannot frame it
             }
@@ -693,87 +458,5 @@ public final class HttpParser {
         } else {
             state = DONE;
         }
-    }
-
-    /** Whether the comma-separated list in value[0, len) ends with {@code token}. */
-    private boolean lastTokenIs(int len, String token) {
-        int end = len;
-        int start = end;
-        while (start > 0 && value[start - 1] != ',') {
-            start--;
-        }
-        while (start < end && (value[start] == ' ' || value[start] == '\t')) {
-            start++;
-        }
-        return regionIs(start, end, token);
-    }
-
-    /** Whether the comma-separated list in value[0, len) contains {@code token}. */
-    private boolean hasToken(int len, String token) {
-        int start = 0;
-        while (start < len) {
-            int end = start;
-            while (end < len && value[end] != ',') {
-                end++;
-            }
-            int s = start;
-            int e = end;
-            while (s < e && (value[s] == ' ' || value[s] == '\t')) {
-                s++;
-            }
-            while (e > s && (value[e - 1] == ' ' || value[e - 1] == '\t')) {
-                e--;
-            }
-            if (regionIs(s, e, token)) {
-                return true;
-            }
-            start = end + 1;
-        }
-        return false;
-    }
-
-    private boolean regionIs(int start, int end, String token) {
-        if (end - start != token.length()) {
-            return false;
-        }
-        for (int i = 0; i < token.length(); i++) {
-            if (value[start + i] != token.charAt(i)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean equals(byte[] kept, int len, byte[] expected) {
-        if (len != expected.length) {
-            return false;
-        }
-        for (int i = 0; i < len; i++) {
-            if (kept[i] != expected[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int hex(byte b) {
-        if (b >= '0' && b <= '9') {
-            return b - '0';
-        }
-        if (b >= 'a' && b <= 'f') {
-            return b - 'a' + 10;
-        }
-        if (b >= 'A' && b <= 'F') {
-            return b - 'A' + 10;
-        }
-        return -1;
-    }
-
-    private static byte lower(byte b) {
-        return b >= 'A' && b <= 'Z' ? (byte) (b + 32) : b;
-    }
-
-    private static byte[] ascii(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 }

@@ -1,5 +1,8 @@
 package io.ackscope.probe;
 
+import io.ackscope.capture.LinkTypes;
+import io.ackscope.decode.PacketDecoder;
+
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
@@ -12,8 +15,27 @@ import java.util.concurrent.ThreadLocalRandom;
  * it when it is a TCP segment from the target port to that source port acknowledging {@code seq + 1} (SYN/ACK or
  * RST/ACK), or an ICMP error quoting that source port and sequence number. The probe's own SYN, seen by the
  * capture, gives the wire send time; without it the user-space send time is used.
+ *
+ * <p>Received frames are decoded by a {@link PacketDecoder} ({@link #decode}); {@link #kind} says what a decoded
+ * frame is to the probes.
  */
 final class ProbeBook {
+
+    /** Not a frame the probes use (not IPv4, truncated, malformed, or another protocol). */
+    static final int OTHER = 0;
+    /** An IPv4 TCP segment with its 20-byte header captured. */
+    static final int TCP = 1;
+    /** An ICMP error (time exceeded, destination unreachable) quoting an IPv4 TCP header's ports and sequence. */
+    static final int ICMP_ERROR = 2;
+
+    static final int ICMP_UNREACHABLE = 3;
+    static final int ICMP_TIME_EXCEEDED = 11;
+
+    private static final int TCP_HEADER = 20;
+    /** Quoted TCP bytes needed: ports and sequence number (RFC 792 guarantees 8). */
+    private static final int QUOTED_TCP_BYTES = 8;
+    /** The nine flag bits a reply shows (NS 0x100 ... FIN 0x001), without the three reserved ones. */
+    private static final int FLAG_BITS = 0x1ff;
 
     private static final int FIRST_PORT = 20_000;
     private static final int LAST_PORT = 60_999;
@@ -80,34 +102,70 @@ final class ProbeBook {
     }
 
     /**
-     * Looks at one received frame.
+     * Decodes a received frame, {@code frame[0 .. len)}, into {@code d} (Ethernet: {@link PcapChannel} opens
+     * nothing else).
+     *
+     * @return {@link #kind} of the frame
+     */
+    static int decode(PacketDecoder d, byte[] frame, int len) {
+        int captured = Math.max(0, Math.min(len, frame.length));
+        d.decode(LinkTypes.EN10MB, frame, 0, captured, captured);
+        return kind(d);
+    }
+
+    /** What the frame {@code d} last decoded is to the probes: {@link #TCP}, {@link #ICMP_ERROR} or {@link #OTHER}. */
+    static int kind(PacketDecoder d) {
+        if (d.ipVersion() != 4) {
+            return OTHER;
+        }
+        if (d.hasTcp() && TCP_HEADER <= d.captureEnd() - d.transportOffset()) {
+            return TCP;
+        }
+        if (d.hasIcmp() && (d.icmpType() == ICMP_TIME_EXCEEDED || d.icmpType() == ICMP_UNREACHABLE)
+                && d.quotedTcp() && d.quotedIpVersion() == 4 && d.quotedTcpBytes() >= QUOTED_TCP_BYTES) {
+            return ICMP_ERROR;
+        }
+        return OTHER;
+    }
+
+    /** The IPv4 address in the low 32 bits of an IPv4-mapped address's low half, big-endian in an int. */
+    private static int ipv4(long mappedLo) {
+        return (int) mappedLo;
+    }
+
+    /**
+     * Looks at one received frame, just decoded into {@code d}.
      *
      * @return the index of the probe it answers for the first time, or -1 (own SYN, duplicate, unrelated)
      */
-    int observe(ReplyView v, long wireNanos) {
-        if (v.kind() == ReplyView.TCP) {
-            if (v.src() == srcIp && v.dst() == dstIp && v.dstPort() == dstPort
-                    && (v.flags() & (ProbeReply.SYN | ProbeReply.ACK)) == ProbeReply.SYN) {
-                int i = index(v.srcPort());
-                if (i >= 0 && sent[i] && v.seq() == seq[i] && sentWireNanos[i] == 0) {
+    int observe(PacketDecoder d, long wireNanos) {
+        int kind = kind(d);
+        int src = ipv4(d.srcLo());
+        int dst = ipv4(d.dstLo());
+        if (kind == TCP) {
+            int flags = d.tcpFlags();
+            if (src == srcIp && dst == dstIp && d.dstPort() == dstPort
+                    && (flags & (ProbeReply.SYN | ProbeReply.ACK)) == ProbeReply.SYN) {
+                int i = index(d.srcPort());
+                if (i >= 0 && sent[i] && d.seq() == seq[i] && sentWireNanos[i] == 0) {
                     sentWireNanos[i] = wireNanos;
                 }
                 return -1;
             }
-            if (v.src() == dstIp && v.dst() == srcIp && v.srcPort() == dstPort
-                    && (v.flags() & ProbeReply.ACK) != 0) {
-                int i = index(v.dstPort());
-                if (i >= 0 && sent[i] && !answered[i] && v.ack() == ((seq[i] + 1) & 0xffffffffL)) {
+            if (src == dstIp && dst == srcIp && d.srcPort() == dstPort && (flags & ProbeReply.ACK) != 0) {
+                int i = index(d.dstPort());
+                if (i >= 0 && sent[i] && !answered[i] && d.ack() == ((seq[i] + 1) & 0xffffffffL)) {
                     answered[i] = true;
                     return i;
                 }
             }
             return -1;
         }
-        if (v.kind() == ReplyView.ICMP_ERROR && v.dst() == srcIp && v.quotedSrc() == srcIp
-                && v.quotedDst() == dstIp && v.quotedDstPort() == dstPort) {
-            int i = index(v.quotedSrcPort());
-            if (i >= 0 && sent[i] && !answered[i] && v.quotedSeq() == seq[i]) {
+        // in an ICMP error the decoder's ports and sequence number are those of the quoted TCP header
+        if (kind == ICMP_ERROR && dst == srcIp && ipv4(d.quotedSrcLo()) == srcIp
+                && ipv4(d.quotedDstLo()) == dstIp && d.dstPort() == dstPort) {
+            int i = index(d.srcPort());
+            if (i >= 0 && sent[i] && !answered[i] && d.seq() == seq[i]) {
                 answered[i] = true;
                 return i;
             }
@@ -126,12 +184,13 @@ final class ProbeBook {
         return Math.max(0, replyWireNanos - start);
     }
 
-    /** The answer in {@code v} to probe {@code i}, as a record. */
-    ProbeReply reply(int i, ReplyView v, long replyWireNanos) {
-        boolean tcp = v.kind() == ReplyView.TCP;
-        return new ProbeReply(i, Routes.dotted(v.src()), v.ipLength(), v.ttl(), v.dontFragment(), v.ipId(),
-                tcp ? v.srcPort() : dstPort, tcp ? v.flags() : 0, tcp ? v.window() : -1,
-                tcp ? -1 : v.icmpType(), tcp ? -1 : v.icmpCode(), rttNanos(i, replyWireNanos), wireTimed(i));
+    /** The answer in {@code d} (the frame {@link #observe} matched to probe {@code i}), as a record. */
+    ProbeReply reply(int i, PacketDecoder d, long replyWireNanos) {
+        boolean tcp = kind(d) == TCP;
+        int ipLength = d.ipLengthFromFrame() ? 0 : d.ipTotalLength(); // the header's own field
+        return new ProbeReply(i, Routes.dotted(ipv4(d.srcLo())), ipLength, d.ttl(), d.dontFragment(), d.ipId(),
+                tcp ? d.srcPort() : dstPort, tcp ? d.tcpFlags() & FLAG_BITS : 0, tcp ? d.window() : -1,
+                tcp ? -1 : d.icmpType(), tcp ? -1 : d.icmpCode(), rttNanos(i, replyWireNanos), wireTimed(i));
     }
 
     private int index(int port) {

@@ -1,5 +1,6 @@
 package io.ackscope.probe;
 
+import io.ackscope.decode.PacketDecoder;
 import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapNativeException;
 
@@ -74,7 +75,7 @@ public final class SynProber implements java.io.Closeable {
         SynPacket syn = new SynPacket(route.nextHopMac(), route.sourceMac(), src, dst, port,
                 SynPacket.DEFAULT_WINDOW, true, SynPacket.DEFAULT_OPTIONS);
         byte[] frame = new byte[syn.frameLength()];
-        ReplyView view = new ReplyView();
+        PacketDecoder view = new PacketDecoder();
         RttStats stats = new RttStats();
         long[] deadline = new long[count];
         long start = System.nanoTime();
@@ -98,7 +99,7 @@ public final class SynProber implements java.io.Closeable {
                 continue;
             }
             long ts = channel.timestampNanos();
-            view.wrap(b, 0, b.length);
+            ProbeBook.decode(view, b, b.length);
             int i = book.observe(view, ts);
             if (i >= 0) {
                 ProbeReply r = book.reply(i, view, ts);

@@ -1,5 +1,6 @@
 package io.ackscope.probe;
 
+import io.ackscope.decode.PacketDecoder;
 import org.pcap4j.core.NotOpenException;
 import org.pcap4j.core.PcapNativeException;
 
@@ -54,7 +55,7 @@ public final class TcpTracer {
         SynPacket syn = new SynPacket(route.nextHopMac(), route.sourceMac(), src, dst, port,
                 SynPacket.DEFAULT_WINDOW, true, SynPacket.DEFAULT_OPTIONS);
         byte[] frame = new byte[syn.frameLength()];
-        ReplyView view = new ReplyView();
+        PacketDecoder view = new PacketDecoder();
         try (PcapChannel ch = PcapChannel.open(route.device(), book.filter(true), route.loopback())) {
             for (int ttl = 1; ttl <= maxTtl; ttl++) {
                 int first = (ttl - 1) * probesPerHop;
@@ -73,7 +74,7 @@ public final class TcpTracer {
                         continue;
                     }
                     long ts = ch.timestampNanos();
-                    view.wrap(b, 0, b.length);
+                    ProbeBook.decode(view, b, b.length);
                     int i = book.observe(view, ts);
                     if (i >= first && i < first + probesPerHop) {
                         replies[i - first] = book.reply(i, view, ts);
@@ -93,7 +94,7 @@ public final class TcpTracer {
     /** The target answered with TCP, or some router reported it unreachable. */
     private static boolean reachedEnd(ProbeReply[] replies) {
         for (ProbeReply r : replies) {
-            if (r != null && (r.isTcp() || r.icmpType() == ReplyView.ICMP_UNREACHABLE)) {
+            if (r != null && (r.isTcp() || r.icmpType() == ProbeBook.ICMP_UNREACHABLE)) {
                 return true;
             }
         }

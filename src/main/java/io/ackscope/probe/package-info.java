@@ -8,6 +8,7 @@
  * computes from a capture taken at the same time. pcap4j is used where libpcap is the point (injection, BPF, live
  * capture), never on the batch read path.
  *
- * <p>Uses {@code capture} only.
+ * <p>Received frames are decoded by {@code decode}'s {@code PacketDecoder}; {@code ProbeBook} matches them to
+ * probes. Uses {@code decode} and {@code capture} only.
  */
 package io.ackscope.probe;

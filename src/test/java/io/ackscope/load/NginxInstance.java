@@ -1,5 +1,7 @@
 package io.ackscope.load;
 
+import io.ackscope.lab.Nginx;
+
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -11,13 +13,11 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * A real nginx from the distribution, run in the foreground from a generated configuration in a directory of its
- * own: listens on 127.0.0.1 only, logs errors there, no access log, one process (no master, so no user switch and
- * nothing left behind). Serves {@code index.html} of the given size from that directory.
+ * A real nginx from the distribution with the lab's configuration ({@link Nginx#writeConfig}) in a directory of
+ * its own: one foreground process on 127.0.0.1, serving {@code index.html} of the given size, and the same file
+ * under {@code /short/} where a connection closes after 3 requests. Started here, stopped by {@link #close()}.
  */
 final class NginxInstance implements AutoCloseable {
-
-    static final Path NGINX = Path.of("/usr/sbin/nginx");
 
     private final Process process;
     private final int port;
@@ -28,13 +28,12 @@ final class NginxInstance implements AutoCloseable {
      * @param directives the connection-level directives under test, e.g. {@code "tcp_nodelay off;"}
      */
     NginxInstance(Path dir, String directives, int bodySize) throws IOException, InterruptedException {
-        if (!Files.isExecutable(NGINX)) {
-            fail(NGINX + " is missing: install Debian's nginx-light (CI does) to run the nginx stall tests");
+        if (!Nginx.installed()) {
+            fail(Nginx.BINARY + " is missing: install Debian's nginx-light (CI does) to run the nginx stall tests");
         }
         this.dir = dir;
         this.port = LoadRuns.freePort();
         Path root = Files.createDirectories(dir.resolve("www"));
-        Files.createDirectories(dir.resolve("tmp"));
         byte[] body = new byte[bodySize];
         for (int i = 0; i < bodySize; i++) {
             body[i] = (byte) (i % 64 == 63 ? '\n' : 'a' + i % 26);
@@ -42,29 +41,9 @@ final class NginxInstance implements AutoCloseable {
         Files.write(root.resolve("index.html"), body);
         Files.createDirectories(root.resolve("short"));
         Files.write(root.resolve("short").resolve("index.html"), body);
-        String tmp = dir.resolve("tmp").toString();
-        String conf = "daemon off;\n"
-                + "master_process off;\n"
-                + "worker_processes 1;\n"
-                + "pid " + dir.resolve("nginx.pid") + ";\n"
-                + "error_log " + dir.resolve("error.log") + " warn;\n"
-                + "events { worker_connections 256; }\n"
-                + "http {\n"
-                + "  access_log off;\n"
-                + "  client_body_temp_path " + tmp + "; proxy_temp_path " + tmp + "; fastcgi_temp_path " + tmp
-                + "; uwsgi_temp_path " + tmp + "; scgi_temp_path " + tmp + ";\n"
-                + "  keepalive_requests 1000000;\n"
-                + "  " + directives + "\n"
-                + "  server {\n"
-                + "    listen 127.0.0.1:" + port + ";\n"
-                + "    root " + root + ";\n"
-                + "    location /short/ { keepalive_requests 3; }\n"
-                + "  }\n"
-                + "}\n";
-        Path confFile = dir.resolve("nginx.conf");
-        Files.writeString(confFile, conf);
-        this.process = new ProcessBuilder(NGINX.toString(), "-p", dir.toString(), "-c", confFile.toString(),
-                "-e", dir.resolve("error.log").toString())
+        Path confFile = Nginx.writeConfig(dir, "ackscope's load tests", root, port, directives,
+                "location /short/ { keepalive_requests 3; }");
+        this.process = new ProcessBuilder(Nginx.command(dir, confFile))
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("stdout.log").toFile())
                 .start();

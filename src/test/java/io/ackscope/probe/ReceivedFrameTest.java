@@ -1,5 +1,6 @@
 package io.ackscope.probe;
 
+import io.ackscope.decode.PacketDecoder;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
@@ -11,7 +12,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ReplyViewTest {
+/**
+ * Received frames as the probes see them: decoded by {@link PacketDecoder} through {@link ProbeBook#decode}, and
+ * classified by {@link ProbeBook#kind} (TCP, ICMP error quoting a probe, or other).
+ */
+class ReceivedFrameTest {
 
     /** Frame 2 of corpus capture zeek__methods.pcap: the SYN/ACK answering {@link SynPacketTest#ZEEK_SYN}. */
     static final byte[] ZEEK_SYN_ACK = hex(
@@ -26,36 +31,37 @@ class ReplyViewTest {
 
     @Test
     void readsTheFieldsOfARealSynAck() {
-        ReplyView v = new ReplyView();
-        assertEquals(ReplyView.TCP, v.wrap(ZEEK_SYN_ACK, 0, ZEEK_SYN_ACK.length));
-        assertEquals(60, v.ipLength());
+        PacketDecoder v = new PacketDecoder();
+        assertEquals(ProbeBook.TCP, ProbeBook.decode(v, ZEEK_SYN_ACK, ZEEK_SYN_ACK.length));
+        assertEquals(60, v.ipTotalLength());
         assertEquals(49, v.ttl());
         assertEquals(0xb657, v.ipId());
         assertFalse(v.dontFragment());
-        assertEquals(ip(173, 194, 75, 103), v.src());
-        assertEquals(ip(128, 2, 6, 136), v.dst());
+        assertEquals(ip(173, 194, 75, 103), (int) v.srcLo());
+        assertEquals(ip(128, 2, 6, 136), (int) v.dstLo());
         assertEquals(80, v.srcPort());
         assertEquals(46562, v.dstPort());
         assertEquals(0x1506aaacL, v.seq());
         assertEquals(0xf34cc467L, v.ack());
-        assertEquals(0x012, v.flags());
+        assertEquals(0x012, v.tcpFlags());
         assertEquals(14180, v.window());
     }
 
     @Test
     void readsTheQuotedProbeOfAnIcmpTimeExceeded() {
         byte[] frame = timeExceededQuoting(SynPacketTest.ZEEK_SYN, 28);
-        ReplyView v = new ReplyView();
-        assertEquals(ReplyView.ICMP_ERROR, v.wrap(frame, 0, frame.length));
-        assertEquals(ReplyView.ICMP_TIME_EXCEEDED, v.icmpType());
+        PacketDecoder v = new PacketDecoder();
+        assertEquals(ProbeBook.ICMP_ERROR, ProbeBook.decode(v, frame, frame.length));
+        assertEquals(ProbeBook.ICMP_TIME_EXCEEDED, v.icmpType());
         assertEquals(0, v.icmpCode());
-        assertEquals(ip(10, 9, 8, 7), v.src());
-        assertEquals(ip(128, 2, 6, 136), v.dst());
-        assertEquals(ip(128, 2, 6, 136), v.quotedSrc());
-        assertEquals(ip(173, 194, 75, 103), v.quotedDst());
-        assertEquals(46562, v.quotedSrcPort());
-        assertEquals(80, v.quotedDstPort());
-        assertEquals(0xf34cc466L, v.quotedSeq());
+        assertEquals(ip(10, 9, 8, 7), (int) v.srcLo());
+        assertEquals(ip(128, 2, 6, 136), (int) v.dstLo());
+        assertEquals(ip(128, 2, 6, 136), (int) v.quotedSrcLo());
+        assertEquals(ip(173, 194, 75, 103), (int) v.quotedDstLo());
+        assertTrue(v.quotedTcp());
+        assertEquals(46562, v.srcPort());                     // the quoted header's ports and sequence number
+        assertEquals(80, v.dstPort());
+        assertEquals(0xf34cc466L, v.seq());
     }
 
     @Test
@@ -67,37 +73,39 @@ class ReplyViewTest {
         tagged[14] = 0;
         tagged[15] = 42;                                       // VLAN 42
         System.arraycopy(ZEEK_SYN_ACK, 12, tagged, 16, ZEEK_SYN_ACK.length - 12);
-        ReplyView v = new ReplyView();
-        assertEquals(ReplyView.TCP, v.wrap(tagged, 0, tagged.length));
+        PacketDecoder v = new PacketDecoder();
+        assertEquals(ProbeBook.TCP, ProbeBook.decode(v, tagged, tagged.length));
         assertEquals(46562, v.dstPort());
     }
 
     @Test
     void everyTruncatedPrefixIsOtherNotAnException() {
-        ReplyView v = new ReplyView();
+        PacketDecoder v = new PacketDecoder();
         int tcpEnd = 14 + 20 + 20;
         for (int len = 0; len < tcpEnd; len++) {
-            assertEquals(ReplyView.OTHER, v.wrap(ZEEK_SYN_ACK, 0, len), "prefix of " + len + " bytes");
+            assertEquals(ProbeBook.OTHER, ProbeBook.decode(v, ZEEK_SYN_ACK, len), "prefix of " + len + " bytes");
         }
+        assertEquals(ProbeBook.TCP, ProbeBook.decode(v, ZEEK_SYN_ACK, tcpEnd), "options cut: still the reply");
         byte[] icmp = timeExceededQuoting(SynPacketTest.ZEEK_SYN, 28);
         int quoteEnd = 14 + 20 + 8 + 20 + 8;
         for (int len = 0; len < quoteEnd; len++) {
-            assertEquals(ReplyView.OTHER, v.wrap(icmp, 0, len), "ICMP prefix of " + len + " bytes");
+            assertEquals(ProbeBook.OTHER, ProbeBook.decode(v, icmp, len), "ICMP prefix of " + len + " bytes");
         }
-        assertEquals(ReplyView.ICMP_ERROR, v.wrap(icmp, 0, quoteEnd));
+        assertEquals(ProbeBook.ICMP_ERROR, ProbeBook.decode(v, icmp, quoteEnd));
     }
 
     @Test
-    void wrapResetsEveryFieldOfThePreviousFrame() {
-        ReplyView v = new ReplyView();
-        v.wrap(ZEEK_SYN_ACK, 0, ZEEK_SYN_ACK.length);
+    void decodingResetsEveryFieldOfThePreviousFrame() {
+        PacketDecoder v = new PacketDecoder();
+        ProbeBook.decode(v, ZEEK_SYN_ACK, ZEEK_SYN_ACK.length);
         byte[] arp = Arrays.copyOf(ZEEK_SYN_ACK, 60);
         arp[12] = 0x08;
         arp[13] = 0x06;
-        assertEquals(ReplyView.OTHER, v.wrap(arp, 0, arp.length));
-        assertEquals(0, v.srcPort());
-        assertEquals(0, v.src());
-        assertEquals(0, v.flags());
+        assertEquals(ProbeBook.OTHER, ProbeBook.decode(v, arp, arp.length));
+        assertFalse(v.hasTcp());
+        assertEquals(-1, v.srcPort());
+        assertEquals(0L, v.srcLo());
+        assertEquals(0, v.tcpFlags());
         assertEquals(0L, v.ack());
     }
 
@@ -105,20 +113,20 @@ class ReplyViewTest {
     void rejectsAnIpv4HeaderLengthBelowFive() {
         byte[] bad = ZEEK_SYN_ACK.clone();
         bad[14] = 0x44;                                        // IHL 4
-        assertEquals(ReplyView.OTHER, new ReplyView().wrap(bad, 0, bad.length));
+        assertEquals(ProbeBook.OTHER, ProbeBook.decode(new PacketDecoder(), bad, bad.length));
     }
 
     @Test
     void ignoresNonFirstFragments() {
         byte[] frag = ZEEK_SYN_ACK.clone();
         frag[14 + 7] = 1;                                      // fragment offset 8 bytes
-        assertEquals(ReplyView.OTHER, new ReplyView().wrap(frag, 0, frag.length));
+        assertEquals(ProbeBook.OTHER, ProbeBook.decode(new PacketDecoder(), frag, frag.length));
     }
 
     @Test
     void randomBytesNeverThrow() {
         Random rnd = new Random(7);
-        ReplyView v = new ReplyView();
+        PacketDecoder v = new PacketDecoder();
         byte[] b = new byte[120];
         int decoded = 0;
         for (int i = 0; i < 200_000; i++) {
@@ -131,7 +139,7 @@ class ReplyViewTest {
                 b[14 + 7] = 0;
                 b[14 + 9] = (byte) (rnd.nextBoolean() ? 6 : 1);
             }
-            if (v.wrap(b, 0, rnd.nextInt(b.length + 1)) != ReplyView.OTHER) {
+            if (ProbeBook.decode(v, b, rnd.nextInt(b.length + 1)) != ProbeBook.OTHER) {
                 decoded++;
             }
         }
