@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.capture.Archive;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.spark.Analyze;
@@ -48,6 +49,11 @@ final class AnalyzeCommand extends Command {
     @Parameter(names = "--partitions", description = "Shuffle partitions for the engine (default: "
             + "spark.sql.shuffle.partitions, which analyze sets to 2 x the cores unless given)")
     int partitions;
+
+    @Parameter(names = "--source-by", description = "Capture source of each file: dir (default: its directory "
+            + "relative to the input), file (each file its own source), or a regular expression whose first group, "
+            + "found in the file's path, names it")
+    String sourceBy;
 
     @Parameter(names = "--verbose", description = "Spark's own logging instead of ackscope's quiet setting")
     boolean verbose;
@@ -100,7 +106,8 @@ final class AnalyzeCommand extends Command {
             }
             long started = System.nanoTime();
             Analyze.Summary s = Analyze.run(spark,
-                    new Analyze.Options(inputs, out, overwrite, packets, partitions), System.err,
+                    new Analyze.Options(inputs, out, overwrite, packets, partitions,
+                            Archive.SourceRule.parse(sourceBy)), System.err,
                     System.console() != null);
             printSummary(s, (System.nanoTime() - started) / 1e9);
             ReportCommand.afterAnalyze(s.out(), console);
