@@ -93,20 +93,14 @@ final class EngineTask {
         int file = -1;
         int source = -1;
         FileFrames frames = null;
-        long connections = 0, segments = 0;
-        int peak = 0;
+        Fed done = new Fed(0, 0, 0);
         while (rows.hasNext()) {
             SegmentRows.fill(s, rows.next());
             if (s.fileIndex != file) {
                 file = s.fileIndex;
                 frames = numbering.frames(file);
                 if (numbering.source(file) != source) {
-                    if (engine != null) {
-                        engine.finish();
-                        connections += engine.connections();
-                        segments += engine.segments();
-                        peak = Math.max(peak, engine.peakOpenTuples());
-                    }
+                    done = finish(engine, done);
                     source = numbering.source(file);
                     engine = engines.apply(source);
                 }
@@ -117,13 +111,17 @@ final class EngineTask {
             s.frameNumber = frames.sourceFrame(s.frameNumber);
             engine.accept(s);
         }
-        if (engine != null) {
-            engine.finish();
-            connections += engine.connections();
-            segments += engine.segments();
-            peak = Math.max(peak, engine.peakOpenTuples());
+        return finish(engine, done);
+    }
+
+    /** Finishes {@code engine} (the end of its source), if any, and adds its figures to {@code sum}. */
+    private static Fed finish(TcpEngine engine, Fed sum) {
+        if (engine == null) {
+            return sum;
         }
-        return new Fed(connections, segments, peak);
+        engine.finish();
+        return new Fed(sum.connections() + engine.connections(), sum.segments() + engine.segments(),
+                Math.max(sum.peakOpenTuples(), engine.peakOpenTuples()));
     }
 
     /** A table file one task attempt wrote. */
