@@ -2,19 +2,18 @@ package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
-import io.ackscope.capture.CaptureException;
-import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.Archive;
+import io.ackscope.capture.ArchiveStore;
+import io.ackscope.capture.CaptureText;
 import io.ackscope.tcp.AckClass;
-import io.ackscope.tcp.CaptureFeeder;
+import io.ackscope.tcp.ArchiveFeeder;
 import io.ackscope.tcp.Diagnosis;
 import io.ackscope.tcp.Side;
-import io.ackscope.tcp.TcpEngine;
 import io.ackscope.tcp.Vantage;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,9 +28,12 @@ import java.util.Map;
         + "retransmission timeouts and zero-window waits, with fixes")
 public final class DiagnoseCommand extends Command {
 
-    @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file(s), analysed in the order "
-            + "given as one capture (repeat -r for several)")
+    @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file(s) or directories (repeat -r "
+            + "for several), read as analyze reads them: each capture source's files in time order as one capture")
     List<String> files = new ArrayList<>();
+
+    @Parameter(names = "--source-by", description = LocalArchive.SOURCE_BY)
+    String sourceBy;
 
     @Parameter(names = {"--top"}, description = "Show at most this many server endpoints (busiest first)")
     int top = 20;
@@ -48,32 +50,36 @@ public final class DiagnoseCommand extends Command {
 
     @Override
     public int run() throws IOException {
-        Diagnosis diagnosis = new Diagnosis();
-        TcpEngine engine = new TcpEngine(diagnosis);
-        CaptureFeeder feeder = new CaptureFeeder();
-        int damaged = 0;
-        for (int i = 0; i < files.size(); i++) {
-            try (CaptureReader r = CaptureReader.open(Path.of(files.get(i)))) {
-                feeder.feed(r, i, engine);
-            } catch (CaptureException e) {
-                damaged++;
-                out.println("warning: " + e.getMessage() + " (analysed the frames before it)");
+        Archive archive = LocalArchive.list(files, sourceBy);
+        List<Diagnosis> diagnoses = new ArrayList<>();
+        ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local());
+        feeder.run(source -> {
+            Diagnosis d = new Diagnosis();
+            diagnoses.add(d);
+            return d;
+        });
+        int damaged = LocalArchive.report(feeder, "diagnose", out);
+        out.printf(Locale.ROOT, "%d frames, %d TCP segments, %d connections%s%n%n", feeder.frames(),
+                feeder.tcpSegments(), feeder.connections(), archive.sources().size() > 1
+                        ? " in " + archive.sources().size() + " capture sources" : "");
+        for (int s = 0; s < diagnoses.size(); s++) {
+            if (diagnoses.size() > 1) {
+                out.println("== source " + CaptureText.terminal(archive.sources().get(s)) + " ==");
+                out.println();
             }
-        }
-        engine.finish();
-        out.printf(Locale.ROOT, "%d frames, %d TCP segments, %d connections%n%n", feeder.frames(),
-                feeder.tcpSegments(), engine.connections());
-        List<Diagnosis.Endpoint> eps = diagnosis.endpoints();
-        if (eps.isEmpty()) {
-            out.println("No TCP connections found.");
-        }
-        int shown = 0;
-        for (Diagnosis.Endpoint e : eps) {
-            if (shown++ == top) {
-                out.printf(Locale.ROOT, "... %d more server endpoints (use --top)%n", eps.size() - top);
-                break;
+            List<Diagnosis.Endpoint> eps = diagnoses.get(s).endpoints();
+            if (eps.isEmpty()) {
+                out.println("No TCP connections found.");
+                out.println();
             }
-            print(e);
+            int shown = 0;
+            for (Diagnosis.Endpoint e : eps) {
+                if (shown++ == top) {
+                    out.printf(Locale.ROOT, "... %d more server endpoints (use --top)%n", eps.size() - top);
+                    break;
+                }
+                print(e);
+            }
         }
         return damaged == 0 ? 0 : 1;
     }
