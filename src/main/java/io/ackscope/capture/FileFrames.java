@@ -43,6 +43,49 @@ public record FileFrames(long base, long[] duplicates) implements Serializable {
         return new FileFrames(base + lastFrame - duplicates.length, nextDuplicates);
     }
 
+    /** The duplicates as ranges: first, last, first, last, ... (ascending, each range of consecutive frames). */
+    public long[] ranges() {
+        long[] out = new long[0];
+        int n = 0;
+        for (int i = 0; i < duplicates.length; i++) {
+            if (n > 0 && out[n - 1] == duplicates[i] - 1) {
+                out[n - 1] = duplicates[i];
+                continue;
+            }
+            if (n + 2 > out.length) {
+                out = Arrays.copyOf(out, Math.max(8, out.length * 2));
+            }
+            out[n++] = duplicates[i];
+            out[n++] = duplicates[i];
+        }
+        return Arrays.copyOf(out, n);
+    }
+
+    /** A file's numbering from its base and {@link #ranges()}; null when the ranges are not ascending pairs. */
+    public static FileFrames ofRanges(long base, long[] ranges) {
+        if (ranges.length % 2 != 0) {
+            return null;
+        }
+        long count = 0;
+        for (int i = 0; i < ranges.length; i += 2) {
+            if (ranges[i] > ranges[i + 1] || (i > 0 && ranges[i] <= ranges[i - 1])) {
+                return null;
+            }
+            count += ranges[i + 1] - ranges[i] + 1;
+        }
+        if (count > Integer.MAX_VALUE - 8) {
+            return null;
+        }
+        long[] d = new long[(int) count];
+        int k = 0;
+        for (int i = 0; i < ranges.length; i += 2) {
+            for (long f = ranges[i]; f <= ranges[i + 1]; f++) {
+                d[k++] = f;
+            }
+        }
+        return new FileFrames(base, d);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof FileFrames f && f.base == base && Arrays.equals(f.duplicates, duplicates);

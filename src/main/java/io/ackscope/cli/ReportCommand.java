@@ -29,6 +29,9 @@ final class ReportCommand extends Command {
     @Parameter(names = "--server", description = "Only this server endpoint, HOST:PORT ([v6]:PORT); repeatable")
     List<String> servers = new ArrayList<>();
 
+    @Parameter(names = "--source", description = "Only this capture source (the tables' source column); repeatable")
+    List<String> sources = new ArrayList<>();
+
     @Parameter(names = "--since", description = "Only measurements from this time on (ISO-8601, UTC unless an "
             + "offset is given, or epoch seconds)")
     String since;
@@ -54,7 +57,7 @@ final class ReportCommand extends Command {
         Path dir = Path.of(dirs.get(0));
         Path file = out != null ? Path.of(out) : dir.resolve(Report.FILE_NAME);
         long start = System.nanoTime();
-        ReportData d = Report.write(dir, file, ReportFilter.parse(servers, since, until));
+        ReportData d = Report.write(dir, file, ReportFilter.parse(servers, since, until).withSources(sources));
         summary(console, file, d, start);
         return 0;
     }

@@ -79,6 +79,9 @@ final class CaptureFilesTable {
                     new Column("duplicate_frames", LONG, false, "frames",
                             "Of `frames`, those an earlier file of the source also holds (same timestamp and "
                                     + "captured bytes): analysed there, not here."),
+                    new Column("duplicate_ranges", LONG_LIST, false, "frames",
+                            "The duplicate frames as ranges of frame numbers of this file: first, last, first, last, "
+                                    + "... (an overlap is usually one range)."),
                     new Column("capture_hardware", STRING, true, "", "pcapng shb_hardware (untrusted text)."),
                     new Column("capture_os", STRING, true, "", "pcapng shb_os (untrusted text)."),
                     new Column("capture_application", STRING, true, "", "pcapng shb_userappl (untrusted text)."),
@@ -91,8 +94,8 @@ final class CaptureFilesTable {
             FIRST_TS = 12, LAST_TS = 13, DURATION_US = 14, FRAMES_OK = 15, FRAMES_TRUNCATED = 16,
             FRAMES_MALFORMED = 17, FRAMES_UNSUPPORTED = 18, TCP_FRAMES = 19, SKIPPED = 20, SKIPPED_BY_REASON = 21,
             ERROR_OFFSET = 22, ERROR = 23, TAIL_OFFSET = 24, TAIL_PROBLEM = 25, COMPLETE = 26, SEEK_FRAMES = 27,
-            SEEK_OFFSETS = 28, SOURCE = 29, FIRST_SOURCE_FRAME = 30, DUPLICATE_FRAMES = 31, HARDWARE = 32, OS = 33,
-            APPLICATION = 34, INTERFACE_NAMES = 35, COMMENTS = 36;
+            SEEK_OFFSETS = 28, SOURCE = 29, FIRST_SOURCE_FRAME = 30, DUPLICATE_FRAMES = 31, DUPLICATE_RANGES = 32,
+            HARDWARE = 33, OS = 34, APPLICATION = 35, INTERFACE_NAMES = 36, COMMENTS = 37;
 
     /**
      * Fills {@code row} for one file from its merged split statistics ({@code stats} null when no split of it
@@ -103,7 +106,8 @@ final class CaptureFilesTable {
         row.clear();
         FileFrames frames = numbering.frames(file.index());
         row.setString(SOURCE, numbering.sourceName(file.source())).setLong(FIRST_SOURCE_FRAME, frames.base())
-                .setLong(DUPLICATE_FRAMES, frames.duplicates().length);
+                .setLong(DUPLICATE_FRAMES, frames.duplicates().length)
+                .setLongList(DUPLICATE_RANGES, frames.ranges());
         Archive.Metadata m = member != null ? member.metadata() : null;
         row.setString(HARDWARE, m != null ? m.hardware() : null).setString(OS, m != null ? m.os() : null)
                 .setString(APPLICATION, m != null ? m.application() : null)

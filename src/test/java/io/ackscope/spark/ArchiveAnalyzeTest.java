@@ -2,6 +2,9 @@ package io.ackscope.spark;
 
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.RotatedArchive;
+import io.ackscope.report.Report;
+import io.ackscope.report.ReportData;
+import io.ackscope.report.ReportFilter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -207,6 +210,46 @@ class ArchiveAnalyzeTest {
                 .first().getLong(0), "stream numbers start at 0 in each source");
         assertFalse(rows(out, "sources").isEmpty());
         assertSingleJvmAgrees(out, root);
+    }
+
+    /**
+     * The report's worst connections with their flow graphs (re-read from the files: frames numbered in the
+     * source, duplicates skipped), without the file index of each arrow.
+     */
+    static List<String> flowGraphs(Path out, ReportFilter filter) throws IOException {
+        ReportData d = Report.data(out, filter, true);
+        List<String> l = new ArrayList<>();
+        for (ReportData.Connection c : d.worstConnections()) {
+            assertEquals(null, c.ladder().unavailable(), "flow graph of stream " + c.stream());
+            l.add(c.stream() + " " + c.server() + " " + c.stalls() + " "
+                    + c.ladder().rows().stream().map(r -> r.toString().replaceAll("fileIndex=\\d+, ", "")).toList());
+        }
+        return l;
+    }
+
+    @Test
+    void theReportKeepsSourcesApartAndDrawsTheUncutFlowGraphs() throws IOException {
+        Path root = tmp.resolve("report");
+        capture.write(root.resolve("hostA"), RotatedArchive.overlapping(capture.pieces(8), 200),
+                RotatedArchive.reversed(8, "cap-", ".pcap"));
+        capture.write(root.resolve("hostB"), capture.pieces(3), RotatedArchive.tcpdumpC("cap.pcap"));
+        Path out = analyze("report", Archive.SourceRule.DIRECTORY, "16k", root);
+        List<String> whole = flowGraphs(wholeOut, ReportFilter.ALL);
+        assertTrue(whole.size() >= 4 && whole.get(0).contains("HELD"), whole.toString());
+        for (String host : List.of("hostA", "hostB")) {
+            List<String> one = flowGraphs(out, ReportFilter.ALL.withSources(List.of(host)));
+            // the same 21 connections, flow graphs and stall counts; the server is named with its source
+            assertEquals(whole.size(), one.size(), host);
+            for (int i = 0; i < whole.size(); i++) {
+                assertTrue(whole.get(i).equals(one.get(i).replace(" at " + host + " ", " ")), host + " " + i);
+            }
+        }
+        ReportData both = Report.data(out, ReportFilter.ALL, false);
+        assertEquals(2, both.endpoints().size(), "the server seen from two capture points: " + both.endpoints());
+        assertTrue(both.endpoints().get(0).server().endsWith(" at hostA")
+                || both.endpoints().get(0).server().endsWith(" at hostB"), both.endpoints().get(0).server());
+        assertEquals(both.endpoints().get(0).connections(), both.endpoints().get(1).connections());
+        assertEquals(21, both.endpoints().get(0).connections());
     }
 
     /** The single-JVM reader of the same inputs gives every engine table of {@code out}, row for row. */
