@@ -310,7 +310,8 @@ public final class Archive implements Serializable {
                 } else if (e.directory()) {
                     int loop = ancestors.indexOf(e.identity());
                     if (loop >= 0) {
-                        skipped.put(child, "a link loop: leads back to " + ancestorPath(child, ancestors.size() - loop));
+                        skipped.put(child, "a link loop: leads back to "
+                                + ancestorPath(child, ancestors.size() - loop));
                         continue;
                     }
                     ancestors.add(e.identity());

@@ -1,6 +1,7 @@
 package io.ackscope.cli;
 
 import io.ackscope.capture.Archive;
+import io.ackscope.capture.CaptureText;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.spark.Analyze;
@@ -127,6 +128,17 @@ final class AnalyzeCommand extends Command {
         console.printf(Locale.ROOT, "tables in %s:%n", s.out());
         for (Map.Entry<String, Long> e : s.tableRows().entrySet()) {
             console.printf(Locale.ROOT, "  %-16s %,d rows%n", e.getKey(), e.getValue());
+        }
+        if (s.sources() > 1) {
+            console.printf(Locale.ROOT, "%d capture sources (each read as one capture; see the sources table)%n",
+                    s.sources());
+        }
+        if (!s.notRead().isEmpty()) {
+            console.printf(Locale.ROOT, "%d path%s not read:%n", s.notRead().size(),
+                    s.notRead().size() == 1 ? "" : "s");
+            for (String p : s.notRead()) {
+                console.println("  " + CaptureText.terminal(p));
+            }
         }
         if (!s.damaged().isEmpty()) {
             console.printf(Locale.ROOT, "%d damaged file%s (analysed up to the damage; see capture_files):%n",

@@ -75,13 +75,13 @@ final class ReportBuilder {
     private ReportData run() throws IOException {
         // Every table's decoder starts now, each a few row groups ahead of its reader below: while one table is
         // consumed, the next ones are already decoding (TableReader.open).
-        try (TableReader.Scan connections = TableReader.open(dir, Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS, Tables.SOURCE, true);
-             TableReader.Scan exchanges = TableReader.open(dir, Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS, Tables.SOURCE, true);
-             TableReader.Scan rtt = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS, Tables.SOURCE, true);
-             TableReader.Scan acks = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS, Tables.SOURCE, true);
-             TableReader.Scan stalls = TableReader.open(dir, Tables.STALLS, Tables.STALLS_COLUMNS, Tables.SOURCE, true);
+        try (TableReader.Scan connections = scan(Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS);
+             TableReader.Scan exchanges = scan(Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS);
+             TableReader.Scan rtt = scan(Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS);
+             TableReader.Scan acks = scan(Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
+             TableReader.Scan stalls = scan(Tables.STALLS, Tables.STALLS_COLUMNS);
              TableReader.Scan events = TableReader.exists(dir, Tables.LATENCY_EVENTS)
-                     ? TableReader.open(dir, Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS, Tables.SOURCE, true) : null) {
+                     ? scan(Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS) : null) {
             InputReader input = InputReader.read(dir);
             manySources = new java.util.HashSet<>(input.fileSources()).size() > 1;
             readConnections(connections);
@@ -95,6 +95,11 @@ final class ReportBuilder {
             }
             return result(input);
         }
+    }
+
+    /** Opens an engine table's scan, with its source column where the table has one. */
+    private TableReader.Scan scan(String table, List<String> columns) throws IOException {
+        return TableReader.open(dir, table, columns, Tables.SOURCE, true);
     }
 
     private ReportData result(InputReader input) {

@@ -74,7 +74,7 @@ public final class Analyze {
     public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long connections,
                           Map<String, Long> tableRows, List<String> damaged, double seconds,
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
-                          Map<String, String> taskTime) {
+                          Map<String, String> taskTime, int sources, List<String> notRead) {
 
         public String json() {
             StringBuilder sb = new StringBuilder(256);
@@ -86,7 +86,8 @@ public final class Analyze {
             for (Map.Entry<String, Long> e : tableRows.entrySet()) {
                 sb.append(i++ > 0 ? "," : "").append('"').append(e.getKey()).append("\":").append(e.getValue());
             }
-            sb.append("},\"damaged_files\":").append(damaged.size()).append("}\n");
+            sb.append("},\"damaged_files\":").append(damaged.size()).append(",\"sources\":").append(sources)
+                    .append(",\"paths_not_read\":").append(notRead.size()).append("}\n");
             return sb.toString();
         }
     }
@@ -200,7 +201,7 @@ public final class Analyze {
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
                     tcpFrames, connections, tableRows, damaged, secondsSince(start), phases,
                     plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
-                    stageTimes.describe());
+                    stageTimes.describe(), plan.sources().size(), notRead(plan.archive()));
             out.commit(names, result.json());
             return result;
         } catch (IOException | RuntimeException e) {
@@ -213,6 +214,20 @@ public final class Analyze {
             spark.sparkContext().removeSparkListener(stageTimes);
             SplitStatsAccumulator.unregister(id);
         }
+    }
+
+    /** Paths of the inputs not read, and why: not captures, ackscope outputs, link loops, copies. */
+    static List<String> notRead(Archive archive) {
+        List<String> out = new ArrayList<>();
+        if (archive != null) {
+            for (Archive.Skipped s : archive.skipped()) {
+                out.add(s.path() + ": " + s.reason());
+            }
+            for (Archive.Copy c : archive.copies()) {
+                out.add(c.path() + ": a copy of " + c.of());
+            }
+        }
+        return out;
     }
 
     static final String READ = "read, decode and shuffle";

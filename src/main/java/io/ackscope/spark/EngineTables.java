@@ -34,7 +34,8 @@ public final class EngineTables {
             + "`connections` on (`source`, `stream`).";
     /** The last column of every engine table. */
     static final Column SOURCE = new Column("source", STRING, false, "",
-            "Capture source (capture point) the row comes from: connections, streams and frame numbers are per source.");
+            "Capture source (capture point) the row comes from: connections, streams and frame numbers are per "
+                    + "source.");
 
     // ---- connections ---------------------------------------------------------------------------------------
     private static final String[][] SIDE_COUNTS = {
@@ -239,7 +240,8 @@ public final class EngineTables {
                             "DIRECT (capture at the acking host), ESTIMATED (path RTT subtracted), UNCORRECTED "
                                     + "(handshake not captured: an upper bound)."),
                     new Column("ack_class", STRING, false, "",
-                            "IMMEDIATE, EVERY_SECOND_SEGMENT, PIGGYBACKED, DELAYED_40MS, DELAYED_200MS, DELAYED_OTHER."), SOURCE));
+                            "IMMEDIATE, EVERY_SECOND_SEGMENT, PIGGYBACKED, DELAYED_40MS, DELAYED_200MS, "
+                                    + "DELAYED_OTHER."), SOURCE));
 
     static void ackDelay(RowBuffer r, AckDelay a, long stream, String source) {
         r.clear().setLong(0, stream).setTimestampNanos(1, a.timeNanos()).setLong(2, a.frameNumber())

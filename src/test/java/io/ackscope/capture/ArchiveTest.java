@@ -56,7 +56,8 @@ class ArchiveTest {
     @Test
     void rotatedFilesAreInTimeOrderWhateverTheirNames() throws IOException {
         List<int[]> eight = capture.pieces(8);
-        List<Path> reversed = capture.write(tmp.resolve("reversed"), eight, RotatedArchive.reversed(8, "cap-", ".pcap"));
+        List<Path> reversed = capture.write(tmp.resolve("reversed"), eight,
+                RotatedArchive.reversed(8, "cap-", ".pcap"));
         assertEquals(names(reversed), names(list(tmp.resolve("reversed"))));
         assertEquals("cap-07.pcap", names(reversed).get(0));
 

@@ -147,7 +147,7 @@ public final class RotatedArchive {
         return i -> prefix + String.format("%02d", pieces - 1 - i) + suffix;
     }
 
-    /** tcpdump {@code -C}: {@code cap}, {@code cap1}, {@code cap2}, ... (name order puts {@code cap10} before {@code cap2}). */
+    /** tcpdump {@code -C}: {@code cap}, {@code cap1}, {@code cap2}, ... (by name {@code cap10} sorts before {@code cap2}). */
     public static IntFunction<String> tcpdumpC(String base) {
         return i -> i == 0 ? base : base + i;
     }

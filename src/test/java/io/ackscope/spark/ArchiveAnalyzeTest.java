@@ -210,6 +210,20 @@ class ArchiveAnalyzeTest {
                 .first().getLong(0), "stream numbers start at 0 in each source");
         assertFalse(rows(out, "sources").isEmpty());
         assertSingleJvmAgrees(out, root);
+        // the hosts named one by one, in the other order, with another split size: the same tables, sources included
+        Path reordered = analyze("hosts-reordered", Archive.SourceRule.DIRECTORY, "128m", root.resolve("hostB"),
+                root.resolve("hostA"));
+        for (String t : tables()) {
+            assertEquals(allRows(out, t), allRows(reordered, t), t);
+        }
+    }
+
+    static List<String> allRows(Path out, String table) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (Row r : spark.read().parquet(out.resolve(table).toString()).collectAsList()) {
+            rows.add(SparkTests.comparable(r));
+        }
+        return SparkTests.sortedText(rows);
     }
 
     /**
