@@ -39,6 +39,17 @@ public interface ArchiveStore {
     /** A file's bytes from the start. */
     InputStream open(String path) throws IOException;
 
+    /** A capture reader over a file ({@link Captures#open(InputStream, String)}); the stream is closed on failure. */
+    default CaptureReader openCapture(String path) throws IOException, CaptureException {
+        InputStream in = open(path);
+        try {
+            return Captures.open(in, path);
+        } catch (IOException | CaptureException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+    }
+
     /** Local files, by {@link java.nio.file} (identity: the file key, device and inode on Unix). */
     static ArchiveStore local() {
         return new ArchiveStore() {

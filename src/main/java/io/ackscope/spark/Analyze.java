@@ -252,8 +252,7 @@ public final class Analyze {
         }
         List<long[]> found = jsc.parallelize(tasks, tasks.size()).map(task -> {
             HadoopArchiveStore store = new HadoopArchiveStore(confB.value().value());
-            return io.ackscope.capture.Overlaps.duplicates(task.earlier(), task.path(),
-                    p -> io.ackscope.capture.Captures.open(store.open(p), p));
+            return io.ackscope.capture.Overlaps.duplicates(task.earlier(), task.path(), store::openCapture);
         }).collect();
         for (int i = 0; i < tasks.size(); i++) {
             out[tasks.get(i).file()] = found.get(i);

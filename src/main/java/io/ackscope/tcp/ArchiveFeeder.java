@@ -4,13 +4,11 @@ import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
-import io.ackscope.capture.Captures;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.capture.FileGap;
 import io.ackscope.capture.Overlaps;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -70,7 +68,7 @@ public final class ArchiveFeeder {
                 Archive.Member m = all.get(i);
                 long[] dups = duplicates(earlier, m);
                 numbering = numbering == null ? new FileFrames(0, dups) : numbering.next(lastFrame, dups);
-                if (numbering != null && !earlier.isEmpty()) {
+                if (!earlier.isEmpty()) {
                     FileGap g = FileGap.between(earlier.get(earlier.size() - 1).file().index(), lastRecord, maxStep,
                             m.firstNanos());
                     if (g != null) {
@@ -80,7 +78,7 @@ public final class ArchiveFeeder {
                 CaptureFeeder feeder = new CaptureFeeder();
                 feeder.startFile();
                 CaptureException damage = null;
-                try (InputStream in = store.open(m.path()); CaptureReader r = Captures.open(in, m.path())) {
+                try (CaptureReader r = store.openCapture(m.path())) {
                     feeder.feed(r, m.index(), numbering, engine);
                 } catch (CaptureException e) {
                     damage = e;
@@ -113,7 +111,7 @@ public final class ArchiveFeeder {
         if (overlapping.isEmpty()) {
             return new long[0];
         }
-        return Overlaps.duplicates(overlapping, later.path(), p -> Captures.open(store.open(p), p));
+        return Overlaps.duplicates(overlapping, later.path(), store::openCapture);
     }
 
     /** The files read, in order. */
