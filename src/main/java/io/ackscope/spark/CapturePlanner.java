@@ -97,7 +97,7 @@ final class CapturePlanner {
         List<CaptureFile> out = new ArrayList<>(archive.files().size());
         for (Archive.Member m : archive.files()) {
             out.add(new CaptureFile(m.index(), m.path(), m.length(), hosts(new Path(m.path()), m.length(), conf),
-                    m.source()));
+                    m.source(), archive.sources().get(m.source())));
         }
         return new Listed(archive, out);
     }

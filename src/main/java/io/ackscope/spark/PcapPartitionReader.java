@@ -114,7 +114,8 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
         if (segmentRows) {
             segments = new SegmentRows.Writer(split.file().index(), payloadBytes, httpPayloadOnly);
         } else {
-            rows = new PacketRowWriter(required, split.file().path(), split.file().index(), payloadBytes,
+            rows = new PacketRowWriter(required, split.file().path(), split.file().index(),
+                    split.file().sourceName(), payloadBytes,
                     httpPayloadOnly);
         }
         frameBase = split.firstFrame() - 1;
