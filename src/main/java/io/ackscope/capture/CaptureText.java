@@ -2,8 +2,8 @@ package io.ackscope.capture;
 
 import java.nio.charset.StandardCharsets;
 
-/** Turns strings found in a capture (pcapng options) into bounded, printable text. */
-final class CaptureText {
+/** Turns strings found in a capture (pcapng options) or an archive (file names) into bounded, printable text. */
+public final class CaptureText {
     /** Longest string kept from one option; longer ones are cut and marked with "...". */
     static final int MAX_CHARS = 256;
 
@@ -26,6 +26,12 @@ final class CaptureText {
             s = s.substring(0, MAX_CHARS);
             cut = true;
         }
+        String out = terminal(s);
+        return cut ? out + "..." : out;
+    }
+
+    /** {@code s} with control characters (and line and paragraph separators) replaced by '?': safe to print. */
+    public static String terminal(String s) {
         StringBuilder sb = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -36,7 +42,6 @@ final class CaptureText {
                 sb.setCharAt(i, '?');
             }
         }
-        String out = sb == null ? s : sb.toString();
-        return cut ? out + "..." : out;
+        return sb == null ? s : sb.toString();
     }
 }

@@ -46,6 +46,31 @@ public final class Captures {
      */
     public static CaptureReader open(InputStream raw, String name, int maxRecordLength)
             throws IOException, CaptureException {
+        Sniffed s = sniff(raw, name, maxRecordLength);
+        if (s.reader() == null) {
+            throw new CaptureException(name, 0, s.notCapture());
+        }
+        return s.reader();
+    }
+
+    /**
+     * What a stream holds: a capture's reader, or, when it is not a capture at all (its magic is neither pcap nor
+     * pcapng, directly or inside gzip, zstd or bzip2), why not.
+     *
+     * @param reader     the reader (it owns the stream), or null
+     * @param notCapture why the stream is not a capture ("looks like text", ...), or null
+     */
+    public record Sniffed(CaptureReader reader, String notCapture) {
+    }
+
+    /**
+     * As {@link #open(InputStream, String, int)}, but a stream that is not a capture is a value, not damage: a
+     * directory listing skips such files and lists them ({@link Archive}). Damage after a capture magic (a cut
+     * compressed stream, a bad header) is still thrown. On a {@code notCapture} result the caller still owns
+     * {@code raw}.
+     */
+    public static Sniffed sniff(InputStream raw, String name, int maxRecordLength)
+            throws IOException, CaptureException {
         byte[] head = raw.readNBytes(4);
         Compression compression = Compression.detect(head, head.length);
         InputStream joined = new SequenceInputStream(new ByteArrayInputStream(head), raw);
@@ -56,17 +81,23 @@ public final class Captures {
             byte[] b = in.array();
             int o = in.offset();
             if (got >= 4 && PcapngReader.isMagic(b, o)) {
-                return PcapngReader.open(in, name, compression, maxRecordLength);
+                return new Sniffed(PcapngReader.open(in, name, compression, maxRecordLength), null);
             }
             if (got >= 4 && PcapFileHeader.isMagic(b, o)) {
-                return PcapReader.open(in, name, compression, maxRecordLength);
+                return new Sniffed(PcapReader.open(in, name, compression, maxRecordLength), null);
             }
-            throw new CaptureException(name, 0, unknownMagic(b, o, got, compression));
+            release(plain);
+            return new Sniffed(null, unknownMagic(b, o, got, compression));
         } catch (IOException | CaptureException | RuntimeException e) {
-            if (plain instanceof DecompressingInput d) {
-                d.release();   // the caller closes raw; zstd's native context is ours to free
-            }
+            release(plain);
             throw e;
+        }
+    }
+
+    /** Frees a decompressor's native state (zstd's context) when no reader took the stream; the caller closes raw. */
+    private static void release(InputStream plain) {
+        if (plain instanceof DecompressingInput d) {
+            d.release();
         }
     }
 

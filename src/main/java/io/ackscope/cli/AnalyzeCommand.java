@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.capture.Archive;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.report.Format;
@@ -51,6 +52,11 @@ final class AnalyzeCommand extends Command {
     @Parameter(names = "--partitions", description = "Shuffle partitions for the engine (default: "
             + "spark.sql.shuffle.partitions, which analyze sets to 2 x the cores unless given)")
     int partitions;
+
+    @Parameter(names = "--source-by", description = "Capture source of each file: dir (default: its directory "
+            + "relative to the input), file (each file its own source), or a regular expression whose first group, "
+            + "found in the file's path, names it")
+    String sourceBy;
 
     private final PrintStream console;
 
@@ -129,7 +135,8 @@ final class AnalyzeCommand extends Command {
             // printed after the commit, below the summary
             java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
             Analyze.Summary s = Analyze.run(spark, prepared,
-                    new Analyze.Options(inputs, out, overwrite, packets, partitions), System.err,
+                    new Analyze.Options(inputs, out, overwrite, packets, partitions,
+                            Archive.SourceRule.parse(sourceBy)), System.err,
                     System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
             printSummary(s, (System.nanoTime() - started) / 1e9);
@@ -172,6 +179,16 @@ final class AnalyzeCommand extends Command {
         console.printf(Locale.ROOT, "tables in %s:%n", s.out());
         for (Map.Entry<String, Long> e : s.tableRows().entrySet()) {
             console.printf(Locale.ROOT, "  %-16s %s%n", e.getKey(), Format.plural(e.getValue(), "row", "rows"));
+        }
+        if (s.sources() > 1) {
+            console.printf(Locale.ROOT, "%d capture sources (each read as one capture; see the sources table)%n",
+                    s.sources());
+        }
+        if (!s.notRead().isEmpty()) {
+            console.printf(Locale.ROOT, "%s not read:%n", Format.plural(s.notRead().size(), "path", "paths"));
+            for (String p : s.notRead()) {
+                console.println("  " + TerminalText.escape(p));
+            }
         }
         if (!s.damaged().isEmpty()) {
             console.printf(Locale.ROOT, "%s (analysed up to the damage; see capture_files):%n",

@@ -2,14 +2,17 @@ package io.ackscope.cli;
 
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import io.ackscope.capture.Archive;
+import io.ackscope.capture.ArchiveStore;
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.report.Format;
-import io.ackscope.tcp.AckClass;
 import io.ackscope.tcp.CaptureFeeder;
+import io.ackscope.tcp.TcpEngine;
+import io.ackscope.tcp.AckClass;
+import io.ackscope.tcp.ArchiveFeeder;
 import io.ackscope.tcp.Diagnosis;
 import io.ackscope.tcp.Side;
-import io.ackscope.tcp.TcpEngine;
 import io.ackscope.tcp.Vantage;
 import org.HdrHistogram.Histogram;
 
@@ -29,9 +32,13 @@ import java.util.Map;
         + "retransmission timeouts and zero-window waits, with fixes")
 public final class DiagnoseCommand extends Command {
 
-    @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file(s), analysed in the order "
-            + "given as one capture (repeat -r for several; a FIFO, /dev/stdin or - for standard input work too)")
+    @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file(s) or directories (repeat -r "
+            + "for several), read as analyze reads them: each capture source's files in time order as one capture; "
+            + "a FIFO, /dev/stdin or - for standard input, alone")
     List<String> files = new ArrayList<>();
+
+    @Parameter(names = "--source-by", description = LocalArchive.SOURCE_BY)
+    String sourceBy;
 
     @Parameter(names = {"--top"}, description = "Show at most this many server endpoints (busiest first)",
             validateWith = OptionRange.Positive.class)
@@ -54,31 +61,69 @@ public final class DiagnoseCommand extends Command {
 
     @Override
     public int run() throws IOException, CaptureException, CommandFailure {
+        return LocalArchive.isStream(files) ? runStream(files.get(0)) : runArchive();
+    }
+
+    private static final String WHAT = "analysed the frames before it";
+
+    /** Each capture source as one capture, one section per source when there are several. */
+    private int runArchive() throws IOException, CommandFailure {
+        Archive archive = LocalArchive.list(files, sourceBy);
+        List<Diagnosis> diagnoses = new ArrayList<>();
+        ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local());
+        feeder.run(source -> {
+            Diagnosis d = new Diagnosis();
+            diagnoses.add(d);
+            return d;
+        });
+        int exit = LocalArchive.report(feeder, "diagnose", WHAT, strict, err);
+        int sources = archive.sources().size();
+        out.printf(Locale.ROOT, "%s, %s, %s%s%n%n", Format.plural(feeder.frames(), "frame", "frames"),
+                Format.plural(feeder.tcpSegments(), "TCP segment", "TCP segments"),
+                Format.plural(feeder.connections(), "connection", "connections"),
+                sources > 1 ? " in " + sources + " capture sources" : "");
+        for (int s = 0; s < diagnoses.size(); s++) {
+            if (sources > 1) {
+                out.println("== source " + TerminalText.escape(archive.sources().get(s)) + " ==");
+                out.println();
+            }
+            endpoints(diagnoses.get(s));
+        }
+        out.flush();
+        return exit;
+    }
+
+    /** One pipe or standard input, read once as one capture. */
+    private int runStream(String file) throws IOException, CaptureException, CommandFailure {
         Diagnosis diagnosis = new Diagnosis();
         TcpEngine engine = new TcpEngine(diagnosis);
         CaptureFeeder feeder = new CaptureFeeder();
         int exit = EXIT_OK;
-        for (int i = 0; i < files.size(); i++) {
-            try (CaptureReader r = CaptureInput.open(files.get(i))) {
-                try {
-                    feeder.feed(r, i, engine);
-                } catch (CaptureException e) {
-                    exit = Math.max(exit, CaptureInput.damaged(err, "diagnose", e, "analysed the frames before it",
-                            strict));
-                }
-                if (r.tailProblem() != null) {
-                    exit = Math.max(exit, CaptureInput.cutShort(err, "diagnose", files.get(i), r.tailProblem(),
-                            "analysed the frames before it", strict));
-                }
+        try (CaptureReader r = CaptureInput.open(file)) {
+            try {
+                feeder.feed(r, 0, engine);
+            } catch (CaptureException e) {
+                exit = CaptureInput.damaged(err, "diagnose", e, WHAT, strict);
+            }
+            if (r.tailProblem() != null) {
+                exit = Math.max(exit, CaptureInput.cutShort(err, "diagnose", file, r.tailProblem(), WHAT, strict));
             }
         }
         engine.finish();
         out.printf(Locale.ROOT, "%s, %s, %s%n%n", Format.plural(feeder.frames(), "frame", "frames"),
                 Format.plural(feeder.tcpSegments(), "TCP segment", "TCP segments"),
                 Format.plural(engine.connections(), "connection", "connections"));
+        endpoints(diagnosis);
+        out.flush();
+        return exit;
+    }
+
+    /** The server endpoints of one capture, busiest first, at most --top of them. */
+    private void endpoints(Diagnosis diagnosis) {
         List<Diagnosis.Endpoint> eps = diagnosis.endpoints();
         if (eps.isEmpty()) {
             out.println("No TCP connections found.");
+            out.println();
         }
         int shown = 0;
         for (Diagnosis.Endpoint e : eps) {
@@ -89,8 +134,6 @@ public final class DiagnoseCommand extends Command {
             }
             print(e);
         }
-        out.flush();
-        return exit;
     }
 
     private void print(Diagnosis.Endpoint e) {

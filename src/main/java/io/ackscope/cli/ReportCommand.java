@@ -34,6 +34,9 @@ final class ReportCommand extends Command {
     @Parameter(names = "--server", description = "Only this server endpoint, HOST:PORT ([v6]:PORT); repeatable")
     List<String> servers = new ArrayList<>();
 
+    @Parameter(names = "--source", description = "Only this capture source (the tables' source column); repeatable")
+    List<String> sources = new ArrayList<>();
+
     @Parameter(names = "--since", description = "Only measurements from this time on (ISO-8601, UTC unless an "
             + "offset is given, or epoch seconds)")
     String since;
@@ -57,7 +60,7 @@ final class ReportCommand extends Command {
             throw CommandFailure.line(EXIT_USAGE, "give one analyze output directory, not " + dirs.size(), null);
         }
         Path dir = Path.of(dirs.get(0));
-        ReportFilter filter = ReportFilter.parse(servers, since, until);
+        ReportFilter filter = ReportFilter.parse(servers, since, until).withSources(sources);
         Path file = out != null ? Path.of(out) : dir.resolve(filter.fileName());
         long start = System.nanoTime();
         try (OutputLock lock = lock(dir)) {

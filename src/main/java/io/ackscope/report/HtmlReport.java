@@ -478,7 +478,9 @@ public final class HtmlReport {
         for (Map.Entry<String, Long> e : in.skippedByReason().entrySet()) {
             row("not TCP or not analysed: " + e.getKey(), Format.count(e.getValue()));
         }
-        raw("</tbody></table></div><h3>Files</h3><div class=\"scroll\"><table class=\"list files\"><thead><tr>"
+        raw("</tbody></table></div>");
+        sources(in.sources());
+        raw("<h3>Files</h3><div class=\"scroll\"><table class=\"list files\"><thead><tr>"
                 + "<th>#</th><th>file</th><th>format</th><th>size</th><th>frames</th><th>TCP</th><th>first frame</th>"
                 + "<th>last frame</th><th>problems</th></tr></thead><tbody>");
         for (ReportData.CaptureFile f : in.fileList()) {
@@ -518,6 +520,35 @@ public final class HtmlReport {
             raw("</p>");
         }
         raw("</section>");
+    }
+
+    /**
+     * The capture sources, when there is more to say than one source read as it was: each source's files were read
+     * as one capture, and their gaps, duplicate frames and skipped copies are listed.
+     */
+    private void sources(List<ReportData.Source> sources) {
+        boolean plain = sources.size() <= 1 && sources.stream().allMatch(s -> s.gaps() == 0
+                && s.duplicateFrames() == 0 && s.copiesSkipped() == 0);
+        if (plain) {
+            return;
+        }
+        raw("<h3>Capture sources</h3><p class=\"note\">");
+        text("Each source's files were read in time order as one capture; connections, stream numbers and frame "
+                + "numbers are per source (report --source NAME shows one).");
+        raw("</p><div class=\"scroll\"><table class=\"list sources\"><thead><tr><th>source</th><th>files</th>"
+                + "<th>frames</th><th>gaps between files</th><th>duplicate frames</th><th>copies skipped</th>"
+                + "</tr></thead><tbody>");
+        for (ReportData.Source s : sources) {
+            raw(s.gaps() > 0 ? "<tr class=\"bad\">" : "<tr>");
+            raw("<td class=\"capture\">");
+            capture(s.name());
+            raw("</td>");
+            cells(Integer.toString(s.files()), Format.count(s.frames()), s.gaps() == 0 ? "none"
+                            : s.gaps() + " (" + Format.duration(s.gapMicros()) + "; connections across one may lack "
+                            + "frames)", Format.count(s.duplicateFrames()), Integer.toString(s.copiesSkipped()));
+            raw("</tr>");
+        }
+        raw("</tbody></table></div>");
     }
 
     private void method(ReportData d) {

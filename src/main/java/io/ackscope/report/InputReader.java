@@ -1,5 +1,6 @@
 package io.ackscope.report;
 
+import io.ackscope.capture.FileFrames;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,6 +17,9 @@ final class InputReader {
     private final Map<Integer, String> paths = new HashMap<>();
     private final Map<Integer, LadderReader.SeekIndex> seeks = new HashMap<>();
     private final Map<String, Long> skipped = new HashMap<>();
+    private final Map<Integer, String> sources = new HashMap<>();
+    private final Map<Integer, FileFrames> numbering = new HashMap<>();
+    private final List<ReportData.Source> sourceRows = new ArrayList<>();
     private final TreeSet<String> formats = new TreeSet<>();
     private long bytes, frames, tcpFrames, ok, truncated, malformed, unsupported;
     private long first = Long.MAX_VALUE, last = Long.MIN_VALUE;
@@ -26,8 +30,22 @@ final class InputReader {
 
     static InputReader read(Path dir) throws IOException {
         InputReader r = new InputReader();
-        TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_COLUMNS, Tables.CAPTURE_FILES_SEEK_COLUMNS,
-                r::add);
+        TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_COLUMNS,
+                java.util.stream.Stream.concat(Tables.CAPTURE_FILES_SEEK_COLUMNS.stream(),
+                        Tables.CAPTURE_FILES_ARCHIVE_COLUMNS.stream()).toList(), r::add);
+        if (TableReader.exists(dir, Tables.SOURCES)) {
+            TableReader.scan(dir, Tables.SOURCES, Tables.SOURCES_COLUMNS, b -> {
+                String[] name = b.strings("source");
+                TableReader.LongColumn files = b.longs("files"), frames = b.longs("frames"), gaps = b.longs("gaps"),
+                        dups = b.longs("duplicate_frames"), copies = b.longs("copies_skipped");
+                long[][] gapUs = b.longLists("gap_us");
+                for (int i = 0; i < b.rows; i++) {
+                    r.sourceRows.add(new ReportData.Source(name[i], (int) files.values[i], frames.values[i],
+                            (int) gaps.values[i], java.util.Arrays.stream(gapUs[i]).sum(), dups.values[i],
+                            (int) copies.values[i]));
+                }
+            });
+        }
         return r;
     }
 
@@ -53,9 +71,21 @@ final class InputReader {
         boolean seekable = b.has("seek_frames") && b.has("seek_offsets");
         long[][] seekFrames = seekable ? b.longLists("seek_frames") : null;
         long[][] seekOffsets = seekable ? b.longLists("seek_offsets") : null;
+        String[] source = b.has("source") ? b.strings("source") : null;
+        TableReader.LongColumn base = b.has("first_source_frame") ? b.longs("first_source_frame") : null;
+        long[][] dupRanges = b.has("duplicate_ranges") ? b.longLists("duplicate_ranges") : null;
         for (int i = 0; i < b.rows; i++) {
             int idx = (int) index.values[i];
             paths.put(idx, file[i]);
+            if (source != null) {
+                sources.put(idx, source[i]);
+            }
+            if (base != null && dupRanges != null) {
+                FileFrames f = FileFrames.ofRanges(base.values[i], dupRanges[i]);
+                if (f != null) {
+                    numbering.put(idx, f);
+                }
+            }
             if (seekFrames != null && seekFrames[i].length == seekOffsets[i].length) {
                 seeks.put(idx, new LadderReader.SeekIndex(seekFrames[i], seekOffsets[i]));
             }
@@ -93,6 +123,24 @@ final class InputReader {
     }
 
     /** File paths (as the tables name them) by file index; null where unknown. */
+    /** Each file's source by file index ("" for outputs without sources). */
+    List<String> fileSources() {
+        List<String> l = new ArrayList<>();
+        for (int i = 0; i <= maxIndex; i++) {
+            l.add(sources.getOrDefault(i, ""));
+        }
+        return l;
+    }
+
+    /** How each file's frames are numbered in its source ({@link FileFrames#FIRST} where the table does not say). */
+    List<FileFrames> fileFrames() {
+        List<FileFrames> l = new ArrayList<>();
+        for (int i = 0; i <= maxIndex; i++) {
+            l.add(numbering.getOrDefault(i, FileFrames.FIRST));
+        }
+        return l;
+    }
+
     List<String> paths() {
         List<String> l = new ArrayList<>();
         for (int i = 0; i <= maxIndex; i++) {
@@ -125,6 +173,6 @@ final class InputReader {
         }
         return new ReportData.Input(files.size(), bytes, frames, tcpFrames, ok, truncated, malformed, unsupported,
                 top, List.copyOf(formats), first <= last ? first : null, first <= last ? last : null, damaged,
-                listed, files.size() - listed.size(), connections, selected, requests);
+                listed, files.size() - listed.size(), connections, selected, requests, List.copyOf(sourceRows));
     }
 }

@@ -3,6 +3,7 @@ package io.ackscope.report;
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.Captures;
+import io.ackscope.capture.FileFrames;
 import io.ackscope.capture.SeekableInput;
 import io.ackscope.capture.SplitLocator;
 import io.ackscope.decode.PacketDecoder;
@@ -107,12 +108,30 @@ final class LadderReader {
         return sweep(files, seeks, wants).ladders();
     }
 
+    /**
+     * As {@link #read(List, List, List)} over an archive's files: {@code frames} says how each file's frames are
+     * numbered in its source (a want's frames are source frames) and which are duplicates of an earlier file's
+     * (skipped, as analyze skipped them); {@code sources} names each file's source, and the started connections
+     * end where their source does.
+     */
+    static List<ReportData.Ladder> read(List<String> files, List<SeekIndex> seeks, List<FileFrames> frames,
+                                        List<String> sources, List<Want> wants) {
+        return sweep(files, seeks, frames, sources, wants).ladders();
+    }
+
     /** The ladders, and how many records the sweep read to draw them. */
     record Sweep(List<ReportData.Ladder> ladders, long recordsRead) {
     }
 
     /** As {@link #read}, counting the records read. */
     static Sweep sweep(List<String> files, List<SeekIndex> seeks, List<Want> wants) {
+        return sweep(files, seeks, java.util.Collections.nCopies(files.size(), FileFrames.FIRST),
+                java.util.Collections.nCopies(files.size(), ""), wants);
+    }
+
+    /** As {@link #read(List, List, List, List, List)}, counting the records read. */
+    static Sweep sweep(List<String> files, List<SeekIndex> seeks, List<FileFrames> frames, List<String> sources,
+                       List<Want> wants) {
         if (wants.isEmpty()) {
             return new Sweep(List.of(), 0);
         }
@@ -136,7 +155,7 @@ final class LadderReader {
         java.util.Set<Integer> noSeek = new java.util.HashSet<>();
         // where the next read starts: file, and the seek point in it (-1: its start)
         int file = Math.max(0, wants.get(order[0]).firstFile());
-        int point = seekPoint(seeks, file, wants.get(order[0]).firstFrame(), noSeek);
+        int point = seekPoint(seeks, frames, file, wants.get(order[0]).firstFrame(), noSeek);
         sweep:
         while (file < files.size()) {
             Path p = localPath(files.get(file));
@@ -159,6 +178,7 @@ final class LadderReader {
                     continue;
                 }
                 CaptureReader r = o.reader;
+                FileFrames numbering = file < frames.size() ? frames.get(file) : FileFrames.FIRST;
                 boolean first = true;
                 while (r.next()) {
                     recordsRead++;
@@ -169,7 +189,11 @@ final class LadderReader {
                         break;
                     }
                     first = false;
-                    long frame = o.frameBase + r.frameNumber();
+                    long fileFrame = o.frameBase + r.frameNumber();
+                    if (numbering.duplicate(fileFrame)) {
+                        continue; // analyze analysed this frame in an earlier file of the source
+                    }
+                    long frame = numbering.sourceFrame(fileFrame);
                     while (next < n && wants.get(order[next]).firstFile() <= file
                             && wants.get(order[next]).firstFrame() <= frame) {
                         int w = order[next++];
@@ -202,13 +226,13 @@ final class LadderReader {
                             break sweep;
                         }
                         Want w = wants.get(order[next]);
-                        int to = seekPoint(seeks, w.firstFile(), w.firstFrame(), noSeek);
+                        int to = seekPoint(seeks, frames, w.firstFile(), w.firstFrame(), noSeek);
                         if (w.firstFile() > file) {
                             jumpFile = w.firstFile();
                             jumpPoint = to;
                             break;
                         }
-                        if (to >= 0 && seeks.get(file).frames()[to] > frame) {
+                        if (to >= 0 && seeks.get(file).frames()[to] > fileFrame) {
                             jumpFile = file;
                             jumpPoint = to;
                             break;
@@ -224,13 +248,25 @@ final class LadderReader {
             if (jumpFile >= 0) {
                 file = jumpFile;
                 point = jumpPoint;
-            } else if (!active.isEmpty()) {
-                file++; // the started connections go on in the next file
+            } else if (!active.isEmpty() && file + 1 < files.size()
+                    && java.util.Objects.equals(sources.get(file + 1), sources.get(file))) {
+                file++; // the started connections go on in the next file of their source
                 point = -1;
+            } else if (!active.isEmpty()) {
+                for (int w : active) {
+                    engines[w].finish(); // their source ends here
+                }
+                active.clear();
+                if (next == n) {
+                    break;
+                }
+                Want w = wants.get(order[next]);
+                file = Math.max(file + 1, w.firstFile());
+                point = seekPoint(seeks, frames, file, w.firstFrame(), noSeek);
             } else if (next < n) {
                 Want w = wants.get(order[next]);
                 file = Math.max(file + 1, w.firstFile());
-                point = seekPoint(seeks, file, w.firstFrame(), noSeek);
+                point = seekPoint(seeks, frames, file, w.firstFrame(), noSeek);
             } else {
                 break;
             }
@@ -245,12 +281,17 @@ final class LadderReader {
         return new Sweep(out, recordsRead);
     }
 
-    /** The seek point of {@code file} before {@code frame}, or -1 (no index, or none before it). */
-    private static int seekPoint(List<SeekIndex> seeks, int file, long frame, java.util.Set<Integer> noSeek) {
+    /**
+     * The seek point of {@code file} before source frame {@code frame}, or -1 (no index, or none before it). The
+     * file's own frame number is at least {@code frame - base} (duplicates only add to it), so the point found is
+     * never past the frame.
+     */
+    private static int seekPoint(List<SeekIndex> seeks, List<FileFrames> frames, int file, long frame,
+                                 java.util.Set<Integer> noSeek) {
         if (file < 0 || file >= seeks.size() || seeks.get(file) == null || noSeek.contains(file)) {
             return -1;
         }
-        return seeks.get(file).before(frame);
+        return seeks.get(file).before(frame - (file < frames.size() ? frames.get(file).base() : 0));
     }
 
     /** A capture opened for reading, and what its frame numbers add to the reader's. */

@@ -33,6 +33,12 @@ final class ReportBuilder {
     private final Map<String, EndpointStats> endpoints = new HashMap<>();
     private final List<Conn> conns = new ArrayList<>();
     private StreamIndex index;
+    /** The tables hold more than one capture source: endpoints are named with theirs. */
+    private boolean manySources;
+    /** The selected connections' sources, numbered as first seen: a connection's key is (ordinal, stream). */
+    private final Map<String, Integer> sourceOrdinals = new HashMap<>();
+    /** Bits of the stream number in a connection key; the source's ordinal is above them. */
+    private static final int SOURCE_SHIFT = 40;
     private final Map<String, Long> vantage = new TreeMap<>();
     private final Map<String, Long> ackMethods = new TreeMap<>();
     private long totalConnections, requests;
@@ -42,7 +48,9 @@ final class ReportBuilder {
 
     /** One selected connection: its row in {@code connections}, and what the filtered measurements add. */
     static final class Conn {
-        long stream, first, last, firstFrame, packets, payload, retransmissions;
+        long stream, key, first, last, firstFrame, packets, payload, retransmissions;
+        /** The capture source, null for outputs without one. */
+        String source;
         int firstFile, clientPort, serverPort;
         String client, connState, history, vantage;
         EndpointStats endpoint;
@@ -71,14 +79,15 @@ final class ReportBuilder {
     private ReportData run() throws IOException {
         // Every table's decoder starts now, each a few row groups ahead of its reader below: while one table is
         // consumed, the next ones are already decoding (TableReader.open).
-        try (TableReader.Scan connections = TableReader.open(dir, Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS);
-             TableReader.Scan exchanges = TableReader.open(dir, Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS);
-             TableReader.Scan rtt = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS);
-             TableReader.Scan acks = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
-             TableReader.Scan stalls = TableReader.open(dir, Tables.STALLS, Tables.STALLS_COLUMNS);
+        try (TableReader.Scan connections = scan(Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS);
+             TableReader.Scan exchanges = scan(Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS);
+             TableReader.Scan rtt = scan(Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS);
+             TableReader.Scan acks = scan(Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
+             TableReader.Scan stalls = scan(Tables.STALLS, Tables.STALLS_COLUMNS);
              TableReader.Scan events = TableReader.exists(dir, Tables.LATENCY_EVENTS)
-                     ? TableReader.open(dir, Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS) : null) {
+                     ? scan(Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS) : null) {
             InputReader input = InputReader.read(dir);
+            manySources = new java.util.HashSet<>(input.fileSources()).size() > 1;
             readConnections(connections);
             readExchanges(exchanges);
             // The two largest tables, consumed at once: they touch disjoint state (data RTTs and the timeline; ACK
@@ -90,6 +99,11 @@ final class ReportBuilder {
             }
             return result(input);
         }
+    }
+
+    /** Opens an engine table's scan, with its source column where the table has one. */
+    private TableReader.Scan scan(String table, List<String> columns) throws IOException {
+        return TableReader.open(dir, table, columns, Tables.SOURCE, true);
     }
 
     private ReportData result(InputReader input) {
@@ -111,7 +125,7 @@ final class ReportBuilder {
                 Findings.verdict(eps, requests, conns.size()), shown, eps.size() - shown.size(),
                 timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of())
                         : timeline.build(),
-                worst(input.paths(), input.seekIndexes()), slow, method(), LIMITS);
+                worst(input), slow, method(), LIMITS);
     }
 
     private interface TableRead {
@@ -193,14 +207,20 @@ final class ReportBuilder {
                     sRetrans = b.longs("server_retransmissions");
             String[] vant = b.strings("vantage"), state = b.strings("conn_state"), hist = b.strings("history"),
                     clientIp = b.strings("client_ip"), serverIp = b.strings("server_ip");
+            String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 totalConnections++;
                 String server = Addresses.endpointText(serverIp[i], (int) serverPort.values[i]);
-                if (!filter.selectsServer(server) || !filter.overlaps(first.values[i], last.values[i])) {
+                String src = source == null ? null : source[i];
+                if (!filter.selectsSource(src) || !filter.selectsServer(server)
+                        || !filter.overlaps(first.values[i], last.values[i])) {
                     continue;
                 }
                 Conn c = new Conn();
                 c.stream = stream.values[i];
+                c.source = src;
+                c.key = ((long) sourceOrdinals.computeIfAbsent(src == null ? "" : src,
+                        k -> sourceOrdinals.size()) << SOURCE_SHIFT) | c.stream;
                 c.firstFile = (int) firstFile.values[i];
                 c.firstFrame = firstFrame.values[i];
                 c.first = first.values[i];
@@ -214,7 +234,9 @@ final class ReportBuilder {
                 c.connState = state[i];
                 c.history = hist[i];
                 c.vantage = vant[i];
-                c.endpoint = endpoints.computeIfAbsent(server, EndpointStats::new);
+                // with several sources, the same endpoint seen from two capture points is two endpoints
+                c.endpoint = endpoints.computeIfAbsent(manySources && src != null ? server + " at " + src : server,
+                        EndpointStats::new);
                 c.endpoint.connections++;
                 c.endpoint.connectionMicros += c.last - c.first;
                 c.endpoint.vantage.merge(c.vantage, 1L, Long::sum);
@@ -267,8 +289,9 @@ final class ReportBuilder {
                     status = b.longs("http_status");
             String[] method = b.strings("http_method"), target = b.strings("http_target"),
                     host = b.strings("http_host");
+            String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                Conn c = index.get(stream.values[i]);
+                Conn c = index.get(key(source, i, stream.values[i]));
                 if (c == null || !filter.inWindow(start.values[i])) {
                     continue;
                 }
@@ -304,11 +327,12 @@ final class ReportBuilder {
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs("stream"), ts = b.longs("timestamp"), rtt = b.longs("rtt_us");
             String[] kind = b.strings("kind");
+            String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 if (!"DATA_ACK".equals(kind[i])) {
                     continue;
                 }
-                Conn c = index.get(stream.values[i]);
+                Conn c = index.get(key(source, i, stream.values[i]));
                 if (c == null || !filter.inWindow(ts.values[i])) {
                     continue;
                 }
@@ -323,8 +347,9 @@ final class ReportBuilder {
             TableReader.LongColumn stream = b.longs("stream"), ts = b.longs("timestamp"),
                     delay = b.longs("ack_delay_us");
             String[] side = b.strings("acking_side"), method = b.strings("method"), cls = b.strings("ack_class");
+            String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                Conn c = index.get(stream.values[i]);
+                Conn c = index.get(key(source, i, stream.values[i]));
                 if (c == null || !filter.inWindow(ts.values[i])) {
                     continue;
                 }
@@ -340,8 +365,9 @@ final class ReportBuilder {
                     duration = b.longs("duration_us"), ack = b.longs("ack_delay_us"),
                     gap = b.longs("resume_gap_us"), held = b.longs("held_frame");
             String[] holding = b.strings("holding_side"), evidence = b.strings("evidence");
+            String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                Conn c = index.get(stream.values[i]);
+                Conn c = index.get(key(source, i, stream.values[i]));
                 if (c == null || !filter.inWindow(start.values[i])) {
                     continue;
                 }
@@ -365,8 +391,9 @@ final class ReportBuilder {
             TableReader.LongColumn stream = b.longs("stream"), start = b.longs("start_timestamp"),
                     duration = b.longs("duration_us");
             String[] kind = b.strings("kind"), evidence = b.strings("evidence");
+            String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                Conn c = index.get(stream.values[i]);
+                Conn c = index.get(key(source, i, stream.values[i]));
                 if (c != null && filter.inWindow(start.values[i])) {
                     c.endpoint.latencyEvent(c.stream, kind[i], duration.values[i], evidence[i]);
                 }
@@ -382,7 +409,7 @@ final class ReportBuilder {
             .thenComparingLong(c -> c.retransmissions).thenComparingLong(c -> c.last - c.first).reversed()
             .thenComparingLong(c -> c.stream);
 
-    private List<ReportData.Connection> worst(List<String> files, List<LadderReader.SeekIndex> seeks) {
+    private List<ReportData.Connection> worst(InputReader input) {
         PriorityQueue<Conn> top = new PriorityQueue<>(WORST_FIRST.reversed());
         for (Conn c : conns) {
             top.add(c);
@@ -397,7 +424,8 @@ final class ReportBuilder {
             wants.add(new LadderReader.Want(c.stream, c.firstFile, c.firstFrame, c.clientPort, c.serverPort, c.packets,
                     c.last, c.worstStallHeldFrame, c.worstStallHeldFrame >= 0 ? -1 : c.slowestStart));
         }
-        List<ReportData.Ladder> graphs = ladders ? LadderReader.read(files, seeks, wants)
+        List<ReportData.Ladder> graphs = ladders ? LadderReader.read(input.paths(), input.seekIndexes(),
+                input.fileFrames(), input.fileSources(), wants)
                 : LadderReader.unavailable(wants, "flow graphs were not requested");
         List<ReportData.Connection> out = new ArrayList<>();
         for (int i = 0; i < chosen.size(); i++) {
@@ -481,7 +509,24 @@ final class ReportBuilder {
         return new ReportData.Method(vantage, text, ackMethods, notes);
     }
 
-    /** Selected connections by stream: an array when streams are dense (they are, from analyze), else a map. */
+    /** The batch's source column, or null when the table has none (an output from before sources). */
+    private static String[] sources(TableReader.Batch b) {
+        return b.has("source") ? b.strings("source") : null;
+    }
+
+    /** The key of a row's connection ({@link Conn#key}), or -1 when its source has no selected connection. */
+    private long key(String[] source, int row, long stream) {
+        if (source == null) {
+            return stream;
+        }
+        Integer ordinal = sourceOrdinals.get(source[row]);
+        return ordinal == null ? -1 : ((long) ordinal << SOURCE_SHIFT) | stream;
+    }
+
+    /**
+     * Selected connections by key ((source, stream): the stream alone for one source): an array when keys are
+     * dense (one source from analyze), else a map.
+     */
     private static final class StreamIndex {
         private final Conn[] dense;
         private final Map<Long, Conn> sparse;
@@ -490,20 +535,20 @@ final class ReportBuilder {
             long max = -1;
             boolean nonNegative = true;
             for (Conn c : conns) {
-                max = Math.max(max, c.stream);
-                nonNegative &= c.stream >= 0;
+                max = Math.max(max, c.key);
+                nonNegative &= c.key >= 0;
             }
             if (nonNegative && max < 4L * conns.size() + 1024) {
                 dense = new Conn[(int) max + 1];
                 for (Conn c : conns) {
-                    dense[(int) c.stream] = c;
+                    dense[(int) c.key] = c;
                 }
                 sparse = null;
             } else {
                 dense = null;
                 sparse = new LinkedHashMap<>();
                 for (Conn c : conns) {
-                    sparse.put(c.stream, c);
+                    sparse.put(c.key, c);
                 }
             }
         }

@@ -41,7 +41,16 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
                         long framesMalformed, long framesUnsupported, Map<String, Long> skippedByReason,
                         List<String> formats, Long firstMicros, Long lastMicros, int damagedFiles,
                         List<CaptureFile> fileList, int filesNotListed, long connections, long selected,
-                        long requests) {
+                        long requests, List<Source> sources) {
+    }
+
+    /**
+     * One row of the {@code sources} table: a capture point whose files were read as one capture.
+     *
+     * @param gapMicros total length of the gaps between its files
+     */
+    public record Source(String name, int files, long frames, int gaps, long gapMicros, long duplicateFrames,
+                         int copiesSkipped) {
     }
 
     /** One row of {@code capture_files}. */

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Which part of the tables a report covers: some server endpoints, and a time window.
+ * Which part of the tables a report covers: some capture sources, some server endpoints, and a time window.
  *
  * <p>A connection is in the report when its server endpoint is selected and its lifetime overlaps the window;
  * a measurement (RTT sample, ACK delay, stall, exchange) when its connection is and its own timestamp is in the
@@ -23,14 +23,20 @@ import java.util.Locale;
  * @param servers     selected endpoints as {@code addr:port} ({@code [v6]:port}); empty = all
  * @param sinceMicros window start (µs since the epoch), or {@link Long#MIN_VALUE}
  * @param untilMicros window end, or {@link Long#MAX_VALUE}
+ * @param sources     selected capture sources (the {@code source} column); empty = all
  */
-public record ReportFilter(List<String> servers, long sinceMicros, long untilMicros) {
+public record ReportFilter(List<String> servers, long sinceMicros, long untilMicros, List<String> sources) {
 
     /** Everything. */
     public static final ReportFilter ALL = new ReportFilter(List.of(), Long.MIN_VALUE, Long.MAX_VALUE);
 
+    public ReportFilter(List<String> servers, long sinceMicros, long untilMicros) {
+        this(servers, sinceMicros, untilMicros, List.of());
+    }
+
     public ReportFilter {
         servers = List.copyOf(servers);
+        sources = List.copyOf(sources);
         if (sinceMicros >= untilMicros) {
             throw new IllegalArgumentException("--since must be before --until");
         }
@@ -128,6 +134,16 @@ public record ReportFilter(List<String> servers, long sinceMicros, long untilMic
         return servers.isEmpty() || servers.contains(endpoint);
     }
 
+    /** This filter, keeping only the connections of {@code names} (none: every source). */
+    public ReportFilter withSources(List<String> names) {
+        return new ReportFilter(servers, sinceMicros, untilMicros, names);
+    }
+
+    /** Whether a row of {@code source} is selected (null: an output without sources, always selected). */
+    boolean selectsSource(String source) {
+        return sources.isEmpty() || source == null || sources.contains(source);
+    }
+
     boolean inWindow(long micros) {
         return micros >= sinceMicros && micros < untilMicros;
     }
@@ -138,7 +154,8 @@ public record ReportFilter(List<String> servers, long sinceMicros, long untilMic
 
     /** Whether the filter selects everything. */
     public boolean isAll() {
-        return servers.isEmpty() && sinceMicros == Long.MIN_VALUE && untilMicros == Long.MAX_VALUE;
+        return servers.isEmpty() && sources.isEmpty() && sinceMicros == Long.MIN_VALUE
+                && untilMicros == Long.MAX_VALUE;
     }
 
     /**
@@ -152,6 +169,9 @@ public record ReportFilter(List<String> servers, long sinceMicros, long untilMic
             return Report.FILE_NAME;
         }
         List<String> parts = new ArrayList<>();
+        for (String s : sources) {
+            parts.add("source-" + s);
+        }
         for (String s : servers) {
             parts.add(s.replace("[", "").replace("]", ""));
         }
@@ -177,6 +197,9 @@ public record ReportFilter(List<String> servers, long sinceMicros, long untilMic
             return "everything in the tables";
         }
         List<String> parts = new ArrayList<>();
+        if (!sources.isEmpty()) {
+            parts.add("source " + String.join(", ", sources));
+        }
         if (!servers.isEmpty()) {
             parts.add("server " + String.join(", ", servers));
         }

@@ -18,6 +18,10 @@ final class Tables {
     static final String RTT_SAMPLES = "rtt_samples";
     static final String ACK_DELAYS = "ack_delays";
     static final String STALLS = "stalls";
+    /** Optional: outputs from before capture sources do not have it. */
+    static final String SOURCES = "sources";
+    static final List<String> SOURCES_COLUMNS = List.of("source", "files", "frames", "gaps", "gap_us",
+            "duplicate_frames", "copies_skipped");
     /** Optional: older outputs do not have it. */
     static final String LATENCY_EVENTS = "latency_events";
 
@@ -28,6 +32,13 @@ final class Tables {
 
     /** Optional columns of {@code capture_files}: older outputs do not have them. */
     static final List<String> CAPTURE_FILES_SEEK_COLUMNS = List.of("seek_frames", "seek_offsets");
+
+    /** Optional columns of {@code capture_files} that outputs of archives have (sources, frame numbering). */
+    static final List<String> CAPTURE_FILES_ARCHIVE_COLUMNS = List.of("source", "first_source_frame",
+            "duplicate_ranges");
+
+    /** Optional column of every engine table: the capture source (older outputs have one unnamed source). */
+    static final List<String> SOURCE = List.of("source");
 
     static final List<String> CONNECTIONS_COLUMNS = List.of("stream", "first_file_index", "first_frame_number",
             "first_timestamp", "last_timestamp", "syn_timestamp", "initial_rtt_us", "vantage", "conn_state",
@@ -52,14 +63,15 @@ final class Tables {
     /** Every table the report reads and its columns, in reading order. */
     static Map<String, List<String>> all() {
         Map<String, List<String>> m = new LinkedHashMap<>();
-        m.put(CAPTURE_FILES, java.util.stream.Stream.concat(CAPTURE_FILES_COLUMNS.stream(),
-                CAPTURE_FILES_SEEK_COLUMNS.stream()).toList());
+        m.put(CAPTURE_FILES, java.util.stream.Stream.of(CAPTURE_FILES_COLUMNS, CAPTURE_FILES_SEEK_COLUMNS,
+                CAPTURE_FILES_ARCHIVE_COLUMNS).flatMap(List::stream).toList());
         m.put(CONNECTIONS, CONNECTIONS_COLUMNS);
         m.put(EXCHANGES, EXCHANGES_COLUMNS);
         m.put(RTT_SAMPLES, RTT_SAMPLES_COLUMNS);
         m.put(ACK_DELAYS, ACK_DELAYS_COLUMNS);
         m.put(STALLS, STALLS_COLUMNS);
         m.put(LATENCY_EVENTS, LATENCY_EVENTS_COLUMNS);
+        m.put(SOURCES, SOURCES_COLUMNS);
         return m;
     }
 }

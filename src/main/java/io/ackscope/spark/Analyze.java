@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.capture.Archive;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -61,15 +62,20 @@ public final class Analyze {
      * @param overwrite  replace an earlier ackscope output in {@code out}
      * @param packets    also write the {@code packets} table
      * @param partitions shuffle partitions for the engine; 0 = {@code spark.sql.shuffle.partitions}
+     * @param sourceBy   how files are assigned to capture sources ({@link Archive.SourceRule})
      */
-    public record Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions) {
+    public record Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
+                          Archive.SourceRule sourceBy) {
+        public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions) {
+            this(inputs, out, overwrite, packets, partitions, Archive.SourceRule.DIRECTORY);
+        }
     }
 
     /** What a run wrote, for the console summary and the {@code _SUCCESS} marker. */
     public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long connections,
                           long attemptsEvicted, Map<String, Long> tableRows, List<String> damaged, double seconds,
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
-                          Map<String, String> taskTime) {
+                          Map<String, String> taskTime, int sources, List<String> notRead) {
 
         public String json() {
             StringBuilder sb = new StringBuilder(256);
@@ -82,7 +88,8 @@ public final class Analyze {
             for (Map.Entry<String, Long> e : tableRows.entrySet()) {
                 sb.append(i++ > 0 ? "," : "").append('"').append(e.getKey()).append("\":").append(e.getValue());
             }
-            sb.append("},\"damaged_files\":").append(damaged.size()).append("}\n");
+            sb.append("},\"damaged_files\":").append(damaged.size()).append(",\"sources\":").append(sources)
+                    .append(",\"paths_not_read\":").append(notRead.size()).append("}\n");
             return sb.toString();
         }
     }
@@ -136,19 +143,25 @@ public final class Analyze {
             Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
             long t = System.nanoTime();
             spark.sparkContext().setJobDescription(READ);
-            ReadPlan readPlan = CapturePlanner.plan(spark, o.inputs(), hadoop, confB);
+            ReadPlan readPlan = CapturePlanner.plan(spark, o.inputs(), o.sourceBy(), List.of(o.out()), hadoop, confB);
             splits.planned(readPlan);
             SegmentShuffle.Shuffled shuffled = SegmentShuffle.inFileOrder(spark.sparkContext(), readPlan, confB, splits,
                     partitions, Segment.MAX_PAYLOAD_PREFIX, true);
             shuffled.readStage(spark.sparkContext());
             phases.put(READ, secondsSince(t));
+            t = System.nanoTime();
+            List<SplitStats> perFile = readPlan.perFile(splits.value());
+            long[][] duplicates = duplicates(jsc, readPlan, perFile, confB);
+            ArchiveNumbering numbering = ArchiveNumbering.of(readPlan, perFile, duplicates);
+            Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
+            phases.put(OVERLAPS, secondsSince(t));
             JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
 
             t = System.nanoTime();
             progress.phase("numbering connections");
             spark.sparkContext().setJobDescription(PASS1);
-            List<long[]> keyLists = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it)).iterator())
-                    .collect();
+            List<long[]> keyLists = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it,
+                    numberingB.value())).iterator()).collect();
             phases.put(PASS1, secondsSince(t));
             long[] ranks = mergeSorted(keyLists);
             progress.phase("analysing connections");
@@ -156,12 +169,15 @@ public final class Analyze {
             t = System.nanoTime();
             spark.sparkContext().setJobDescription(PASS2);
             Broadcast<long[]> ranksB = jsc.broadcast(ranks);
+            Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(numbering.ranked(ranks));
             List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
-                    EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), staging,
-                            confB.value().value())).iterator(), false).collect();
+                    EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), rankedB.value(),
+                            staging, confB.value().value())).iterator(), false).collect();
             Map<String, Long> tableRows = commitEngineTables(out, results);
             phases.put(PASS2, secondsSince(t));
             ranksB.destroy();
+            numberingB.destroy();
+            rankedB.destroy();
 
             t = System.nanoTime();
             LatencyAggregate latency = new LatencyAggregate();
@@ -176,14 +192,14 @@ public final class Analyze {
             phases.put("latency summary", secondsSince(t));
 
             ReadPlan plan = splits.plan();
-            List<SplitStats> perFile = plan.perFile(splits.value());
             List<RowBuffer> fileRows = new ArrayList<>();
             List<String> damaged = new ArrayList<>();
             long totalFrames = 0, tcpFrames = 0;
             for (CaptureFile f : plan.files()) {
                 SplitStats s = perFile.get(f.index());
                 fileRows.add(CaptureFilesTable.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
-                        plan.filePlans().get(f.index()), s));
+                        plan.filePlans().get(f.index()), s, numbering,
+                        plan.archive() != null ? plan.archive().files().get(f.index()) : null));
                 if (s != null) {
                     totalFrames += s.frames().frames();
                     tcpFrames += s.frames().tcpFrames();
@@ -194,6 +210,9 @@ public final class Analyze {
             }
             writeSmallTable(out, CaptureFilesTable.TABLE, fileRows, conf);
             tableRows.put(CaptureFilesTable.TABLE.name(), (long) fileRows.size());
+            List<RowBuffer> sourceRows = SourcesTable.rows(plan, perFile, numbering);
+            writeSmallTable(out, SourcesTable.TABLE, sourceRows, conf);
+            tableRows.put(SourcesTable.TABLE.name(), (long) sourceRows.size());
 
             if (o.packets()) {
                 t = System.nanoTime();
@@ -209,7 +228,7 @@ public final class Analyze {
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
                     tcpFrames, connections, attemptsEvicted, tableRows, damaged, secondsSince(start), phases,
                     plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
-                    stageTimes.describe());
+                    stageTimes.describe(), plan.sources().size(), notRead(plan.archive()));
             out.stage(result.json());
             beforeCommit.staged(out.staging().toString(), result);
             out.commit();
@@ -232,12 +251,48 @@ public final class Analyze {
         }
     }
 
+    /** Paths of the inputs not read, and why: not captures, ackscope outputs, link loops, copies. */
+    static List<String> notRead(Archive archive) {
+        List<String> out = new ArrayList<>();
+        if (archive != null) {
+            for (Archive.Skipped s : archive.skipped()) {
+                out.add(s.path() + ": " + s.reason());
+            }
+            for (Archive.Copy c : archive.copies()) {
+                out.add(c.path() + ": a copy of " + c.of());
+            }
+        }
+        return out;
+    }
+
     static final String READ = "read, decode and shuffle";
     static final String PASS1 = "engine pass 1";
+    static final String OVERLAPS = "overlapping files";
     static final String PASS2 = "engine pass 2 and table writes";
 
     private static double secondsSince(long t) {
         return (System.nanoTime() - t) / 1e9;
+    }
+
+    /**
+     * The duplicate frames of each file that overlaps earlier files of its source (null for the others), found by
+     * one task per such file ({@link io.ackscope.capture.Overlaps}); no job when no files overlap.
+     */
+    private static long[][] duplicates(JavaSparkContext jsc, ReadPlan plan, List<SplitStats> perFile,
+                                       Broadcast<SerializableConfiguration> confB) {
+        long[][] out = new long[plan.files().size()][];
+        List<ArchiveNumbering.OverlapTask> tasks = ArchiveNumbering.overlapTasks(plan, perFile);
+        if (tasks.isEmpty()) {
+            return out;
+        }
+        List<long[]> found = jsc.parallelize(tasks, tasks.size()).map(task -> {
+            HadoopArchiveStore store = new HadoopArchiveStore(confB.value().value());
+            return io.ackscope.capture.Overlaps.duplicates(task.earlier(), task.path(), store::openCapture);
+        }).collect();
+        for (int i = 0; i < tasks.size(); i++) {
+            out[tasks.get(i).file()] = found.get(i);
+        }
+        return out;
     }
 
     /** Merges the sorted key lists of all partitions (the 4-tuples are disjoint, so keys are distinct). */

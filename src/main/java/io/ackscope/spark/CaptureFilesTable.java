@@ -1,5 +1,7 @@
 package io.ackscope.spark;
 
+import io.ackscope.capture.Archive;
+import io.ackscope.capture.FileFrames;
 import io.ackscope.decode.DecodeStatus;
 
 import java.util.Arrays;
@@ -11,6 +13,7 @@ import static io.ackscope.spark.ColumnType.INT_LIST;
 import static io.ackscope.spark.ColumnType.LONG;
 import static io.ackscope.spark.ColumnType.LONG_LIST;
 import static io.ackscope.spark.ColumnType.STRING;
+import static io.ackscope.spark.ColumnType.STRING_LIST;
 import static io.ackscope.spark.ColumnType.STRING_LONG_MAP;
 import static io.ackscope.spark.ColumnType.TIMESTAMP;
 
@@ -26,7 +29,7 @@ final class CaptureFilesTable {
             List.of(
                     new Column("file", STRING, false, "", "Capture file (Hadoop path URI)."),
                     new Column("file_index", INT, false, "",
-                            "Position in the sorted list of input files; stream ids are numbered in this order."),
+                            "Position in (source, first timestamp, name) order: the order the engine reads files in."),
                     new Column("file_bytes", LONG, false, "bytes", "Size of the file as stored (compressed size for a "
                             + "compressed file)."),
                     new Column("format", STRING, true, "", "pcap or pcapng; null when the file could not be opened."),
@@ -67,21 +70,49 @@ final class CaptureFilesTable {
                     new Column("seek_offsets", LONG_LIST, false, "bytes",
                             "Byte offset of each seek frame's record (pcap record header or pcapng block) in the "
                                     + "file, in the decompressed stream for a compressed file: where a reader can "
-                                    + "start with known frame numbers (the report's flow graphs do).")));
+                                    + "start with known frame numbers (the report's flow graphs do)."),
+                    new Column("source", STRING, false, "", "Capture source the file belongs to (`sources`)."),
+                    new Column("first_source_frame", LONG, false, "frames",
+                            "Frames of the source before this file (its earlier files, duplicates counted once): the "
+                                    + "file's frame k is frame `first_source_frame + k` of the source, less the "
+                                    + "duplicates before it, in every other table."),
+                    new Column("duplicate_frames", LONG, false, "frames",
+                            "Of `frames`, those an earlier file of the source also holds (same timestamp and "
+                                    + "captured bytes): analysed there, not here."),
+                    new Column("duplicate_ranges", LONG_LIST, false, "frames",
+                            "The duplicate frames as ranges of frame numbers of this file: first, last, first, last, "
+                                    + "... (an overlap is usually one range)."),
+                    new Column("capture_hardware", STRING, true, "", "pcapng shb_hardware (untrusted text)."),
+                    new Column("capture_os", STRING, true, "", "pcapng shb_os (untrusted text)."),
+                    new Column("capture_application", STRING, true, "", "pcapng shb_userappl (untrusted text)."),
+                    new Column("interface_names", STRING_LIST, false, "",
+                            "pcapng if_name (or if_description) of the interfaces declared before the first packet."),
+                    new Column("comments", STRING_LIST, false, "", "The file's first pcapng comments.")));
 
     static final int FILE = 0, FILE_INDEX = 1, FILE_BYTES = 2, FORMAT = 3, READ_MODE = 4, WHOLE_REASON = 5,
             SPLITS = 6, LINK_TYPES = 7, INTERFACES = 8, FRAMES = 9, CAPTURED_BYTES = 10, ORIGINAL_BYTES = 11,
             FIRST_TS = 12, LAST_TS = 13, DURATION_US = 14, FRAMES_OK = 15, FRAMES_TRUNCATED = 16,
             FRAMES_MALFORMED = 17, FRAMES_UNSUPPORTED = 18, TCP_FRAMES = 19, SKIPPED = 20, SKIPPED_BY_REASON = 21,
             ERROR_OFFSET = 22, ERROR = 23, TAIL_OFFSET = 24, TAIL_PROBLEM = 25, COMPLETE = 26, SEEK_FRAMES = 27,
-            SEEK_OFFSETS = 28;
+            SEEK_OFFSETS = 28, SOURCE = 29, FIRST_SOURCE_FRAME = 30, DUPLICATE_FRAMES = 31, DUPLICATE_RANGES = 32,
+            HARDWARE = 33, OS = 34, APPLICATION = 35, INTERFACE_NAMES = 36, COMMENTS = 37;
 
     /**
      * Fills {@code row} for one file from its merged split statistics ({@code stats} null when no split of it
      * reported, for example when the job failed before reading it).
      */
-    static RowBuffer fill(RowBuffer row, CaptureFile file, FilePlan plan, SplitStats stats) {
+    static RowBuffer fill(RowBuffer row, CaptureFile file, FilePlan plan, SplitStats stats,
+                          ArchiveNumbering numbering, Archive.Member member) {
         row.clear();
+        FileFrames frames = numbering.frames(file.index());
+        row.setString(SOURCE, numbering.sourceName(file.source())).setLong(FIRST_SOURCE_FRAME, frames.base())
+                .setLong(DUPLICATE_FRAMES, frames.duplicates().length)
+                .setLongList(DUPLICATE_RANGES, frames.ranges());
+        Archive.Metadata m = member != null ? member.metadata() : null;
+        row.setString(HARDWARE, m != null ? m.hardware() : null).setString(OS, m != null ? m.os() : null)
+                .setString(APPLICATION, m != null ? m.application() : null)
+                .setStringList(INTERFACE_NAMES, m != null ? m.interfaces() : List.of())
+                .setStringList(COMMENTS, m != null ? m.comments() : List.of());
         row.setString(FILE, file.path()).setInt(FILE_INDEX, file.index()).setLong(FILE_BYTES, file.length())
                 .setString(READ_MODE, plan.splits() > 1 ? "split" : "whole")
                 .setString(WHOLE_REASON, plan.splits() > 1 ? null : plan.wholeReason())

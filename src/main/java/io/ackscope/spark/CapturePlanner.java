@@ -1,14 +1,15 @@
 package io.ackscope.spark;
 
+import io.ackscope.capture.Archive;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.network.util.JavaUtils;
@@ -16,7 +17,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.apache.spark.util.SerializableConfiguration;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -71,55 +71,45 @@ final class CapturePlanner {
         return conf;
     }
 
-    /**
-     * Expands paths (files, directories recursively, globs) into captures sorted by path. Names starting with
-     * {@code .} or {@code _} inside directories are skipped, as Spark's file sources do. A path that matches
-     * nothing is an error.
-     */
+    /** An archive listing and its files as the planner reads them. */
+    record Listed(Archive archive, List<CaptureFile> files) {
+    }
+
+    /** Lists paths with the default source rule; see {@link #list(List, Configuration, Archive.SourceRule, List)}. */
     static List<CaptureFile> list(List<String> paths, Configuration conf) throws IOException {
-        TreeMap<String, FileStatus> found = new TreeMap<>();
-        for (String p : paths) {
-            Path path = new Path(p);
-            FileSystem fs = path.getFileSystem(conf);
-            FileStatus[] matches = fs.globStatus(path);
-            if (matches == null || matches.length == 0) {
-                throw new FileNotFoundException("no capture matches " + p);
-            }
-            for (FileStatus st : matches) {
-                if (st.isDirectory()) {
-                    RemoteIterator<LocatedFileStatus> it = fs.listFiles(st.getPath(), true);
-                    while (it.hasNext()) {
-                        LocatedFileStatus f = it.next();
-                        if (!hidden(st.getPath(), f.getPath())) {
-                            found.put(f.getPath().toString(), f);
-                        }
-                    }
-                } else {
-                    found.put(st.getPath().toString(), st);
-                }
-            }
-        }
-        List<CaptureFile> out = new ArrayList<>(found.size());
-        for (FileStatus st : found.values()) {
-            out.add(new CaptureFile(out.size(), st.getPath().toString(), st.getLen(), hosts(st)));
-        }
-        return out;
+        return list(paths, conf, Archive.SourceRule.DIRECTORY, List.of()).files();
     }
 
-    private static boolean hidden(Path root, Path file) {
-        for (Path p = file; p != null && !p.equals(root); p = p.getParent()) {
-            String n = p.getName();
-            if (n.startsWith(".") || n.startsWith("_")) {
-                return true;
-            }
+    /**
+     * Expands paths (files, directories recursively, globs) into the captures of an archive ({@link Archive}: each
+     * file once, in its source, in time order), never reading from {@code excluded} (the output directory). A path
+     * that matches nothing is an error.
+     */
+    static Listed list(List<String> paths, Configuration conf, Archive.SourceRule rule, List<String> excluded)
+            throws IOException {
+        HadoopArchiveStore store = new HadoopArchiveStore(conf);
+        List<String> qualified = new ArrayList<>();
+        for (String x : excluded) {
+            Path p = new Path(x);
+            qualified.add(p.getFileSystem(conf).makeQualified(p).toString());
         }
-        return false;
+        Archive archive = Archive.list(store.expand(paths), store, rule, qualified);
+        List<CaptureFile> out = new ArrayList<>(archive.files().size());
+        for (Archive.Member m : archive.files()) {
+            out.add(new CaptureFile(m.index(), m.path(), m.length(), hosts(new Path(m.path()), m.length(), conf),
+                    m.source(), archive.sources().get(m.source())));
+        }
+        return new Listed(archive, out);
     }
 
-    private static String[] hosts(FileStatus st) throws IOException {
-        if (st instanceof LocatedFileStatus l && l.getBlockLocations() != null && l.getBlockLocations().length > 0) {
-            BlockLocation b = l.getBlockLocations()[0];
-            String[] h = b.getHosts();
+    private static String[] hosts(Path path, long length, Configuration conf) throws IOException {
+        FileSystem fs = path.getFileSystem(conf);
+        if (fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem) {
+            return new String[0];
+        }
+        BlockLocation[] blocks = fs.getFileBlockLocations(fs.getFileStatus(path), 0, Math.min(1, length));
+        if (blocks != null && blocks.length > 0) {
+            String[] h = blocks[0].getHosts();
             if (h.length > 0 && !(h.length == 1 && h[0].equals("localhost"))) {
                 return h;
             }
@@ -174,12 +164,19 @@ final class CapturePlanner {
     /** Lists, splits and packs; see the class comment. */
     static ReadPlan plan(SparkSession spark, List<String> paths, Configuration conf,
                          Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
-        List<CaptureFile> files = list(paths, conf);
+        return plan(spark, paths, Archive.SourceRule.DIRECTORY, List.of(), conf, confBroadcast);
+    }
+
+    /** As {@link #plan(SparkSession, List, Configuration, Broadcast)}, with a source rule and excluded paths. */
+    static ReadPlan plan(SparkSession spark, List<String> paths, Archive.SourceRule rule, List<String> excluded,
+                         Configuration conf, Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
+        Listed listed = list(paths, conf, rule, excluded);
+        List<CaptureFile> files = listed.files();
         Sizing sizing = Sizing.of(spark, files);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         // one Spark task per core, each walking a run of consecutive candidates: a candidate takes tens of
         // milliseconds, about what launching a task costs
-        return plan(files, sizing, tasks -> {
+        ReadPlan plan = plan(files, sizing, tasks -> {
             if (tasks.isEmpty()) {
                 return List.of();
             }
@@ -187,6 +184,7 @@ final class CapturePlanner {
             return early != null ? early : jsc.parallelize(tasks, Math.min(tasks.size(), sizing.parallelism()))
                     .map(t -> SplitCounter.count(t, confBroadcast.value().value())).collect();
         });
+        return new ReadPlan(plan.files(), plan.filePlans(), plan.partitions(), listed.archive());
     }
 
     /**

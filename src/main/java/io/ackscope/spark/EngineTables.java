@@ -20,17 +20,22 @@ import static io.ackscope.spark.ColumnType.TIMESTAMP;
 
 /**
  * The tables made from the TCP engine's records, and how each record becomes a row. Every row names its
- * connection by {@code stream} ({@code tcp.stream}: connections numbered in order of first appearance over the
- * input files in file order). Engine nanoseconds become {@code _us} columns (integer microseconds, rounded down)
+ * connection by {@code source} and {@code stream} ({@code tcp.stream}: connections numbered in order of first
+ * appearance over the source's files in file order, from 0 in each source). Engine nanoseconds become {@code _us} columns (integer microseconds, rounded down)
  * and TIMESTAMP columns; the engine's "absent" (-1) becomes null.
  */
 public final class EngineTables {
     private EngineTables() {
     }
 
-    private static final String FRAME_FILE = " (in the connection's first file, `connections.first_file_index`, "
-            + "unless the connection continues into later files).";
-    private static final String STREAM_DOC = "Connection index (tshark's `tcp.stream`); joins with `connections.stream`.";
+    private static final String FRAME_FILE = " in its source (its files numbered as one capture, frames of earlier "
+            + "files repeated in later ones counted once).";
+    private static final String STREAM_DOC = "Connection index (tshark's `tcp.stream`) within its source; joins with "
+            + "`connections` on (`source`, `stream`).";
+    /** The last column of every engine table. */
+    static final Column SOURCE = new Column("source", STRING, false, "",
+            "Capture source (capture point) the row comes from: connections, streams and frame numbers are per "
+                    + "source.");
 
     // ---- connections ---------------------------------------------------------------------------------------
     private static final String[][] SIDE_COUNTS = {
@@ -88,9 +93,10 @@ public final class EngineTables {
 
     static {
         List<Column> c = new ArrayList<>();
-        c.add(new Column("stream", LONG, false, "", "Connection index (tshark's `tcp.stream`)."));
-        c.add(new Column("first_file_index", INT, false, "", "File of the connection's first frame."));
-        c.add(new Column("first_frame_number", LONG, false, "", "Frame number of its first frame in that file."));
+        c.add(new Column("stream", LONG, false, "",
+                "Connection index (tshark's `tcp.stream`): 0-based within the source, in order of first appearance."));
+        c.add(new Column("first_file_index", INT, false, "", "File of the connection's first frame (`capture_files`)."));
+        c.add(new Column("first_frame_number", LONG, false, "", "Frame number of its first frame" + FRAME_FILE));
         c.add(new Column("originator_rule", STRING, false, "",
                 "How the client (originator) was decided: SYN, SYN_ACK, FIRST_PACKET, WELL_KNOWN_PORT."));
         c.add(new Column("first_timestamp", TIMESTAMP, false, "", "First frame."));
@@ -123,6 +129,10 @@ public final class EngineTables {
         summary(c, "ttfb", "Time to first byte of the exchanges");
         c.add(new Column("rto_events", LONG, false, "", "Retransmission timeouts."));
         c.add(new Column("zero_window_waits", LONG, false, "", "Zero-window waits."));
+        c.add(new Column("crosses_file_gap", BOOLEAN, false, "",
+                "The connection has frames on both sides of a gap between files of its source (a missing rotated "
+                        + "file, see `sources`): frames of it may be missing."));
+        c.add(SOURCE);
         CONNECTIONS = new TableSchema("connections",
                 "One row per TCP connection (as tshark's `tcp.stream`, including port reuse). The client is the "
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);
@@ -135,7 +145,7 @@ public final class EngineTables {
     private static final int C_RTT_TS = CONNECTIONS.ordinal("timestamp_rtt_count");
     private static final int C_TTFB = CONNECTIONS.ordinal("ttfb_count");
 
-    static void connection(RowBuffer r, ConnectionRecord c, long stream) {
+    static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap) {
         r.clear();
         int i = 0;
         r.setLong(i++, stream).setInt(i++, c.id().firstFileIndex()).setLong(i++, c.id().firstFrameNumber())
@@ -159,7 +169,8 @@ public final class EngineTables {
         r.setLong(j++, c.stalls()).setLong(j++, c.stallNanos() / 1000).setLong(j, c.exchanges());
         summary(r, C_TTFB, c.ttfb());
         int k = C_TTFB + 4;
-        r.setLong(k++, c.rtoEvents()).setLong(k, c.zeroWindowWaits());
+        r.setLong(k++, c.rtoEvents()).setLong(k++, c.zeroWindowWaits()).setBoolean(k++, crossesGap)
+                .setString(k, source);
     }
 
     private static void side(RowBuffer r, int i, SideStats s) {
@@ -204,12 +215,12 @@ public final class EngineTables {
                                     + "other side and back."),
                     new Column("rtt_us", LONG, false, "µs", "The round-trip time."),
                     new Column("karn_ambiguous", BOOLEAN, false, "",
-                            "The segment was retransmitted, so the ACK may answer either copy (Karn).")));
+                            "The segment was retransmitted, so the ACK may answer either copy (Karn)."), SOURCE));
 
-    static void rttSample(RowBuffer r, RttSample s, long stream) {
+    static void rttSample(RowBuffer r, RttSample s, long stream, String source) {
         r.clear().setLong(0, stream).setTimestampNanos(1, s.timeNanos()).setLong(2, s.frameNumber())
                 .setString(3, s.kind().name()).setString(4, role(s.measuredFrom())).setLong(5, s.valueNanos() / 1000)
-                .setBoolean(6, s.karnAmbiguous());
+                .setBoolean(6, s.karnAmbiguous()).setString(7, source);
     }
 
     // ---- ack_delays ----------------------------------------------------------------------------------------
@@ -229,13 +240,14 @@ public final class EngineTables {
                             "DIRECT (capture at the acking host), ESTIMATED (path RTT subtracted), UNCORRECTED "
                                     + "(handshake not captured: an upper bound)."),
                     new Column("ack_class", STRING, false, "",
-                            "IMMEDIATE, EVERY_SECOND_SEGMENT, PIGGYBACKED, DELAYED_40MS, DELAYED_200MS, DELAYED_OTHER.")));
+                            "IMMEDIATE, EVERY_SECOND_SEGMENT, PIGGYBACKED, DELAYED_40MS, DELAYED_200MS, "
+                                    + "DELAYED_OTHER."), SOURCE));
 
-    static void ackDelay(RowBuffer r, AckDelay a, long stream) {
+    static void ackDelay(RowBuffer r, AckDelay a, long stream, String source) {
         r.clear().setLong(0, stream).setTimestampNanos(1, a.timeNanos()).setLong(2, a.frameNumber())
                 .setString(3, role(a.ackingSide())).setLong(4, a.valueNanos() / 1000)
                 .setLong(5, a.sinceNewestNanos() / 1000).setInt(6, a.segments()).setLong(7, a.bytes())
-                .setString(8, a.method().name()).setString(9, a.ackClass().name());
+                .setString(8, a.method().name()).setString(9, a.ackClass().name()).setString(10, source);
     }
 
     // ---- stalls --------------------------------------------------------------------------------------------
@@ -252,13 +264,13 @@ public final class EngineTables {
                     new Column("held_frame", LONG, false, "", "Frame number of the held segment."),
                     new Column("ack_frame", LONG, false, "", "Frame number of the delayed ACK."),
                     new Column("resume_frame", LONG, false, "", "Frame number of the resumed segment."),
-                    new Column("evidence", STRING, false, "", "The same facts in words.")));
+                    new Column("evidence", STRING, false, "", "The same facts in words."), SOURCE));
 
-    static void stall(RowBuffer r, Stall s, long stream) {
+    static void stall(RowBuffer r, Stall s, long stream, String source) {
         r.clear().setLong(0, stream).setTimestampNanos(1, s.startNanos()).setLong(2, s.durationNanos() / 1000)
                 .setLong(3, s.ackDelayNanos() / 1000).setLong(4, s.resumeGapNanos() / 1000)
                 .setString(5, role(s.holdingSide())).setString(6, role(s.delayingSide())).setLong(7, s.heldFrame())
-                .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, s.evidence());
+                .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, s.evidence()).setString(11, source);
     }
 
     // ---- latency_events ------------------------------------------------------------------------------------
@@ -273,12 +285,12 @@ public final class EngineTables {
                                     + "window)."),
                     new Column("start_frame", LONG, false, "", "Frame that began it."),
                     new Column("end_frame", LONG, false, "", "Frame that ended it."),
-                    new Column("evidence", STRING, false, "", "The same facts in words.")));
+                    new Column("evidence", STRING, false, "", "The same facts in words."), SOURCE));
 
-    static void latencyEvent(RowBuffer r, LatencyEvent e, long stream) {
+    static void latencyEvent(RowBuffer r, LatencyEvent e, long stream, String source) {
         r.clear().setLong(0, stream).setString(1, e.kind().name()).setTimestampNanos(2, e.startNanos())
                 .setLong(3, e.durationNanos() / 1000).setString(4, role(e.side())).setLong(5, e.startFrame())
-                .setLong(6, e.endFrame()).setString(7, e.evidence());
+                .setLong(6, e.endFrame()).setString(7, e.evidence()).setString(8, source);
     }
 
     // ---- exchanges -----------------------------------------------------------------------------------------
@@ -303,9 +315,9 @@ public final class EngineTables {
                     new Column("http_method", STRING, true, "", "HTTP/1.x request method, or null."),
                     new Column("http_target", STRING, true, "", "HTTP request target (cut at 256 characters)."),
                     new Column("http_host", STRING, true, "", "HTTP Host header (cut at 128 characters)."),
-                    new Column("http_status", INT, true, "", "HTTP response status code, or null.")));
+                    new Column("http_status", INT, true, "", "HTTP response status code, or null."), SOURCE));
 
-    static void exchange(RowBuffer r, Exchange e, long stream) {
+    static void exchange(RowBuffer r, Exchange e, long stream, String source) {
         r.clear().setLong(0, stream).setInt(1, e.index()).setTimestampNanos(2, e.requestStartNanos())
                 .setTimestampNanos(3, e.requestEndNanos());
         ts(r, 4, e.responseFirstNanos());
@@ -319,6 +331,7 @@ public final class EngineTables {
         us(r, 13, e.completeNanos());
         r.setString(14, e.httpMethod()).setString(15, e.httpTarget()).setString(16, e.httpHost());
         intOrNull(r, 17, e.httpStatus());
+        r.setString(18, source);
     }
 
     /** The tables above, in the order they are documented. */

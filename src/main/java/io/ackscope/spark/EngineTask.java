@@ -1,5 +1,7 @@
 package io.ackscope.spark;
 
+import io.ackscope.capture.FileFrames;
+import io.ackscope.capture.FileGap;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
@@ -25,9 +27,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs one {@link TcpEngine} over one shuffle partition: frames of whole 4-tuples, in file order. The engine's
+ * Runs the TCP engine over one shuffle partition: frames of whole 4-tuples, in file order, which is source by
+ * source (files are ordered by source first). Each source gets an engine of its own (a source change is the end of
+ * one capture and the start of the next, so the same 4-tuple in two sources is two connections), its frames
+ * renumbered in the source and its duplicates of earlier files left out ({@link ArchiveNumbering}). The engine's
  * results depend only on each 4-tuple's own frames, so each connection comes out exactly as a single engine over
- * all the input would give it; only its {@code tcp.stream} number is local.
+ * its source would give it; only its {@code tcp.stream} number is local.
  *
  * <p>Pass 1 ({@link #connectionKeys}) only collects each connection's (first file, first frame), from which the
  * driver ranks connections into global stream numbers. Pass 2 ({@link #write}) runs again over the same shuffle
@@ -55,10 +60,10 @@ final class EngineTask {
     }
 
     /** Pass 1: the first-appearance keys of the partition's connections, sorted. */
-    static long[] connectionKeys(Iterator<InternalRow> rows) {
+    static long[] connectionKeys(Iterator<InternalRow> rows, ArchiveNumbering numbering) {
         long[][] keys = {new long[1024]};
         int[] n = {0};
-        TcpEngine engine = TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, new AnalysisSink() {
+        AnalysisSink sink = new AnalysisSink() {
             @Override
             public void onConnectionBoundary(ConnectionId id) {
                 if (n[0] == keys[0].length) {
@@ -66,20 +71,57 @@ final class EngineTask {
                 }
                 keys[0][n[0]++] = key(id);
             }
-        });
-        feed(engine, rows);
+        };
+        feed(rows, numbering, source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink));
         long[] out = Arrays.copyOf(keys[0], n[0]);
         Arrays.sort(out);
         return out;
     }
 
-    private static void feed(TcpEngine engine, Iterator<InternalRow> rows) {
+    /** Engine figures summed over a partition's sources. */
+    private record Fed(long connections, long segments, int peakOpenTuples, long attemptsEvicted) {
+    }
+
+    /**
+     * Feeds a partition's rows source by source, a new engine from {@code engines} for each; duplicates are left
+     * out and frames renumbered in their source.
+     */
+    private static Fed feed(Iterator<InternalRow> rows, ArchiveNumbering numbering,
+                            java.util.function.IntFunction<TcpEngine> engines) {
         Segment s = new Segment();
+        TcpEngine engine = null;
+        int file = -1;
+        int source = -1;
+        FileFrames frames = null;
+        Fed done = new Fed(0, 0, 0, 0);
         while (rows.hasNext()) {
             SegmentRows.fill(s, rows.next());
+            if (s.fileIndex != file) {
+                file = s.fileIndex;
+                frames = numbering.frames(file);
+                if (numbering.source(file) != source) {
+                    done = finish(engine, done);
+                    source = numbering.source(file);
+                    engine = engines.apply(source);
+                }
+            }
+            if (frames.duplicate(s.frameNumber)) {
+                continue;
+            }
+            s.frameNumber = frames.sourceFrame(s.frameNumber);
             engine.accept(s);
         }
+        return finish(engine, done);
+    }
+
+    /** Finishes {@code engine} (the end of its source), if any, and adds its figures to {@code sum}. */
+    private static Fed finish(TcpEngine engine, Fed sum) {
+        if (engine == null) {
+            return sum;
+        }
         engine.finish();
+        return new Fed(sum.connections() + engine.connections(), sum.segments() + engine.segments(),
+                Math.max(sum.peakOpenTuples(), engine.peakOpenTuples()), sum.attemptsEvicted() + engine.attemptsEvicted());
     }
 
     /** A table file one task attempt wrote. */
@@ -97,14 +139,13 @@ final class EngineTask {
      *
      * @param ranks sorted first-appearance keys of all connections: a connection's stream number is its index
      */
-    static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, String stagingRoot,
-                        Configuration conf) {
-        try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks)) {
-            TcpEngine engine = new TcpEngine(w);
-            feed(engine, rows);
+    static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks,
+                        ArchiveNumbering numbering, String stagingRoot, Configuration conf) {
+        try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks, numbering)) {
+            Fed fed = feed(rows, numbering, source -> new TcpEngine(w));
             w.check();
-            return new Result(partition, w.written(), engine.connections(), engine.segments(),
-                    engine.peakOpenTuples(), engine.attemptsEvicted(), w.latency.sealed());
+            return new Result(partition, w.written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
+                    fed.attemptsEvicted(), w.latency.sealed());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -130,6 +171,7 @@ final class EngineTask {
         private final String stagingRoot;
         private final Configuration conf;
         private final long[] ranks;
+        private final ArchiveNumbering numbering;
         private final Output rttSamples = new Output(EngineTables.RTT_SAMPLES);
         private final Output ackDelays = new Output(EngineTables.ACK_DELAYS);
         private final Output stalls = new Output(EngineTables.STALLS);
@@ -146,14 +188,17 @@ final class EngineTask {
         final LatencyAggregate latency = new LatencyAggregate();
         private ConnectionId lastId;
         private long lastStream;
+        private String lastSource;
         private IOException failure;
 
-        Writers(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks) {
+        Writers(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks,
+                ArchiveNumbering numbering) {
             this.partition = partition;
             this.attempt = attempt;
             this.stagingRoot = stagingRoot;
             this.conf = conf;
             this.ranks = ranks;
+            this.numbering = numbering;
         }
 
         private long stream(ConnectionId id) {
@@ -163,9 +208,15 @@ final class EngineTask {
                     throw new IllegalStateException("connection " + id + " was not seen in pass 1");
                 }
                 lastId = id;
-                lastStream = r;
+                lastStream = numbering.stream(r, id.firstFileIndex());
+                lastSource = numbering.sourceName(numbering.source(id.firstFileIndex()));
             }
             return lastStream;
+        }
+
+        /** The source of the connection {@link #stream} was last called for. */
+        private String source() {
+            return lastSource;
         }
 
         private void write(Output o) {
@@ -207,26 +258,26 @@ final class EngineTask {
             if (s.kind() == RttSample.Kind.DATA_ACK) {
                 value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
             }
-            EngineTables.rttSample(rttSamples.row, s, stream(s.connection()));
+            EngineTables.rttSample(rttSamples.row, s, stream(s.connection()), source());
             write(rttSamples);
         }
 
         @Override
         public void onAckDelay(AckDelay a) {
             value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
-            EngineTables.ackDelay(ackDelays.row, a, stream(a.connection()));
+            EngineTables.ackDelay(ackDelays.row, a, stream(a.connection()), source());
             write(ackDelays);
         }
 
         @Override
         public void onStall(Stall s) {
-            EngineTables.stall(stalls.row, s, stream(s.connection()));
+            EngineTables.stall(stalls.row, s, stream(s.connection()), source());
             write(stalls);
         }
 
         @Override
         public void onLatencyEvent(LatencyEvent e) {
-            EngineTables.latencyEvent(latencyEvents.row, e, stream(e.connection()));
+            EngineTables.latencyEvent(latencyEvents.row, e, stream(e.connection()), source());
             write(latencyEvents);
         }
 
@@ -235,18 +286,21 @@ final class EngineTask {
             if (e.ttfbNanos() >= 0) {
                 value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
             }
-            EngineTables.exchange(exchanges.row, e, stream(e.connection()));
+            EngineTables.exchange(exchanges.row, e, stream(e.connection()), source());
             write(exchanges);
         }
 
         @Override
         public void onConnection(ConnectionRecord c) {
-            latency.connection(c, openValues.remove(c.id()));
+            long stream = stream(c.id());
+            int source = numbering.source(c.id().firstFileIndex());
+            latency.connection(c, openValues.remove(c.id()), source());
             if (c.id() == lastValuesId) {
                 lastValuesId = null;
                 lastValues = null;
             }
-            EngineTables.connection(connections.row, c, stream(c.id()));
+            EngineTables.connection(connections.row, c, stream, source(),
+                    FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()));
             write(connections);
         }
 

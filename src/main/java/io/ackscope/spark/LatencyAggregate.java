@@ -203,12 +203,14 @@ final class LatencyAggregate implements Serializable {
     /** Everything known about one server endpoint. */
     static final class Endpoint implements Serializable {
         private static final long serialVersionUID = 1L;
+        final String source;
         final String ip;
         final int port;
         long connections, exchanges, stalls, stallUs;
         final Values[] metrics = {new Values(), new Values(), new Values(), new Values()};
 
-        Endpoint(String ip, int port) {
+        Endpoint(String source, String ip, int port) {
+            this.source = source;
             this.ip = ip;
             this.port = port;
         }
@@ -224,16 +226,16 @@ final class LatencyAggregate implements Serializable {
         }
     }
 
-    /** Keyed by "ip port", sorted. */
+    /** Keyed by "source NUL ip port", sorted. */
     private final TreeMap<String, Endpoint> endpoints = new TreeMap<>();
 
     /**
      * Adds a finished connection and the values its other records carried ({@code own}: DATA_RTT, ACK_DELAY and
      * TTFB slots used; may be null when it had none).
      */
-    void connection(ConnectionRecord c, Values[] own) {
-        Endpoint e = endpoints.computeIfAbsent(c.resp().address() + " " + c.resp().port(),
-                k -> new Endpoint(c.resp().address(), c.resp().port()));
+    void connection(ConnectionRecord c, Values[] own, String source) {
+        Endpoint e = endpoints.computeIfAbsent(source + '\0' + c.resp().address() + " " + c.resp().port(),
+                k -> new Endpoint(source, c.resp().address(), c.resp().port()));
         e.connections++;
         e.exchanges += c.exchanges();
         e.stalls += c.stalls();
@@ -277,7 +279,7 @@ final class LatencyAggregate implements Serializable {
         return endpoints.values().stream().map(e -> {
             RowBuffer b = new RowBuffer(t).clear();
             b.setString(0, e.ip).setInt(1, e.port).setLong(2, e.connections).setLong(3, e.exchanges)
-                    .setLong(4, e.stalls).setLong(5, e.stallUs);
+                    .setLong(4, e.stalls).setLong(5, e.stallUs).setString(t.columns().size() - 1, e.source);
             for (int m = 0; m < METRICS; m++) {
                 int base = t.ordinal(LatencySummaryTable.METRICS[m][0] + "_count");
                 Values v = e.metrics[m];

@@ -51,8 +51,10 @@ public final class LatencySummaryTable {
             c.add(new Column(m[0] + "_histogram", LONG_LIST, false, "",
                     m[1] + ": counts per bucket k = [2^(k-1), 2^k) µs, k = 0 below 1 µs, " + BUCKETS + " buckets."));
         }
+        c.add(new Column("source", STRING, false, "",
+                "Capture source: the same endpoint seen from two capture points is two rows."));
         TABLE = new TableSchema("latency_summary",
-                "One row per server endpoint (responder address and port): how many connections, exchanges and "
+                "One row per capture source and server endpoint (responder address and port): how many connections, exchanges and "
                         + "stalls, and the distributions of handshake RTT, data RTT, ACK delay and time to first byte.",
                 c);
     }

@@ -24,6 +24,7 @@ final class PacketRowWriter {
     private final UnsafeArrayWriter sackArray;
     private final UnsafeRowWriter sackBlock;
     private final byte[] fileName;
+    private final byte[] sourceName;
     private final int fileIndex;
     private final int payloadBytes;
     private final boolean httpOnly;
@@ -50,7 +51,8 @@ final class PacketRowWriter {
      * @param payloadBytes how many payload bytes the {@code payload} column keeps
      * @param httpOnly     keep payload bytes only when they may start an HTTP/1.x message ({@link HttpStart})
      */
-    PacketRowWriter(StructType required, String file, int fileIndex, int payloadBytes, boolean httpOnly) {
+    PacketRowWriter(StructType required, String file, int fileIndex, String source, int payloadBytes,
+                    boolean httpOnly) {
         this.columns = new int[required.fields().length];
         for (int i = 0; i < columns.length; i++) {
             columns[i] = PacketSchema.TABLE.ordinal(required.fields()[i].name());
@@ -59,6 +61,7 @@ final class PacketRowWriter {
         this.sackArray = new UnsafeArrayWriter(row, 8);
         this.sackBlock = new UnsafeRowWriter(sackArray, 2);
         this.fileName = file.getBytes(StandardCharsets.UTF_8);
+        this.sourceName = source.getBytes(StandardCharsets.UTF_8);
         this.fileIndex = fileIndex;
         this.payloadBytes = payloadBytes;
         this.httpOnly = httpOnly;
@@ -76,6 +79,7 @@ final class PacketRowWriter {
             switch (columns[i]) {
                 case PacketSchema.FILE -> row.write(i, fileName, 0, fileName.length);
                 case PacketSchema.FILE_INDEX -> row.write(i, fileIndex);
+                case PacketSchema.SOURCE -> row.write(i, sourceName, 0, sourceName.length);
                 case PacketSchema.FRAME_NUMBER -> row.write(i, frameNumber);
                 case PacketSchema.RECORD_OFFSET -> row.write(i, recordOffset);
                 case PacketSchema.TIMESTAMP_COL ->

@@ -23,7 +23,7 @@ public final class PacketSchema {
             DST_PORT = 22, TCP_FLAGS = 23, TCP_SEQ = 24, TCP_ACK = 25, TCP_WINDOW = 26, TCP_HEADER_LENGTH = 27,
             PAYLOAD_LENGTH = 28, CAPTURED_PAYLOAD_LENGTH = 29, TCP_MSS = 30, TCP_WINDOW_SCALE = 31,
             TCP_SACK_PERMITTED = 32, TCP_TS_VAL = 33, TCP_TS_ECR = 34, TCP_SACK = 35, TCP_FAST_OPEN = 36,
-            PAYLOAD = 37;
+            PAYLOAD = 37, SOURCE = 38;
 
     public static final TableSchema TABLE = new TableSchema("packets",
             "One row per frame (packet record) of every capture, in the `pcap` data source and in the `packets` "
@@ -92,5 +92,7 @@ public final class PacketSchema {
                                     + "(default 128; `analyze --packets` keeps none), and with the read option "
                                     + "`payload=http` only when they start like an HTTP/1.x request (then all of "
                                     + "them) or status line (then its first 13 bytes, `HTTP/1.x NNN` and one more); "
-                                    + "null without a transport header.")));
+                                    + "null without a transport header."),
+                    new Column("source", STRING, false, "",
+                            "Capture source of the file (`sources`); `frame_number` stays the file's own.")));
 }

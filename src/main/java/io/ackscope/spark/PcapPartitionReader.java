@@ -91,6 +91,7 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
             stats.record(ts, ts != PacketRowWriter.NO_TIMESTAMP, capLen, r.originalLength(), r.linkType(), 0,
                     r.interfaceId());
             stats.seekPoint(frameBase + r.frameNumber(), r.recordOffset());
+            stats.ordered(frameBase + r.frameNumber(), ts, ts != PacketRowWriter.NO_TIMESTAMP);
             decoder.decode(r.linkType(), r.data(), r.dataOffset(), capLen, r.originalLength());
             boolean tcp = stats.frames().count(decoder);
             if (tcpOnly && !tcp) {
@@ -113,7 +114,8 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
         if (segmentRows) {
             segments = new SegmentRows.Writer(split.file().index(), payloadBytes, httpPayloadOnly);
         } else {
-            rows = new PacketRowWriter(required, split.file().path(), split.file().index(), payloadBytes,
+            rows = new PacketRowWriter(required, split.file().path(), split.file().index(),
+                    split.file().sourceName(), payloadBytes,
                     httpPayloadOnly);
         }
         frameBase = split.firstFrame() - 1;

@@ -1,12 +1,26 @@
 package io.ackscope.spark;
 
+import io.ackscope.capture.Archive;
+
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The planned read of a scan: the captures, how each is read, and the tasks. */
-record ReadPlan(List<CaptureFile> files, List<FilePlan> filePlans, List<CapturePartition> partitions)
-        implements Serializable {
+/**
+ * The planned read of a scan: the captures, how each is read, the tasks, and the archive listing they came from
+ * (sources, copies and skipped paths; null for a plan made from a file list).
+ */
+record ReadPlan(List<CaptureFile> files, List<FilePlan> filePlans, List<CapturePartition> partitions,
+                Archive archive) implements Serializable {
+
+    ReadPlan(List<CaptureFile> files, List<FilePlan> filePlans, List<CapturePartition> partitions) {
+        this(files, filePlans, partitions, null);
+    }
+
+    /** Source names (one unnamed source without a listing). */
+    List<String> sources() {
+        return archive != null ? archive.sources() : List.of("");
+    }
 
     long totalBytes() {
         long t = 0;

@@ -14,6 +14,7 @@ public final class SchemaDoc {
     /** Every table {@code analyze} writes, in documentation order. */
     public static List<TableSchema> tables() {
         List<TableSchema> t = new ArrayList<>();
+        t.add(SourcesTable.TABLE);
         t.add(CaptureFilesTable.TABLE);
         t.addAll(EngineTables.ALL);
         t.add(LatencySummaryTable.TABLE);

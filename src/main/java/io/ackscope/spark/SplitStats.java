@@ -39,6 +39,16 @@ public final class SplitStats implements Serializable {
     long[] seekOffsets = new long[0];
     int seekPointCount;
 
+    /** The highest frame number read (pcapng blocks without a packet are numbered too, as tshark does). */
+    long lastFrame;
+    /**
+     * Timestamps of the first and the last record that has one, in record order (not the earliest and latest), and
+     * the longest step from one such record to the next: what tells a missing rotated file from a quiet moment.
+     */
+    long firstRecordNanos = Long.MIN_VALUE;
+    long lastRecordNanos = Long.MIN_VALUE;
+    long maxStepNanos;
+
     /** Frames between two seek points (a power of two: {@link #seekPoint} masks). */
     static final long SEEK_POINT_FRAMES = 16_384;
 
@@ -74,6 +84,22 @@ public final class SplitStats implements Serializable {
         }
     }
 
+    /** Notes a record's frame number and timestamp in record order ({@link #lastFrame}, {@link #maxStepNanos}). */
+    void ordered(long frame, long timestampNanos, boolean hasTimestamp) {
+        if (frame > lastFrame) {
+            lastFrame = frame;
+        }
+        if (!hasTimestamp) {
+            return;
+        }
+        if (firstRecordNanos == Long.MIN_VALUE) {
+            firstRecordNanos = timestampNanos;
+        } else {
+            maxStepNanos = Math.max(maxStepNanos, timestampNanos - lastRecordNanos);
+        }
+        lastRecordNanos = timestampNanos;
+    }
+
     /** Notes the record of {@code frame} at {@code offset} if {@code frame} is a seek point. */
     void seekPoint(long frame, long offset) {
         if (((frame - 1) & (SEEK_POINT_FRAMES - 1)) != 0) {   // a power of two: a mask, not a division per record
@@ -101,7 +127,7 @@ public final class SplitStats implements Serializable {
         return frames;
     }
 
-    /** Adds a later split of the same file; the first error (in file order) wins. */
+    /** Adds the next split of the same file (splits are merged in order); the first error (in file order) wins. */
     public void merge(SplitStats o) {
         if (format == null) {
             format = o.format;
@@ -123,6 +149,16 @@ public final class SplitStats implements Serializable {
             tailReason = o.tailReason;
         }
         complete &= o.complete;
+        lastFrame = Math.max(lastFrame, o.lastFrame);
+        if (o.firstRecordNanos != Long.MIN_VALUE) {
+            if (lastRecordNanos != Long.MIN_VALUE) {
+                maxStepNanos = Math.max(maxStepNanos, o.firstRecordNanos - lastRecordNanos);
+            } else {
+                firstRecordNanos = o.firstRecordNanos;
+            }
+            lastRecordNanos = o.lastRecordNanos;
+        }
+        maxStepNanos = Math.max(maxStepNanos, o.maxStepNanos);
         for (int i = 0; i < o.seekPointCount; i++) {
             seekPoint(o.seekFrames[i], o.seekOffsets[i]);
         }

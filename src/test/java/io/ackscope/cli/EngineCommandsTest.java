@@ -7,6 +7,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import io.ackscope.capture.Corpus;
+import io.ackscope.capture.RotatedArchive;
+import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
@@ -26,7 +28,7 @@ class EngineCommandsTest {
         Path corpus = Corpus.dir();
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         ConvCommand c = new ConvCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
-        c.file = corpus.resolve("zeek__bro.org.pcap").toString();
+        c.files = List.of(corpus.resolve("zeek__bro.org.pcap").toString());
         String[] ours = run(c, buf).split("\n");
         List<String> theirs = Files.readAllLines(corpus.resolve("expected/zeek__bro.org.pcap.conv.tsv"));
         assertEquals(theirs.size(), ours.length);
@@ -64,6 +66,42 @@ class EngineCommandsTest {
         String out = run(c, buf);
         assertTrue(out.contains("No Nagle x delayed-ACK stall found."), out);
         assertTrue(!out.contains("TCP_NODELAY"), out);
+    }
+
+    private static String conv(String sourceBy, Path... inputs) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ConvCommand c = new ConvCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
+        c.files = java.util.Arrays.stream(inputs).map(Path::toString).toList();
+        c.sourceBy = sourceBy;
+        return run(c, buf);
+    }
+
+    @Test
+    void convOfRotatedFilesEqualsConvOfTheUncutCaptureAndKeepsHostsApart(@TempDir Path tmp) throws Exception {
+        RotatedArchive cap = RotatedArchive.read(Path.of("sample-pcaps/nginx-nodelay-off.pcap.gz"));
+        Path whole = cap.write(tmp.resolve("whole.pcap"), 0, cap.frames());
+        cap.write(tmp.resolve("archive/hostA"), cap.pieces(8), RotatedArchive.reversed(8, "cap-", ".pcap.gz"));
+        cap.write(tmp.resolve("archive/hostB"), cap.pieces(11), RotatedArchive.tcpdumpC("cap"));
+        String expected = conv(null, whole);
+        assertEquals(22, expected.split("\n").length, "header and 21 connections");
+        assertEquals(expected, conv(null, tmp.resolve("archive/hostA")));
+
+        String[] both = conv(null, tmp.resolve("archive")).split("\n");
+        assertEquals(ConvCommand.HEADER + "\tsource", both[0]);
+        String[] once = expected.split("\n");
+        for (int i = 1; i < once.length; i++) {
+            assertEquals(once[i] + "\thostA", both[i]);
+            assertEquals(once[i] + "\thostB", both[i + once.length - 1]);
+        }
+        assertEquals(2 * once.length - 1, both.length);
+
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        DiagnoseCommand d = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
+        d.files = List.of(tmp.resolve("archive").toString());
+        String out = run(d, buf);
+        assertTrue(out.startsWith(2 * 6826 + " frames, ") && out.contains("42 connections in 2 capture sources"), out);
+        assertTrue(out.indexOf("== source hostA ==") < out.indexOf("== source hostB =="), out);
+        assertEquals(2, out.split("Server 127.0.0.1:18781", -1).length - 1, out);
     }
 
     @Test

@@ -305,6 +305,8 @@ class AnalyzeTest {
         assertEquals(s.frames(), packets.count());
         assertEquals(s.frames(), packets.select("frame_number").distinct().count());
         assertEquals(s.frames(), s.tableRows().get("packets"));
+        assertEquals(List.of("in"), packets.select("source").distinct().as(org.apache.spark.sql.Encoders.STRING())
+                .collectAsList(), "the file's directory names its source");
     }
 
     @Test

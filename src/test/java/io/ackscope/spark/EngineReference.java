@@ -1,16 +1,16 @@
 package io.ackscope.spark;
 
-import io.ackscope.capture.CaptureException;
-import io.ackscope.capture.CaptureReader;
+import io.ackscope.capture.Archive;
+import io.ackscope.capture.ArchiveStore;
+import io.ackscope.capture.FileGap;
+import io.ackscope.tcp.ArchiveFeeder;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
-import io.ackscope.tcp.CaptureFeeder;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.LatencyEvent;
 import io.ackscope.tcp.RttSample;
 import io.ackscope.tcp.Stall;
-import io.ackscope.tcp.TcpEngine;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -31,20 +31,30 @@ final class EngineReference implements AnalysisSink {
     final List<Exchange> exchanges = new ArrayList<>();
     long frames;
 
-    static EngineReference run(List<Path> files) throws IOException {
+    /** The inputs (files or directories) listed and read as analyze reads them ({@link ArchiveFeeder}). */
+    static EngineReference run(List<Path> inputs) throws IOException {
+        return run(inputs, Archive.SourceRule.DIRECTORY);
+    }
+
+    static EngineReference run(List<Path> inputs, Archive.SourceRule rule) throws IOException {
         EngineReference ref = new EngineReference();
-        TcpEngine engine = new TcpEngine(ref);
-        CaptureFeeder feeder = new CaptureFeeder();
-        for (int i = 0; i < files.size(); i++) {
-            try (CaptureReader r = CaptureReader.open(files.get(i))) {
-                feeder.feed(r, i, engine);
-            } catch (CaptureException e) {
-                // Damaged: the frames before the damage were fed, as analyze does.
-            }
-        }
-        engine.finish();
+        Archive archive = Archive.list(inputs.stream().map(Path::toString).toList(), ArchiveStore.local(), rule);
+        ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local());
+        ref.feeder = feeder;
+        feeder.run(source -> {
+            ref.source = source;
+            return ref;
+        });
         ref.frames = feeder.frames();
         return ref;
+    }
+
+    ArchiveFeeder feeder;
+    /** The source being read (one engine per source, one after the other). */
+    int source;
+
+    private String sourceName() {
+        return feeder.archive().sources().get(source);
     }
 
     private void add(TableSchema t, RowBuffer r) {
@@ -55,7 +65,7 @@ final class EngineReference implements AnalysisSink {
     public void onRttSample(RttSample s) {
         rtts.add(s);
         RowBuffer r = new RowBuffer(EngineTables.RTT_SAMPLES);
-        EngineTables.rttSample(r, s, s.connection().stream());
+        EngineTables.rttSample(r, s, s.connection().stream(), sourceName());
         add(EngineTables.RTT_SAMPLES, r);
     }
 
@@ -63,21 +73,21 @@ final class EngineReference implements AnalysisSink {
     public void onAckDelay(AckDelay a) {
         ackDelays.add(a);
         RowBuffer r = new RowBuffer(EngineTables.ACK_DELAYS);
-        EngineTables.ackDelay(r, a, a.connection().stream());
+        EngineTables.ackDelay(r, a, a.connection().stream(), sourceName());
         add(EngineTables.ACK_DELAYS, r);
     }
 
     @Override
     public void onStall(Stall s) {
         RowBuffer r = new RowBuffer(EngineTables.STALLS);
-        EngineTables.stall(r, s, s.connection().stream());
+        EngineTables.stall(r, s, s.connection().stream(), sourceName());
         add(EngineTables.STALLS, r);
     }
 
     @Override
     public void onLatencyEvent(LatencyEvent e) {
         RowBuffer r = new RowBuffer(EngineTables.LATENCY_EVENTS);
-        EngineTables.latencyEvent(r, e, e.connection().stream());
+        EngineTables.latencyEvent(r, e, e.connection().stream(), sourceName());
         add(EngineTables.LATENCY_EVENTS, r);
     }
 
@@ -85,7 +95,7 @@ final class EngineReference implements AnalysisSink {
     public void onExchange(Exchange e) {
         exchanges.add(e);
         RowBuffer r = new RowBuffer(EngineTables.EXCHANGES);
-        EngineTables.exchange(r, e, e.connection().stream());
+        EngineTables.exchange(r, e, e.connection().stream(), sourceName());
         add(EngineTables.EXCHANGES, r);
     }
 
@@ -93,7 +103,8 @@ final class EngineReference implements AnalysisSink {
     public void onConnection(ConnectionRecord c) {
         connections.add(c);
         RowBuffer r = new RowBuffer(EngineTables.CONNECTIONS);
-        EngineTables.connection(r, c, c.id().stream());
+        EngineTables.connection(r, c, c.id().stream(), sourceName(),
+                FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()));
         add(EngineTables.CONNECTIONS, r);
     }
 }

@@ -87,7 +87,7 @@ class HdfsArchiveTest {
     void analyzeOnHdfsWritesTheTablesOfTheLocalRun() throws IOException {
         String hdfsOut = hdfsUri("/out");
         String printed = analyze(hdfsUri("/archive"), hdfsOut);
-        assertTrue(printed.contains("ackscope analyze: 8 files, 1.7 MB, 13,652 frames"), printed);
+        assertTrue(printed.contains("ackscope analyze: 8 files, 1.7 MiB, 13,652 frames"), printed);
         assertTrue(printed.contains("(8 files split)"), "the capture and every 130 KB cut: " + printed);
         assertTrue(printed.contains("report: not written (" + hdfsOut + " is not a local directory)"), printed);
         assertTrue(hdfs.exists(new org.apache.hadoop.fs.Path("/out/_SUCCESS")));

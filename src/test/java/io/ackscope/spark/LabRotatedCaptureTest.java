@@ -6,7 +6,6 @@ import io.ackscope.capture.Captures;
 import io.ackscope.probe.NetTestSupport;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -149,8 +148,6 @@ class LabRotatedCaptureTest {
     }
 
     @Test
-    // passes on h16's dad25e0 with this test enabled (tcpdump -C archive of 14 files, 6,032 frames, 4 connections)
-    @Disabled("needs archive sources from issue 16 core")
     void analyzeOfTheRotatedDirectoryEqualsAnalyzeOfTheSingleCapture() throws IOException {
         assumeTrue(counts("one")[1] == 0 && counts("rot")[1] == 0, "a capture dropped frames: the tables differ");
         String oneOut = tmp.resolve("out-one").toString();

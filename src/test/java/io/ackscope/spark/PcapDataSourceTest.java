@@ -54,10 +54,11 @@ class PcapDataSourceTest {
         spark.conf().set("spark.sql.files.maxPartitionBytes", "16k");
         spark.conf().set("spark.sql.files.openCostInBytes", "1k");
         Path c = SparkTests.corpus();
-        Dataset<Row> df = pcap(c + "/*.pcap", c + "/*.pcapng").select("file_index", "frame_number", "record_offset");
+        Dataset<Row> df = pcap(c + "/*.pcap", c + "/*.pcapng").select("file", "frame_number", "record_offset");
         List<String> actual = new ArrayList<>();
-        for (Row r : df.collectAsList()) {
-            actual.add(r.getInt(0) + " " + r.getLong(1) + " " + r.getLong(2));
+        for (Row r : df.collectAsList()) {   // file_index is in time order ({@link io.ackscope.capture.Archive})
+            String file = r.getString(0);
+            actual.add(file.substring(file.lastIndexOf('/') + 1) + " " + r.getLong(1) + " " + r.getLong(2));
         }
         actual.sort(null);
         List<String> expected = new ArrayList<>();
@@ -65,7 +66,7 @@ class PcapDataSourceTest {
         for (int i = 0; i < files.size(); i++) {
             for (String frame : PcapSplitExactnessTest.direct(files.get(i))) {
                 String[] f = frame.split(" ");
-                expected.add(i + " " + f[0] + " " + f[1]);
+                expected.add(files.get(i).getFileName() + " " + f[0] + " " + f[1]);
             }
         }
         expected.sort(null);

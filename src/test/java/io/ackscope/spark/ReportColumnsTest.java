@@ -21,6 +21,7 @@ class ReportColumnsTest {
         List<TableSchema> schemas = new ArrayList<>(EngineTables.ALL);
         schemas.add(CaptureFilesTable.TABLE);
         schemas.add(LatencySummaryTable.TABLE);
+        schemas.add(SourcesTable.TABLE);
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : Report.columnsRead().entrySet()) {
             TableSchema t = schemas.stream().filter(s -> s.name().equals(e.getKey())).findFirst().orElse(null);

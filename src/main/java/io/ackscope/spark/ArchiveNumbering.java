@@ -1,0 +1,142 @@
+package io.ackscope.spark;
+
+import io.ackscope.capture.FileFrames;
+import io.ackscope.capture.FileGap;
+import io.ackscope.capture.Overlaps;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What the engine tasks need to read an archive's frames as its sources' captures, decided on the driver once the
+ * read stage has counted every file: each file's source, how its frames are numbered in the source and which are
+ * duplicates of an earlier file's ({@link FileFrames}), the gaps between files ({@link FileGap}), and, after pass 1,
+ * where each source's connections start in the global ranking (stream numbers are per source).
+ */
+final class ArchiveNumbering implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private final String[] sources;
+    private final int[] sourceOfFile;
+    private final FileFrames[] frames;
+    private final List<List<FileGap>> gaps;
+    /** Index of each source's first file (-1 for a source without files). */
+    private final int[] firstFile;
+    /** Per source, the rank of its first connection; set by {@link #ranked}. */
+    private long[] sourceStart;
+
+    private ArchiveNumbering(String[] sources, int[] sourceOfFile, FileFrames[] frames, List<List<FileGap>> gaps) {
+        this.sources = sources;
+        this.sourceOfFile = sourceOfFile;
+        this.frames = frames;
+        this.gaps = gaps;
+        this.firstFile = new int[sources.length];
+        Arrays.fill(firstFile, -1);
+        for (int f = sourceOfFile.length - 1; f >= 0; f--) {
+            firstFile[sourceOfFile[f]] = f;
+        }
+    }
+
+    /** A file to compare with the earlier files of its source that overlap it ({@link Overlaps}). */
+    record OverlapTask(int file, String path, List<String> earlier) implements Serializable {
+    }
+
+    /** The files of {@code plan} that overlap earlier files of their source, by the read stage's figures. */
+    static List<OverlapTask> overlapTasks(ReadPlan plan, List<SplitStats> perFile) {
+        List<OverlapTask> out = new ArrayList<>();
+        List<CaptureFile> files = plan.files();
+        for (int j = 0; j < files.size(); j++) {
+            long first = plan.archive() != null ? plan.archive().files().get(j).firstNanos() : Long.MIN_VALUE;
+            List<String> earlier = new ArrayList<>();
+            for (int i = j - 1; i >= 0 && files.get(i).source() == files.get(j).source(); i--) {
+                SplitStats s = perFile.get(i);
+                if (s != null && Overlaps.overlap(s.lastNanos, first)) {
+                    earlier.add(0, files.get(i).path());
+                }
+            }
+            if (!earlier.isEmpty()) {
+                out.add(new OverlapTask(j, files.get(j).path(), earlier));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The numbering of {@code plan}'s files from the read stage's per-file figures and the duplicates found
+     * ({@code duplicates[f]}, null for none).
+     */
+    static ArchiveNumbering of(ReadPlan plan, List<SplitStats> perFile, long[][] duplicates) {
+        List<CaptureFile> files = plan.files();
+        List<String> names = plan.sources();
+        int[] sourceOf = new int[files.size()];
+        FileFrames[] frames = new FileFrames[files.size()];
+        List<List<FileGap>> gaps = new ArrayList<>();
+        for (int s = 0; s < names.size(); s++) {
+            gaps.add(new ArrayList<>());
+        }
+        long lastRecord = Long.MIN_VALUE;
+        long maxStep = 0;
+        for (int f = 0; f < files.size(); f++) {
+            int source = files.get(f).source();
+            sourceOf[f] = source;
+            long[] dups = duplicates[f] != null ? duplicates[f] : new long[0];
+            boolean first = f == 0 || files.get(f - 1).source() != source;
+            if (first) {
+                frames[f] = new FileFrames(0, dups);
+                lastRecord = Long.MIN_VALUE;
+                maxStep = 0;
+            } else {
+                SplitStats before = perFile.get(f - 1);
+                frames[f] = frames[f - 1].next(before != null ? before.lastFrame : 0, dups);
+                long firstNanos = plan.archive() != null ? plan.archive().files().get(f).firstNanos() : Long.MIN_VALUE;
+                FileGap g = FileGap.between(f - 1, lastRecord, maxStep, firstNanos);
+                if (g != null) {
+                    gaps.get(source).add(g);
+                }
+            }
+            SplitStats s = perFile.get(f);
+            if (s != null) {
+                if (s.lastRecordNanos != Long.MIN_VALUE) {
+                    lastRecord = s.lastRecordNanos;
+                }
+                maxStep = Math.max(maxStep, s.maxStepNanos);
+            }
+        }
+        return new ArchiveNumbering(names.toArray(new String[0]), sourceOf, frames, gaps);
+    }
+
+    int source(int file) {
+        return sourceOfFile[file];
+    }
+
+    String sourceName(int source) {
+        return sources[source];
+    }
+
+    FileFrames frames(int file) {
+        return frames[file];
+    }
+
+    List<FileGap> gaps(int source) {
+        return gaps.get(source);
+    }
+
+    /** Notes where each source's connections start in {@code ranks} (all connections' sorted first-frame keys). */
+    ArchiveNumbering ranked(long[] ranks) {
+        sourceStart = new long[sources.length];
+        for (int s = 0; s < sources.length; s++) {
+            if (firstFile[s] >= 0) {
+                int i = Arrays.binarySearch(ranks, EngineTask.key(firstFile[s], 0));
+                sourceStart[s] = i >= 0 ? i : -i - 1;
+            }
+        }
+        return this;
+    }
+
+    /** The stream number (within its source) of the connection ranked {@code rank} whose first file is {@code file}. */
+    long stream(long rank, int file) {
+        return rank - sourceStart[sourceOfFile[file]];
+    }
+}
