@@ -35,6 +35,7 @@ public final class TcpEngine {
     private final PriorityQueue<Due> queue = new PriorityQueue<>((x, y) -> Long.compare(x.at, y.at));
     private final TupleKey probe = new TupleKey();
     private final FrameAnalysis fa = new FrameAnalysis();
+    private final FrameAnalysis sweepFa = new FrameAnalysis();
     private final Segment replay = new Segment();
     private long maxTs = Long.MIN_VALUE;
     private boolean jumpPending;
@@ -74,7 +75,7 @@ public final class TcpEngine {
         probe.set(s);
         Entry e = table.get(probe);
         if (e == null) {
-            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly, fa, replay));
+            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly, fa, sweepFa, replay));
             table.put(e.key, e);
             if (table.size() > peakOpen) {
                 peakOpen = table.size();

@@ -49,6 +49,8 @@ public final class TupleTracker {
     private final AnalysisSink sink;
     private final boolean boundariesOnly;
     private final FrameAnalysis fa;
+    /** Where the sweep's replays write their frame analysis, so {@link #fa} keeps the current frame's. */
+    private final FrameAnalysis sweepFa;
     private ConnectionAnalyzer current;
     /** The current connection as packed SYNs instead of {@link #current} (see the class comment), or null. */
     private long[] attempt;
@@ -62,23 +64,27 @@ public final class TupleTracker {
     };
 
     public TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink) {
-        this(config, streams, sink, false, new FrameAnalysis(), new Segment());
+        this(config, streams, sink, false, new FrameAnalysis(), new FrameAnalysis(), new Segment());
     }
 
     /**
      * @param boundariesOnly only find connections (see {@link TcpEngine#boundariesOnly})
      * @param fa             the per-frame result, shared by every tracker of one engine (it is filled and handed to
      *                       the sink one frame at a time)
+     * @param sweepFa        scratch frame result for the SYNs the sweep replays to emit an attempt, shared likewise:
+     *                       the sweep runs inside another 4-tuple's {@code accept}, after {@code fa} was filled with
+     *                       that frame's analysis, which a sink may still read until the next segment
      * @param replay         scratch segment that packed SYNs are replayed through, shared likewise
      */
     TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly,
-                 FrameAnalysis fa, Segment replay) {
+                 FrameAnalysis fa, FrameAnalysis sweepFa, Segment replay) {
         this.replay = replay;
         this.config = config;
         this.streams = streams;
         this.sink = sink;
         this.boundariesOnly = boundariesOnly;
         this.fa = fa;
+        this.sweepFa = sweepFa;
     }
 
     /** The closed connection the sweep emitted, kept as a tombstone, or null. */
@@ -115,7 +121,7 @@ public final class TupleTracker {
                 attemptEmitted = false;
             } else {
                 reopening = attemptEmitted;
-                inflate();
+                inflate(fa);
             }
         }
         step(s);
@@ -135,12 +141,15 @@ public final class TupleTracker {
         attemptEmitted = false;
     }
 
-    /** Rebuilds {@link #current} from the packed SYNs, which stay packed until the caller decides. */
-    private void inflate() {
+    /**
+     * Rebuilds {@link #current} from the packed SYNs, which stay packed until the caller decides; the analyzer writes
+     * each frame's analysis to {@code into} ({@link #fa} for one that goes on with the next segment).
+     */
+    private void inflate(FrameAnalysis into) {
         long[] log = attempt;
         SynAttempt.fill(log, 0, replay);
         current = new ConnectionAnalyzer(new ConnectionId(attemptStream, replay.fileIndex, replay.frameNumber), replay,
-                MUTED, boundariesOnly, fa);
+                MUTED, boundariesOnly, into);
         current.options(replay);
         current.accept(replay, false);
         for (int i = 1, n = SynAttempt.syns(log); i < n; i++) {
@@ -224,7 +233,7 @@ public final class TupleTracker {
             if (idle <= config.attemptTimeoutNanos()) {
                 return Swept.KEEP;
             }
-            inflate();
+            inflate(sweepFa);        // emitted at once: it must not overwrite the frame being processed
             ConnectionAnalyzer c = current;
             current = null;
             c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
@@ -292,7 +301,7 @@ public final class TupleTracker {
     public void finish() {
         if (attempt != null) {
             if (!attemptEmitted) {
-                inflate();
+                inflate(fa);
             }
             attempt = null;
         }
