@@ -49,8 +49,6 @@ public final class TupleTracker {
     private final AnalysisSink sink;
     private final boolean boundariesOnly;
     private final FrameAnalysis fa;
-    /** Where the sweep's replays write their frame analysis, so {@link #fa} keeps the current frame's. */
-    private final FrameAnalysis sweepFa;
     private ConnectionAnalyzer current;
     /** The current connection as packed SYNs instead of {@link #current} (see the class comment), or null. */
     private long[] attempt;
@@ -64,27 +62,23 @@ public final class TupleTracker {
     };
 
     public TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink) {
-        this(config, streams, sink, false, new FrameAnalysis(), new FrameAnalysis(), new Segment());
+        this(config, streams, sink, false, new FrameAnalysis(), new Segment());
     }
 
     /**
      * @param boundariesOnly only find connections (see {@link TcpEngine#boundariesOnly})
      * @param fa             the per-frame result, shared by every tracker of one engine (it is filled and handed to
      *                       the sink one frame at a time)
-     * @param sweepFa        scratch frame result for the SYNs the sweep replays to emit an attempt, shared likewise:
-     *                       the sweep runs inside another 4-tuple's {@code accept}, after {@code fa} was filled with
-     *                       that frame's analysis, which a sink may still read until the next segment
      * @param replay         scratch segment that packed SYNs are replayed through, shared likewise
      */
     TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly,
-                 FrameAnalysis fa, FrameAnalysis sweepFa, Segment replay) {
+                 FrameAnalysis fa, Segment replay) {
         this.replay = replay;
         this.config = config;
         this.streams = streams;
         this.sink = sink;
         this.boundariesOnly = boundariesOnly;
         this.fa = fa;
-        this.sweepFa = sweepFa;
     }
 
     /** The closed connection the sweep emitted, kept as a tombstone, or null. */
@@ -222,8 +216,12 @@ public final class TupleTracker {
      * The sweep at capture time {@code now}: emits an unanswered attempt idle for longer than the attempt timeout
      * (keeping it as a tombstone), forgets a tombstone idle for twice that, and emits any other connection that is
      * over.
+     *
+     * @param scratch where the SYNs replayed to emit an attempt write their frame analysis: the sweep runs inside
+     *                another 4-tuple's segment, after the engine's frame analysis was filled with that frame's, which
+     *                a sink may still read until the next segment (fields does)
      */
-    Swept sweep(long now) {
+    Swept sweep(long now, FrameAnalysis scratch) {
         if (attempt != null) {
             long idle = now - SynAttempt.lastTs(attempt);
             if (attemptEmitted) {
@@ -233,7 +231,7 @@ public final class TupleTracker {
             if (idle <= config.attemptTimeoutNanos()) {
                 return Swept.KEEP;
             }
-            inflate(sweepFa);        // emitted at once: it must not overwrite the frame being processed
+            inflate(scratch);
             ConnectionAnalyzer c = current;
             current = null;
             c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
