@@ -5,7 +5,9 @@ package io.ackscope.tcp;
  * connections: a sink that keeps results is the one that decides how much memory they take.
  *
  * <p>Every method has a no-op default, so a sink implements only what it needs. Calls come from the thread that
- * feeds the engine. {@link #onFrame} receives a reused {@link Segment} and {@link FrameAnalysis}: copy what you keep.
+ * feeds the engine. {@link #onFrame} receives a reused {@link Segment} and {@link FrameAnalysis}: copy what you keep
+ * beyond the engine's next {@code accept} or {@code finish} (until then the analysis stays that frame's: the sweep
+ * that a segment may trigger does not write it).
  */
 public interface AnalysisSink {
 

@@ -35,6 +35,8 @@ public final class TcpEngine {
     private final PriorityQueue<Due> queue = new PriorityQueue<>((x, y) -> Long.compare(x.at, y.at));
     private final TupleKey probe = new TupleKey();
     private final FrameAnalysis fa = new FrameAnalysis();
+    /** Frame analysis for the SYNs the sweep replays, so {@link #fa} stays the current frame's. */
+    private final FrameAnalysis sweepFa = new FrameAnalysis();
     private final Segment replay = new Segment();
     private long maxTs = Long.MIN_VALUE;
     private boolean jumpPending;
@@ -120,7 +122,7 @@ public final class TcpEngine {
             if (e.removed || d.at != e.scheduled) {
                 continue;      // forgotten, or queued again under an earlier time already handled
             }
-            TupleTracker.Swept what = e.tracker.sweep(horizon);
+            TupleTracker.Swept what = e.tracker.sweep(horizon, sweepFa);
             if (what == TupleTracker.Swept.FORGET) {
                 table.remove(e.key);
                 e.removed = true;

@@ -115,7 +115,7 @@ public final class TupleTracker {
                 attemptEmitted = false;
             } else {
                 reopening = attemptEmitted;
-                inflate();
+                inflate(fa);
             }
         }
         step(s);
@@ -135,12 +135,15 @@ public final class TupleTracker {
         attemptEmitted = false;
     }
 
-    /** Rebuilds {@link #current} from the packed SYNs, which stay packed until the caller decides. */
-    private void inflate() {
+    /**
+     * Rebuilds {@link #current} from the packed SYNs, which stay packed until the caller decides; the analyzer writes
+     * each frame's analysis to {@code into} ({@link #fa} for one that goes on with the next segment).
+     */
+    private void inflate(FrameAnalysis into) {
         long[] log = attempt;
         SynAttempt.fill(log, 0, replay);
         current = new ConnectionAnalyzer(new ConnectionId(attemptStream, replay.fileIndex, replay.frameNumber), replay,
-                MUTED, boundariesOnly, fa);
+                MUTED, boundariesOnly, into);
         current.options(replay);
         current.accept(replay, false);
         for (int i = 1, n = SynAttempt.syns(log); i < n; i++) {
@@ -213,8 +216,12 @@ public final class TupleTracker {
      * The sweep at capture time {@code now}: emits an unanswered attempt idle for longer than the attempt timeout
      * (keeping it as a tombstone), forgets a tombstone idle for twice that, and emits any other connection that is
      * over.
+     *
+     * @param scratch where the SYNs replayed to emit an attempt write their frame analysis: the sweep runs inside
+     *                another 4-tuple's segment, after the engine's frame analysis was filled with that frame's, which
+     *                a sink may still read until the next segment (fields does)
      */
-    Swept sweep(long now) {
+    Swept sweep(long now, FrameAnalysis scratch) {
         if (attempt != null) {
             long idle = now - SynAttempt.lastTs(attempt);
             if (attemptEmitted) {
@@ -224,7 +231,7 @@ public final class TupleTracker {
             if (idle <= config.attemptTimeoutNanos()) {
                 return Swept.KEEP;
             }
-            inflate();
+            inflate(scratch);
             ConnectionAnalyzer c = current;
             current = null;
             c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
@@ -292,7 +299,7 @@ public final class TupleTracker {
     public void finish() {
         if (attempt != null) {
             if (!attemptEmitted) {
-                inflate();
+                inflate(fa);
             }
             attempt = null;
         }
