@@ -426,7 +426,7 @@ public final class Archive implements Serializable {
             if (chosen.size() <= 1) {
                 List<Probe> out = new ArrayList<>();
                 for (Candidate c : chosen) {
-                    out.add(probe(c.path()));
+                    out.add(probe(c));
                 }
                 return out;
             }
@@ -438,7 +438,7 @@ public final class Archive implements Serializable {
             try {
                 List<Future<Probe>> futures = new ArrayList<>();
                 for (Candidate c : chosen) {
-                    futures.add(pool.submit(() -> probe(c.path())));
+                    futures.add(pool.submit(() -> probe(c)));
                 }
                 List<Probe> out = new ArrayList<>();
                 for (Future<Probe> f : futures) {
@@ -462,7 +462,12 @@ public final class Archive implements Serializable {
          * Reads a file's first records. A file that cannot be opened or is damaged at its start is still a capture
          * (its read reports the damage) without a first timestamp.
          */
-        private Probe probe(String path) {
+        private Probe probe(Candidate c) {
+            if (c.entry().stream()) {
+                // a FIFO or device (/dev/stdin) can be read once only: the read takes it whole, unprobed
+                return new Probe(CaptureReader.NO_TIMESTAMP, null, null, Metadata.NONE, null);
+            }
+            String path = c.path();
             InputStream in;
             try {
                 in = store.open(path);

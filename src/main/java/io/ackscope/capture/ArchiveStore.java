@@ -26,8 +26,13 @@ public interface ArchiveStore {
      * @param identity  the same object (by {@code equals}) for every path that leads to the same file or directory:
      *                  device and inode for local files, the qualified path where the filesystem has no links
      * @param link      the path's last element is a symbolic link
+     * @param stream    neither a regular file nor a directory (a FIFO, {@code /dev/stdin}): it can be read once only
      */
-    record Entry(String path, boolean directory, long length, Object identity, boolean link) {
+    record Entry(String path, boolean directory, long length, Object identity, boolean link, boolean stream) {
+        /** An entry of a filesystem without FIFOs or devices. */
+        public Entry(String path, boolean directory, long length, Object identity, boolean link) {
+            this(path, directory, length, identity, link, false);
+        }
     }
 
     /** What is at {@code path}, or null when nothing is (a dangling link included). */
@@ -63,7 +68,7 @@ public interface ArchiveStore {
                     return null;
                 }
                 Object key = a.fileKey() != null ? a.fileKey() : p.toRealPath().toString();
-                return new Entry(path, a.isDirectory(), a.size(), key, Files.isSymbolicLink(p));
+                return new Entry(path, a.isDirectory(), a.size(), key, Files.isSymbolicLink(p), a.isOther());
             }
 
             @Override

@@ -38,7 +38,7 @@ public final class ConvCommand extends Command {
     @Parameter(names = {"-r", "--read"}, required = true, description = "Capture file or directory (pcap or pcapng, "
             + "optionally gzip/zstd/bzip2-compressed; repeat -r for several: read as analyze reads them; a FIFO, "
             + "/dev/stdin or - for standard input, alone)")
-    List<String> files = new ArrayList<>();
+    List<String> files;
 
     @Parameter(names = "--source-by", description = LocalArchive.SOURCE_BY)
     String sourceBy;

@@ -26,9 +26,19 @@ final class LocalArchive {
             + "file's path, names it";
 
     /** Lists files and directories (absolute paths, so a source is never named {@code .}). */
-    static Archive list(List<String> inputs, String sourceBy) throws IOException {
+    static Archive list(List<String> inputs, String sourceBy) throws IOException, CommandFailure {
         List<String> absolute = new ArrayList<>();
         for (String in : inputs) {
+            Path p = Path.of(in);
+            if (in.indexOf('*') < 0 && in.indexOf('?') < 0 && !Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // as CaptureInput says it for one file: the path and "no such file", not "no capture matches"
+                try {
+                    Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class,
+                            java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                } catch (java.nio.file.FileSystemException e) {
+                    throw CaptureInput.unreadable(in, e);
+                }
+            }
             absolute.add(Path.of(in).toAbsolutePath().normalize().toString());
         }
         return Archive.list(absolute, ArchiveStore.local(), Archive.SourceRule.parse(sourceBy));
@@ -71,6 +81,10 @@ final class LocalArchive {
         for (ArchiveFeeder.FileRead f : feeder.files()) {
             if (f.damage() != null) {
                 exit = Math.max(exit, CaptureInput.damaged(err, command, f.damage(), what, strict));
+                if (f.records() == 0 && f.damage().offset() == 0) {
+                    // not a capture at all (nothing could be read), whatever --strict says, as for one file
+                    exit = Command.EXIT_DAMAGED;
+                }
             } else if (f.tail() != null) {
                 exit = Math.max(exit, CaptureInput.cutShort(err, command, f.file().path(), f.tail(), what, strict));
             }

@@ -55,7 +55,7 @@ final class HadoopArchiveStore implements ArchiveStore {
         String local = local(p);
         if (local != null) {
             Entry e = LOCAL.stat(local);
-            return e == null ? null : new Entry(path, e.directory(), e.length(), e.identity(), e.link());
+            return e == null ? null : new Entry(path, e.directory(), e.length(), e.identity(), e.link(), e.stream());
         }
         FileSystem fs = p.getFileSystem(conf);
         FileStatus st;
