@@ -43,9 +43,7 @@ public final class ConnectionAnalyzer extends Handshake {
 
     // allocated when first needed (see the class comment): a connection that never carries data or ACKs data holds
     // none of them
-    private Summary.Acc dataRttA, dataRttB;       // RTT of data from a / from b
     private Summary.Acc tsRtt;
-    private Summary.Acc ackDelaysA, ackDelaysB;   // ACK delays of the ACKs a / b sent
     /** ACK classes counted per acking side: index side * classes + class ordinal (side 0 = a). */
     private long[] ackClassCounts;
     private long rtoEvents, zeroWindowWaits;
@@ -217,7 +215,7 @@ public final class ConnectionAnalyzer extends Handshake {
             if (exchanges == null) {
                 exchanges = new ExchangeTracker(id, sink);
             }
-            Summary.Acc origRtt = origIsA ? dataRttA : dataRttB;
+            Summary.Acc origRtt = (origIsA ? a : b).dataRtt;
             exchanges.data(sideOf(fromA), s, legServer >= 0 ? legServer : origRtt == null ? -1 : origRtt.minOr(-1));
         }
         closeState(s, fwd, rev);
@@ -233,11 +231,7 @@ public final class ConnectionAnalyzer extends Handshake {
         // data -> ACK (tshark's ack_rtt), for segments carrying data
         if (fa.ackedFrame >= 0 && fa.ackRttNanos > 0 && fa.ackedMatchHasData) {
             Side dataSide = sideOf(!fromA);
-            if (fromA) {
-                dataRttB = Summary.Acc.add(dataRttB, fa.ackRttNanos);
-            } else {
-                dataRttA = Summary.Acc.add(dataRttA, fa.ackRttNanos);
-            }
+            rev.dataRtt = Summary.Acc.add(rev.dataRtt, fa.ackRttNanos);
             sink.onRttSample(new RttSample(id, now, s.frameNumber, RttSample.Kind.DATA_ACK, dataSide,
                     fa.ackRttNanos, fa.ackRttAmbiguous));
         }
@@ -320,11 +314,8 @@ public final class ConnectionAnalyzer extends Handshake {
         }
         AckClass cls = s.payloadLength > 0 ? AckClass.PIGGYBACKED
                 : AckClass.classify(value, fa.ackedSegments, newest);
-        if (fromA) {
-            ackDelaysA = Summary.Acc.add(ackDelaysA, value);
-        } else {
-            ackDelaysB = Summary.Acc.add(ackDelaysB, value);
-        }
+        Flow fwd = fromA ? a : b;
+        fwd.ackDelays = Summary.Acc.add(fwd.ackDelays, value);
         if (ackClassCounts == null) {
             ackClassCounts = new long[2 * ACK_CLASSES.length];
         }
@@ -402,13 +393,15 @@ public final class ConnectionAnalyzer extends Handshake {
         int ri = 1 - oi;
         boolean origSyn = synTs >= 0;
         boolean respSynAck = synAckTs >= 0;
-        String state = ConnectionRecord.zeekConnState(origSyn, respSynAck, o.rsts > 0, r.rsts > 0, o.fins > 0, r.fins > 0);
+        String state = ConnectionRecord.zeekConnState(origSyn, respSynAck, o.rsts > 0, r.rsts > 0, o.fins > 0,
+                r.fins > 0);
         ConnectionRecord.EndReason why = reason == ConnectionRecord.EndReason.IDLE_TIMEOUT && closed
                 ? ConnectionRecord.EndReason.CLOSED : reason;
         ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
-                vantage(), state, history.render(origIsA), why, Summary.Acc.build(origIsA ? dataRttA : dataRttB),
-                Summary.Acc.build(origIsA ? dataRttB : dataRttA), Summary.Acc.build(tsRtt), stalls == null ? 0 : stalls.count, stalls == null ? 0 : stalls.nanos,
+                vantage(), state, history.render(origIsA), why, Summary.Acc.build(o.dataRtt),
+                Summary.Acc.build(r.dataRtt), Summary.Acc.build(tsRtt), stalls == null ? 0 : stalls.count,
+                stalls == null ? 0 : stalls.nanos,
                 exchanges == null ? 0 : exchanges.count(), exchanges == null ? Summary.EMPTY : exchanges.ttfb(),
                 rtoEvents, zeroWindowWaits);
         sink.onConnection(rec);
@@ -424,7 +417,7 @@ public final class ConnectionAnalyzer extends Handshake {
                 f.counted(Flow.SPURIOUS_RETRANSMISSIONS), f.counted(Flow.DUPLICATE_ACKS), f.counted(Flow.OUT_OF_ORDER),
                 f.counted(Flow.ZERO_WINDOWS), f.counted(Flow.ZERO_WINDOW_PROBES), f.counted(Flow.WINDOW_FULL),
                 f.counted(Flow.KEEP_ALIVES), f.counted(Flow.LOST_SEGMENTS), f.rsts, f.fins, f.mss,
-                f.wscaleOption, f.sackPermitted, f.timestamps, f.unacked.dropped(), Summary.Acc.build(i == 0 ? ackDelaysA : ackDelaysB),
+                f.wscaleOption, f.sackPermitted, f.timestamps, f.unacked.dropped(), Summary.Acc.build(f.ackDelays),
                 c[AckClass.IMMEDIATE.ordinal()], c[AckClass.EVERY_SECOND_SEGMENT.ordinal()],
                 c[AckClass.PIGGYBACKED.ordinal()], c[AckClass.DELAYED_40MS.ordinal()],
                 c[AckClass.DELAYED_200MS.ordinal()], c[AckClass.DELAYED_OTHER.ordinal()]);

@@ -75,6 +75,8 @@ final class Flow {
 
     long firstTs = -1;
     long lastTs = -1;
+    /** RTT of this side's data (to the peer's ACK) and delays of the ACKs this side sent; null until the first. */
+    Summary.Acc dataRtt, ackDelays;
     /** Sequence number that acknowledges this side's FIN (FIN seq + 1), -1 until a FIN is seen. */
     long finAckSeq = -1;
     boolean finAcked;
