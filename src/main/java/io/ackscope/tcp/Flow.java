@@ -46,6 +46,9 @@ final class Flow {
             FrameAnalysis.SPURIOUS_RETRANSMISSION, FrameAnalysis.DUPLICATE_ACK, FrameAnalysis.OUT_OF_ORDER,
             FrameAnalysis.ZERO_WINDOW, FrameAnalysis.ZERO_WINDOW_PROBE, FrameAnalysis.WINDOW_FULL,
             FrameAnalysis.KEEP_ALIVE, FrameAnalysis.LOST_SEGMENT};
+    private static final int COUNTED_FLAGS = FrameAnalysis.ANY_RETRANSMISSION | FrameAnalysis.DUPLICATE_ACK
+            | FrameAnalysis.OUT_OF_ORDER | FrameAnalysis.ZERO_WINDOW | FrameAnalysis.ZERO_WINDOW_PROBE
+            | FrameAnalysis.WINDOW_FULL | FrameAnalysis.KEEP_ALIVE | FrameAnalysis.LOST_SEGMENT;
 
     /** Counts one of this side's segments' RST, FIN and sequence-analysis events ({@link FrameAnalysis} flags). */
     void countEvents(int tcpFlags, int analysisFlags) {
@@ -54,6 +57,9 @@ final class Flow {
         }
         if ((tcpFlags & io.ackscope.decode.PacketDecoder.FIN) != 0) {
             fins++;
+        }
+        if ((analysisFlags & COUNTED_FLAGS) == 0) {
+            return;   // most segments
         }
         for (int e = 0; e < EVENT_FLAGS.length; e++) {
             if ((analysisFlags & EVENT_FLAGS[e]) != 0) {
