@@ -68,6 +68,18 @@ public final class FrameAnalysis {
     /** Frame {@link #rtoNanos} is measured from (when it is set). */
     long rtoStartFrame = -1;
 
+    /** Before the ACK walk: nothing acknowledged yet. */
+    void clearAcked() {
+        ackedSegments = 0;
+        ackedBytes = 0;
+        ackedOldestTs = Long.MAX_VALUE;
+        ackedNewestTs = Long.MIN_VALUE;
+        ackedNewestFrame = -1;
+        ackedAmbiguous = false;
+        ackRttAmbiguous = false;
+        ackedMatchHasData = false;
+    }
+
     void reset() {
         connection = null;
         stream = -1;

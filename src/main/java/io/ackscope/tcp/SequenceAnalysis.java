@@ -54,10 +54,15 @@ final class SequenceAnalysis {
             fwd.dupAckNum = 0;
         }
         ackedLostPacket(s, rev, fa);
-        boolean isRetransmission = retransmissionType(s, fwd, rev, firstRtt, fa);
+        // RETRANSMISSION / FAST RETRANSMISSION / OUT-OF-ORDER / SPURIOUS, checked for data, SYN or FIN
+        boolean isRetransmission = (s.payloadLength > 0 || (flags & (SYN | FIN)) != 0)
+                && retransmissionType(s, fwd, rev, firstRtt, fa);
         // finished_checking_retransmission_type:
         advance(s, fwd, isRetransmission, fa);
-        removeAcked(s, rev, fa);
+        fa.clearAcked();
+        if (rev.unacked.size > 0) {
+            removeAcked(s, rev, fa);
+        }
 
         // bytes in flight (payload-based): Wireshark creates its analysis record for every such data segment
         if (s.payloadLength != 0 && fwd.unacked.size > 0 && fwd.validBif) {
@@ -141,17 +146,14 @@ final class SequenceAnalysis {
     }
 
     /**
-     * RETRANSMISSION / FAST RETRANSMISSION / OUT-OF-ORDER / SPURIOUS RETRANSMISSION, up to the
-     * {@code finished_checking_retransmission_type} label. Returns whether the segment is a retransmission.
+     * RETRANSMISSION / FAST RETRANSMISSION / OUT-OF-ORDER / SPURIOUS RETRANSMISSION of a segment with data, SYN or
+     * FIN, up to the {@code finished_checking_retransmission_type} label. Returns whether it is a retransmission.
      */
     private static boolean retransmissionType(Segment s, Flow fwd, Flow rev, long firstRtt, FrameAnalysis fa) {
         final long seq = s.seq;
         final int seglen = s.payloadLength;
         final int flags = s.flags;
         final long now = s.timestampNanos;
-        if (seglen <= 0 && (flags & (SYN | FIN)) == 0) {
-            return false;
-        }
         boolean seqNotAdvanced = fwd.nextSeq != 0 && Seq.lt(seq, fwd.nextSeq);
         if (fa.has(FrameAnalysis.KEEP_ALIVE)) {
             return false;
@@ -239,14 +241,6 @@ final class SequenceAnalysis {
     private static void removeAcked(Segment s, Flow rev, FrameAnalysis fa) {
         final long ack = s.ack;
         final long now = s.timestampNanos;
-        fa.ackedSegments = 0;
-        fa.ackedBytes = 0;
-        fa.ackedOldestTs = Long.MAX_VALUE;
-        fa.ackedNewestTs = Long.MIN_VALUE;
-        fa.ackedNewestFrame = -1;
-        fa.ackedAmbiguous = false;
-        fa.ackRttAmbiguous = false;
-        fa.ackedMatchHasData = false;
         UnackedList u = rev.unacked;
         boolean removed = false;
         for (int i = u.size - 1; i >= 0; i--) {
