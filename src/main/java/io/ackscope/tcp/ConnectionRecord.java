@@ -72,4 +72,49 @@ public record ConnectionRecord(ConnectionId id, boolean firstFromOriginator, Ori
          */
         END_OF_INPUT
     }
+
+    /** Zeek's conn_state as a pure function of what each endpoint did. */
+    static String zeekConnState(boolean origSyn, boolean respSynAck, boolean origRst, boolean respRst, boolean origFin,
+                                boolean respFin) {
+        if (origSyn && !respSynAck) {
+            if (origRst) {
+                return "RSTOS0";
+            }
+            if (respRst) {
+                return "REJ";
+            }
+            if (origFin) {
+                return "SH";
+            }
+            return "S0";
+        }
+        if (!origSyn && respSynAck) {
+            if (respRst) {
+                return "RSTRH";
+            }
+            if (respFin) {
+                return "SHR";
+            }
+            return "OTH";
+        }
+        if (!origSyn) {
+            return "OTH";
+        }
+        if (origRst) {
+            return "RSTO";
+        }
+        if (respRst) {
+            return "RSTR";
+        }
+        if (origFin && respFin) {
+            return "SF";
+        }
+        if (origFin) {
+            return "S2";
+        }
+        if (respFin) {
+            return "S3";
+        }
+        return "S1";
+    }
 }

@@ -41,8 +41,34 @@ final class Flow {
             OUT_OF_ORDER = 4, ZERO_WINDOWS = 5, ZERO_WINDOW_PROBES = 6, WINDOW_FULL = 7, KEEP_ALIVES = 8,
             LOST_SEGMENTS = 9;
     private long[] events;
+    /** The {@link FrameAnalysis} flag each counter above counts, by index. */
+    private static final int[] EVENT_FLAGS = {FrameAnalysis.RETRANSMISSION, FrameAnalysis.FAST_RETRANSMISSION,
+            FrameAnalysis.SPURIOUS_RETRANSMISSION, FrameAnalysis.DUPLICATE_ACK, FrameAnalysis.OUT_OF_ORDER,
+            FrameAnalysis.ZERO_WINDOW, FrameAnalysis.ZERO_WINDOW_PROBE, FrameAnalysis.WINDOW_FULL,
+            FrameAnalysis.KEEP_ALIVE, FrameAnalysis.LOST_SEGMENT};
+    private static final int COUNTED_FLAGS = FrameAnalysis.ANY_RETRANSMISSION | FrameAnalysis.DUPLICATE_ACK
+            | FrameAnalysis.OUT_OF_ORDER | FrameAnalysis.ZERO_WINDOW | FrameAnalysis.ZERO_WINDOW_PROBE
+            | FrameAnalysis.WINDOW_FULL | FrameAnalysis.KEEP_ALIVE | FrameAnalysis.LOST_SEGMENT;
 
-    void count(int event) {
+    /** Counts one of this side's segments' RST, FIN and sequence-analysis events ({@link FrameAnalysis} flags). */
+    void countEvents(int tcpFlags, int analysisFlags) {
+        if ((tcpFlags & io.ackscope.decode.PacketDecoder.RST) != 0) {
+            rsts++;
+        }
+        if ((tcpFlags & io.ackscope.decode.PacketDecoder.FIN) != 0) {
+            fins++;
+        }
+        if ((analysisFlags & COUNTED_FLAGS) == 0) {
+            return;   // most segments
+        }
+        for (int e = 0; e < EVENT_FLAGS.length; e++) {
+            if ((analysisFlags & EVENT_FLAGS[e]) != 0) {
+                count(e);
+            }
+        }
+    }
+
+    private void count(int event) {
         if (events == null) {
             events = new long[LOST_SEGMENTS + 1];
         }
@@ -55,6 +81,8 @@ final class Flow {
 
     long firstTs = -1;
     long lastTs = -1;
+    /** RTT of this side's data (to the peer's ACK) and delays of the ACKs this side sent; null until the first. */
+    Summary.Acc dataRtt, ackDelays;
     /** Sequence number that acknowledges this side's FIN (FIN seq + 1), -1 until a FIN is seen. */
     long finAckSeq = -1;
     boolean finAcked;

@@ -54,6 +54,32 @@ public final class FrameAnalysis {
     /** True when tshark would have attached its SEQ/ACK analysis to this frame. */
     public boolean hasAnalysis;
 
+    // ---- what the frame acknowledged, from SequenceAnalysis's ACK walk, for the engine's own analysis after it (ACK
+    // delay, RTT samples, RTO events): per engine like this object, not per connection, and not for sinks ----
+    /** Data segments of the peer this frame acknowledged in full, and their payload bytes. */
+    int ackedSegments;
+    long ackedBytes;
+    /** Capture times of the oldest and newest of them, and the newest one's frame. */
+    long ackedOldestTs, ackedNewestTs, ackedNewestFrame;
+    /** One of them was retransmitted. */
+    boolean ackedAmbiguous;
+    /** The segment matching the ACK exactly (ack_rtt) was retransmitted / carried data. */
+    boolean ackRttAmbiguous, ackedMatchHasData;
+    /** Frame {@link #rtoNanos} is measured from (when it is set). */
+    long rtoStartFrame = -1;
+
+    /** Before the ACK walk: nothing acknowledged yet. */
+    void clearAcked() {
+        ackedSegments = 0;
+        ackedBytes = 0;
+        ackedOldestTs = Long.MAX_VALUE;
+        ackedNewestTs = Long.MIN_VALUE;
+        ackedNewestFrame = -1;
+        ackedAmbiguous = false;
+        ackRttAmbiguous = false;
+        ackedMatchHasData = false;
+    }
+
     void reset() {
         connection = null;
         stream = -1;

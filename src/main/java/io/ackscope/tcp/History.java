@@ -1,5 +1,10 @@
 package io.ackscope.tcp;
 
+import static io.ackscope.decode.PacketDecoder.ACK;
+import static io.ackscope.decode.PacketDecoder.FIN;
+import static io.ackscope.decode.PacketDecoder.RST;
+import static io.ackscope.decode.PacketDecoder.SYN;
+
 /**
  * Zeek-style connection history: letters in order of first occurrence, upper case for the originator. S, H, A, D,
  * F, R, Q, I are recorded once per side; T (retransmission) and W (zero window) at 1, 10, 100, ... occurrences.
@@ -15,6 +20,39 @@ final class History {
     private int length;
     private int onceSeen;                                   // bit per (letter, side)
     private int retransmissionsA, retransmissionsB, zeroWindowsA, zeroWindowsB;
+
+    /** Records the letters of one segment: its TCP flags, payload length and sequence-analysis flags. */
+    void frame(int tcpFlags, int payloadLength, int analysisFlags, boolean fromA) {
+        int f = tcpFlags;
+        if ((f & SYN) != 0 && (f & (FIN | RST)) != 0) {
+            once('Q', fromA);
+        }
+        if ((f & (SYN | RST)) == (SYN | RST)) {
+            once('I', fromA);
+        }
+        if ((f & (SYN | ACK)) == SYN) {
+            once('S', fromA);
+        } else if ((f & (SYN | ACK)) == (SYN | ACK)) {
+            once('H', fromA);
+        }
+        if (payloadLength > 0) {
+            once('D', fromA);
+        } else if ((f & (SYN | FIN | RST | ACK)) == ACK) {
+            once('A', fromA);
+        }
+        if ((f & FIN) != 0) {
+            once('F', fromA);
+        }
+        if ((f & RST) != 0) {
+            once('R', fromA);
+        }
+        if ((analysisFlags & FrameAnalysis.ANY_RETRANSMISSION) != 0) {
+            retransmission(fromA);
+        }
+        if ((analysisFlags & FrameAnalysis.ZERO_WINDOW) != 0) {
+            zeroWindow(fromA);
+        }
+    }
 
     void once(char letter, boolean fromA) {
         int bit = 1 << (ONCE_LETTERS.indexOf(letter) * 2 + (fromA ? 1 : 0));

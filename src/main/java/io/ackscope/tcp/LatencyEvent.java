@@ -21,4 +21,17 @@ public record LatencyEvent(ConnectionId connection, Kind kind, long startNanos, 
         /** The receiver advertised a zero window; the sender waited until it reopened. */
         ZERO_WINDOW_WAIT
     }
+
+    /** A duration in the words of evidence texts: "840 us", "41.250 ms" (truncated to microseconds). */
+    static String micros(long nanos) {
+        long us = nanos / 1000;
+        if (Math.abs(us) >= 1000) {
+            return (us / 1000) + "." + pad3(Math.abs(us % 1000)) + " ms";
+        }
+        return us + " us";
+    }
+
+    private static String pad3(long v) {
+        return v < 10 ? "00" + v : v < 100 ? "0" + v : Long.toString(v);
+    }
 }

@@ -1,0 +1,85 @@
+package io.ackscope.tcp;
+
+import static io.ackscope.decode.PacketDecoder.ACK;
+import static io.ackscope.decode.PacketDecoder.SYN;
+
+/**
+ * A connection's handshake: SYN, SYN/ACK and ACK times, the two legs (capture point to each host and back), tshark's
+ * initial RTT and the vantage point they imply. {@link ConnectionAnalyzer} extends it rather than holding one, so a
+ * connection stays one object (the per-connection bytes in package-info).
+ */
+abstract class Handshake {
+    // tshark tcp_analysis fields (0 = unset, as nstime_is_zero)
+    /** ts_mru_syn: time of the most recent SYN without ACK. */
+    long tsMruSyn;
+    /** ts_first_rtt: from that SYN to the first ACK without SYN (tcp.analysis.initial_rtt). */
+    long tsFirstRtt;
+
+    long synTs = -1, lastSynTs = -1, synAckTs = -1, lastSynAckTs = -1, hsAckTs = -1;
+    /** Capture point to responder and back (SYN to SYN/ACK), and to originator and back (SYN/ACK to ACK); -1. */
+    long legServer = -1, legClient = -1;
+    boolean synRetransmitted, synAckRetransmitted;
+    /** Both ends on one host (same address, or both loopback). */
+    final boolean sameHost;
+
+    Handshake(Segment first) {
+        sameHost = (first.srcHi == first.dstHi && first.srcLo == first.dstLo)
+                || (Addresses.isLoopback(first.srcHi, first.srcLo) && Addresses.isLoopback(first.dstHi, first.dstLo));
+    }
+
+    /** Wireshark's dissect_tcp after the sequence analysis: ts_mru_syn and ts_first_rtt (tcp.analysis.initial_rtt). */
+    void initialRtt(Segment s) {
+        int f = s.flags & (SYN | ACK);
+        if (f == SYN) {
+            tsMruSyn = s.timestampNanos;
+        }
+        if (f == ACK && tsMruSyn != 0 && tsFirstRtt == 0) {
+            tsFirstRtt = s.timestampNanos - tsMruSyn;
+        }
+    }
+
+    /**
+     * Records the handshake segment {@code s}; returns the RTT sample of the leg it completes (SYN to SYN/ACK, or
+     * SYN/ACK to ACK), or null.
+     */
+    RttSample handshake(ConnectionId id, Segment s, boolean fromOrig) {
+        int f = s.flags & (SYN | ACK);
+        long now = s.timestampNanos;
+        RttSample leg = null;
+        if (f == SYN && fromOrig) {
+            if (synTs < 0) {
+                synTs = now;
+            } else {
+                synRetransmitted = true;
+            }
+            lastSynTs = now;
+        } else if (f == (SYN | ACK) && !fromOrig) {
+            if (synAckTs < 0) {
+                synAckTs = now;
+                if (lastSynTs >= 0) {
+                    legServer = now - lastSynTs;
+                    leg = new RttSample(id, now, s.frameNumber, RttSample.Kind.HANDSHAKE_SYN_SYNACK, Side.ORIGINATOR,
+                            legServer, synRetransmitted);
+                }
+            } else {
+                synAckRetransmitted = true;
+            }
+            lastSynAckTs = now;
+        } else if (f == ACK && fromOrig && hsAckTs < 0 && lastSynAckTs >= 0) {
+            hsAckTs = now;
+            legClient = now - lastSynAckTs;
+            leg = new RttSample(id, now, s.frameNumber, RttSample.Kind.HANDSHAKE_SYNACK_ACK, Side.RESPONDER, legClient,
+                    synAckRetransmitted);
+        }
+        return leg;
+    }
+
+    Vantage vantage() {
+        return Vantage.infer(legServer, legClient, sameHost);
+    }
+
+    /** Path RTT from the capture point to {@code host} and back, from its handshake leg; -1 if unknown. */
+    long pathRttTo(Side host) {
+        return host == Side.RESPONDER ? legServer : legClient;
+    }
+}
