@@ -31,7 +31,7 @@ public final class CaptureText {
     }
 
     /** {@code s} with control characters (and line and paragraph separators) replaced by '?': safe to print. */
-    public static String terminal(String s) {
+    static String terminal(String s) {
         StringBuilder sb = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -2,7 +2,6 @@ package io.ackscope.cli;
 
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
-import io.ackscope.capture.CaptureText;
 import io.ackscope.tcp.ArchiveFeeder;
 
 import java.io.IOException;
@@ -71,11 +70,11 @@ final class LocalArchive {
     static int report(ArchiveFeeder feeder, String command, String what, boolean strict, PrintStream err) {
         Archive a = feeder.archive();
         for (Archive.Skipped s : a.skipped()) {
-            err.println("ackscope " + command + ": skipped " + CaptureText.terminal(s.path()) + ": " + s.reason());
+            err.println("ackscope " + command + ": skipped " + TerminalText.escape(s.path()) + ": " + s.reason());
         }
         for (Archive.Copy c : a.copies()) {
-            err.println("ackscope " + command + ": skipped " + CaptureText.terminal(c.path()) + ": a copy of "
-                    + CaptureText.terminal(c.of()));
+            err.println("ackscope " + command + ": skipped " + TerminalText.escape(c.path()) + ": a copy of "
+                    + TerminalText.escape(c.of()));
         }
         int exit = Command.EXIT_OK;
         for (ArchiveFeeder.FileRead f : feeder.files()) {
