@@ -7,6 +7,7 @@ import io.ackscope.probe.LiveCapture;
 import org.pcap4j.core.PcapNativeException;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code ackscope capture -i IFACE -w FILE [FILTER]}: like {@code tcpdump -w}. Scriptable: the "listening on" line
+ * {@code ackscope capture -i IFACE -w FILE [FILTER]}: like {@code tcpdump -w}, {@code -w -} included. Scriptable: the "listening on" line
  * is printed only once the capture runs; SIGINT or SIGTERM, {@code -c} or {@code --duration} end it cleanly with the
  * file flushed and the counts printed, exit code 0.
  */
@@ -24,11 +25,12 @@ public final class CaptureCommand extends Command {
     @Parameter(description = "FILTER (BPF expression, as tcpdump takes it)")
     List<String> filter = new ArrayList<>();
 
-    @Parameter(names = {"-i", "--interface"}, description = "interface to capture on (lo, eth0, any)",
-            required = true)
+    @Parameter(names = {"-i", "--interface"}, description = "interface to capture on (lo, eth0, any); as tcpdump, "
+            + "the first of libpcap's list (up, not loopback) when not given")
     String device;
 
-    @Parameter(names = {"-w", "--write"}, description = "pcap file to write (overwritten)", required = true)
+    @Parameter(names = {"-w", "--write"}, description = "pcap file to write (overwritten); - writes the capture to "
+            + "standard output and the status lines to standard error", required = true)
     String file;
 
     @Parameter(names = {"-s", "--snaplen"}, description = "bytes kept of each packet",
@@ -49,16 +51,25 @@ public final class CaptureCommand extends Command {
 
     @Override
     public int run() throws Exception {
-        return run(System.out);
+        return run(System.out, System.err);
     }
 
-    int run(PrintStream out) throws Exception {
+    /**
+     * Captures; the status lines go to {@code out}, or to {@code err} when the capture itself goes to standard
+     * output ({@code -w -}), which then gets the pcap bytes only.
+     */
+    int run(PrintStream stdout, PrintStream err) throws Exception {
         String why = Libpcap.unavailableReason();
         if (why != null) {
             throw new IOException(why);
         }
+        boolean toStdout = "-".equals(file);
+        PrintStream out = toStdout ? err : stdout;
+        if (device == null) {
+            device = Libpcap.defaultDevice();
+        }
         String expr = String.join(" ", filter);
-        try (LiveCapture cap = open(expr)) {
+        try (LiveCapture cap = open(expr, toStdout ? stdout : null)) {
             TerminationSignals.install(cap::stop);
             if (duration != null) {
                 cap.stopAfter(duration.toNanos());
@@ -84,10 +95,16 @@ public final class CaptureCommand extends Command {
         return n == 1 ? "packet" : "packets";
     }
 
-    /** Opens the capture; libpcap's errors are named by what they are about: the interface, filter or file. */
-    private LiveCapture open(String expr) throws Exception {
-        checkOutputFile("-w", file);
+    /**
+     * Opens the capture into {@code -w}'s file, or into {@code sink} when not null; libpcap's errors are named by
+     * what they are about: the interface, filter or file.
+     */
+    private LiveCapture open(String expr, OutputStream sink) throws Exception {
         try {
+            if (sink != null) {
+                return LiveCapture.open(device, expr, snaplen, bufferKiB * 1024, sink);
+            }
+            checkOutputFile("-w", file);
             return LiveCapture.open(device, expr, snaplen, bufferKiB * 1024, Path.of(file));
         } catch (PcapNativeException e) {
             String m = String.valueOf(e.getMessage());

@@ -10,6 +10,7 @@ import java.time.Duration;
 /**
  * Parses durations as the reference tools write them: a number with an optional unit {@code ns}, {@code us},
  * {@code ms}, {@code s}, {@code m} or {@code h}; a bare number is seconds ({@code 0.5}, {@code 10s}, {@code 250ms}).
+ * hping3's interval form, {@code u} followed by a number of microseconds ({@code -i u200000}), is taken too.
  */
 public final class DurationConverter implements IStringConverter<Duration> {
 
@@ -21,6 +22,9 @@ public final class DurationConverter implements IStringConverter<Duration> {
     /** See the class comment; throws {@link ParameterException} on anything else or a negative value. */
     public static Duration parse(String value) {
         String v = value.strip().toLowerCase(java.util.Locale.ROOT);
+        if (v.length() > 1 && v.charAt(0) == 'u' && Character.isDigit(v.charAt(1))) {
+            v = v.substring(1) + "us"; // hping3: u10000 is 10,000 microseconds
+        }
         int split = v.length();
         while (split > 0 && Character.isLetter(v.charAt(split - 1))) {
             split--;

@@ -76,6 +76,10 @@ public final class LoadCommand extends Command {
     @Parameter(names = "--out", description = "Write one row per request to this Parquet file")
     private String out;
 
+    @Parameter(names = {"-H", "--header"}, description = "Add this header to every request (\"Name: value\", "
+            + "repeatable; a Host header replaces the URL's), as wrk -H")
+    private List<String> headers = new ArrayList<>();
+
     @Parameter(names = "--json", description = "Print the summary as one JSON object instead of wrk's text")
     private boolean json;
 
@@ -102,7 +106,7 @@ public final class LoadCommand extends Command {
         }
         LoadConfig config;
         try {
-            config = new LoadConfig(Target.parse(urls.get(0)), connections, threads, duration.toNanos(),
+            config = new LoadConfig(Target.parse(urls.get(0), headers), connections, threads, duration.toNanos(),
                     warmup.toNanos(), timeout.toNanos(), rate, quickAck, !noNoDelay, maxRequests, out != null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(e.getMessage());

@@ -5,6 +5,8 @@ import com.beust.jcommander.ParameterException;
 import io.ackscope.capture.CaptureException;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.file.FileSystemException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -66,6 +68,11 @@ public final class Main {
         }
         String name = jc.getParsedCommand();
         Command cmd = instances.get(name);
+        String unknown = unknownOption(jc.getCommands().get(name), args);
+        if (unknown != null) {
+            return usage(err, name, new ParameterException("unknown option '" + unknown + "' (a file whose name "
+                    + "starts with '-' can be given as ./" + unknown + ")"));
+        }
         if (cmd.help()) {
             StringBuilder sb = new StringBuilder();
             jc.getUsageFormatter().usage(name, sb);
@@ -86,9 +93,59 @@ public final class Main {
         }
     }
 
+    /**
+     * The first argument JCommander took for a command's input (its main parameter) although it looks like an
+     * option, or null: JCommander passes an unknown {@code -x} to a command that takes files as a file name, and a
+     * mistyped flag must be an error naming it, not "no such file". A lone {@code -} (standard input) and anything
+     * after {@code --} are inputs.
+     */
+    static String unknownOption(JCommander command, String[] args) {
+        if (command == null || command.getMainParameterValue() == null
+                || !(command.getMainParameterValue().getParameterized().get(command.getObjects().get(0))
+                instanceof List<?> inputs)) {
+            return null;
+        }
+        List<String> beforeDashes = new ArrayList<>();
+        for (String a : args) {
+            if (a.equals("--")) {
+                break;
+            }
+            beforeDashes.add(a);
+        }
+        for (Object o : inputs) {
+            String v = String.valueOf(o);
+            if (v.length() > 1 && v.startsWith("-") && beforeDashes.contains(v) && !isNumber(v)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    /** A negative number is an input (a port, an offset), not an option. */
+    private static boolean isNumber(String s) {
+        try {
+            new java.math.BigDecimal(s);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** JCommander's message for an argument a command without inputs cannot take, in the words of the others. */
+    static String plainWords(String message) {
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("Was passed main parameter '(.*)' but no main parameter was defined.*").matcher(message);
+        if (!m.matches()) {
+            return message;
+        }
+        String arg = m.group(1);
+        return arg.startsWith("-") && arg.length() > 1 ? "unknown option '" + arg + "'"
+                : "unexpected argument '" + arg + "'";
+    }
+
     private static int usage(PrintStream err, String command, ParameterException e) {
         err.println(TerminalText.escape("ackscope" + (command != null ? " " + command : "") + ": "
-                + e.getMessage()));
+                + plainWords(e.getMessage())));
         if (command != null) {
             err.println("Run 'ackscope " + command + " --help' for its options.");
         } else {

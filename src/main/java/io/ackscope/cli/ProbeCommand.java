@@ -39,7 +39,8 @@ public final class ProbeCommand extends Command {
     @Parameter(names = {"-c", "--count"}, description = "probes to send", validateWith = OptionRange.Positive.class)
     int count = 4;
 
-    @Parameter(names = {"-i", "--interval"}, description = "time between probes (1s, 200ms, 0.5)",
+    @Parameter(names = {"-i", "--interval"}, description = "time between probes (1s, 200ms, 0.5; "
+            + "hping3's u200000 is 200,000 us)",
             converter = DurationConverter.class, defaultValueDescription = "1s")
     Duration interval = Duration.ofSeconds(1);
 
@@ -47,7 +48,7 @@ public final class ProbeCommand extends Command {
             converter = DurationConverter.class, defaultValueDescription = "1s")
     Duration timeout = Duration.ofSeconds(1);
 
-    @Parameter(names = "--syn", description = "craft SYNs and read answers through libpcap (needs root); "
+    @Parameter(names = {"-S", "--syn"}, description = "craft SYNs and read answers through libpcap (needs root); "
             + "falls back to timing connect() when that is not possible")
     boolean syn;
 

@@ -2,12 +2,14 @@ package io.ackscope.probe;
 
 import org.pcap4j.core.PcapHandle;
 import org.pcap4j.core.PcapNativeException;
+import org.pcap4j.core.PcapNetworkInterface;
 import org.pcap4j.core.PcapNetworkInterface.PromiscuousMode;
 import org.pcap4j.core.Pcaps;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Timestamp;
+import java.util.List;
 
 /**
  * Loads libpcap for pcap4j and opens live handles the way the probes and the capture need them.
@@ -107,6 +109,21 @@ public final class Libpcap {
             b.bufferSize(bufferBytes);
         }
         return b.build();
+    }
+
+    /**
+     * The interface tcpdump captures on when given no {@code -i}: the first of libpcap's device list, which libpcap
+     * orders so that interfaces that are up and running come first and loopback after the others.
+     *
+     * @throws PcapNativeException when the list cannot be read or holds no device
+     */
+    public static String defaultDevice() throws PcapNativeException {
+        configure();
+        List<PcapNetworkInterface> all = Pcaps.findAllDevs();
+        if (all == null || all.isEmpty()) {
+            throw new PcapNativeException("no capture device found (name one with -i)");
+        }
+        return all.get(0).getName();
     }
 
     /** pcap4j's timestamp of the last packet read, as nanoseconds since the Unix epoch. */

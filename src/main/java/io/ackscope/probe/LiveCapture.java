@@ -13,6 +13,7 @@ import io.ackscope.capture.CaptureReader;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,7 +40,7 @@ public final class LiveCapture implements Closeable {
     /** Time between a stop request and the end of the loop, so queued packets are written. */
     static final long STOP_GRACE_MS = 2L * READ_TIMEOUT_MS;
 
-    /** What a finished capture did. */
+    /** What a finished capture did; {@code file} is null for a capture written to a stream. */
     public record Result(long captured, long receivedByFilter, long droppedByKernel, long droppedByInterface,
                          Path file) {
     }
@@ -47,15 +48,18 @@ public final class LiveCapture implements Closeable {
     private final PcapHandle handle;
     private final PcapDumper dumper;
     private final Path file;
+    /** Set when the capture goes to a stream ({@code -w -}) rather than to {@link #file}. */
+    private final PipedPcapOutput piped;
     private final ScheduledExecutorService timer;
     private volatile boolean stopRequested;
     private boolean finished;
     private boolean closed;
 
-    private LiveCapture(PcapHandle handle, PcapDumper dumper, Path file) {
+    private LiveCapture(PcapHandle handle, PcapDumper dumper, Path file, PipedPcapOutput piped) {
         this.handle = handle;
         this.dumper = dumper;
         this.file = file;
+        this.piped = piped;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "capture-stop");
             t.setDaemon(true);
@@ -71,13 +75,45 @@ public final class LiveCapture implements Closeable {
      */
     public static LiveCapture open(String device, String filter, int snaplen, int bufferBytes, Path file)
             throws PcapNativeException, NotOpenException {
+        PcapHandle h = openFiltered(device, filter, snaplen, bufferBytes);
+        try {
+            PcapDumper d = h.dumpOpen(file.toString());
+            return new LiveCapture(h, d, file, null);
+        } catch (PcapNativeException | NotOpenException | RuntimeException e) {
+            h.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts capturing on {@code device} into {@code sink} (standard output for {@code -w -}): the same pcap bytes
+     * as a file would hold, and nothing else.
+     */
+    public static LiveCapture open(String device, String filter, int snaplen, int bufferBytes, OutputStream sink)
+            throws PcapNativeException, NotOpenException, IOException {
+        PcapHandle h = openFiltered(device, filter, snaplen, bufferBytes);
+        PipedPcapOutput piped = null;
+        try {
+            piped = PipedPcapOutput.open(sink);
+            PcapDumper d = h.dumpOpen(piped.path().toString());
+            return new LiveCapture(h, d, null, piped);
+        } catch (PcapNativeException | NotOpenException | IOException | RuntimeException e) {
+            h.close();
+            if (piped != null) {
+                piped.close();
+            }
+            throw e;
+        }
+    }
+
+    private static PcapHandle openFiltered(String device, String filter, int snaplen, int bufferBytes)
+            throws PcapNativeException, NotOpenException {
         PcapHandle h = Libpcap.openLive(device, snaplen, READ_TIMEOUT_MS, false, bufferBytes);
         try {
             if (filter != null && !filter.isBlank()) {
                 h.setFilter(filter, BpfProgram.BpfCompileMode.OPTIMIZE);
             }
-            PcapDumper d = h.dumpOpen(file.toString());
-            return new LiveCapture(h, d, file);
+            return h;
         } catch (PcapNativeException | NotOpenException | RuntimeException e) {
             h.close();
             throw e;
@@ -144,8 +180,22 @@ public final class LiveCapture implements Closeable {
         finished = true;
         PcapStat st = handle.getStats();
         dumper.flush();
-        close();
-        return new Result(countRecords(file), st.getNumPacketsReceived(), st.getNumPacketsDropped(),
+        long records;
+        if (piped != null) {
+            dumper.close(); // the end of the pipe's stream: the copier finishes
+            try {
+                records = piped.finish();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while writing the capture", e);
+            } finally {
+                close();
+            }
+        } else {
+            close();
+            records = countRecords(file);
+        }
+        return new Result(records, st.getNumPacketsReceived(), st.getNumPacketsDropped(),
                 st.getNumPacketsDroppedByIf(), file);
     }
 
@@ -166,6 +216,13 @@ public final class LiveCapture implements Closeable {
             dumper.close();
         }
         handle.close();
+        if (piped != null) {
+            try {
+                piped.close();
+            } catch (IOException e) {
+                // a temporary pipe left behind in /tmp is all that is lost
+            }
+        }
     }
 
     /**

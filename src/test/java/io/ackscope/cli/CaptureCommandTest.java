@@ -130,6 +130,34 @@ class CaptureCommandTest {
         assertKnownTraffic(file);
     }
 
+    /**
+     * {@code -w -} as {@code tcpdump -w - | tshark -r -}: standard output holds the pcap and nothing else (the status
+     * lines go to standard error), complete, with as many records as the command reported.
+     */
+    @Test
+    void dashWritesACleanPcapToStandardOutput(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("stdout.pcap");
+        Path err = dir.resolve("stderr.txt");
+        Process p = new ProcessBuilder(NetTestSupport.java(List.of(), "io.ackscope.cli.Main", "capture", "-i", "lo",
+                "-w", "-", "-c", "12", "tcp port " + server.getLocalPort()))
+                .redirectOutput(file.toFile()).redirectError(err.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!java.nio.file.Files.readString(err).contains("listening on lo")) {
+                assertTrue(p.isAlive() && System.nanoTime() < deadline, "no ready line on standard error");
+                Thread.sleep(50);
+            }
+            talk();
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "capture -c 12 ended");
+        } finally {
+            p.destroyForcibly();
+        }
+        List<String> status = java.nio.file.Files.readAllLines(err);
+        assertEquals(0, p.exitValue(), String.join("\n", status));
+        assertEquals(12, captured(status), String.join("\n", status));
+        assertAllReadersCount(file, 12);
+    }
+
     /** Opens {@link #CONVERSATIONS} connections one after the other, each saying hello and reading bye. */
     private static void talk() throws IOException {
         for (int i = 0; i < CONVERSATIONS; i++) {

@@ -84,6 +84,27 @@ class CommandErrorsTest {
         }
     }
 
+    /** A mistyped flag is a usage error naming it, never read as a file; {@code --} still lets a dash file in. */
+    @Test
+    void unknownFlagsAreUsageErrorsNamingTheFlag() {
+        Run info = main("info", "--bogus", SAMPLE.toString());
+        assertEquals(2, info.exit());
+        assertTrue(info.err().startsWith("ackscope info: unknown option '--bogus'"), info.err());
+        Run conv = main("conv", "-x", "-r", SAMPLE.toString());
+        assertEquals(2, conv.exit());
+        assertTrue(conv.err().startsWith("ackscope conv: unknown option '-x'\n"), conv.err());
+        Run analyze = main("analyze", SAMPLE.toString(), "--ovewrite", "--out", tmp.resolve("o").toString());
+        assertEquals(2, analyze.exit());
+        assertTrue(analyze.err().startsWith("ackscope analyze: unknown option '--ovewrite'"), analyze.err());
+        assertFalse(Files.exists(tmp.resolve("o")), "nothing ran");
+        Run serve = main("serve", "extra");
+        assertEquals(2, serve.exit());
+        assertTrue(serve.err().startsWith("ackscope serve: unexpected argument 'extra'\n"), serve.err());
+        Run dashed = main("info", "--", "-no-such.pcap");
+        assertEquals(1, dashed.exit(), dashed.err()); // read as a file (info prints it on the JVM's own streams)
+        assertFalse(dashed.err().contains("unknown option"), dashed.err());
+    }
+
     @Test
     void aDirectoryIsRefusedWithAHint() throws Exception {
         String want = ": sample-pcaps: is a directory (give capture files, or use analyze for directories)\n";

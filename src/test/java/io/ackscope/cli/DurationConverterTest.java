@@ -21,6 +21,15 @@ class DurationConverterTest {
         assertEquals(Duration.ofHours(2), DurationConverter.parse("2H"));
     }
 
+    /** hping3's {@code -i u200000}: microseconds after a {@code u}. */
+    @Test
+    void readsHping3Microseconds() {
+        assertEquals(Duration.ofMillis(200), DurationConverter.parse("u200000"));
+        assertEquals(Duration.ofNanos(1_000), DurationConverter.parse("u1"));
+        assertThrows(ParameterException.class, () -> DurationConverter.parse("u"));
+        assertThrows(ParameterException.class, () -> DurationConverter.parse("ux"));
+    }
+
     @Test
     void roundsBelowANanosecond() {
         assertEquals(Duration.ofNanos(2), DurationConverter.parse("1.5ns"));
