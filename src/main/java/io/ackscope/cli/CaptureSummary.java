@@ -95,4 +95,12 @@ final class CaptureSummary {
         String key = s + " at " + layer + (reason == null ? "" : ": " + reason);
         stopReasons.merge(key, 1L, Long::sum);
     }
+
+    /** This summary, its {@link #info} taken from {@code reader} if reading failed before it was set. */
+    CaptureSummary withInfo(CaptureReader reader) {
+        if (info == null) {
+            info = reader.info();
+        }
+        return this;
+    }
 }

@@ -10,6 +10,7 @@ import io.ackscope.capture.LinkTypes;
 import io.ackscope.capture.TimestampResolution;
 import io.ackscope.decode.DecodeStatus;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.report.Json;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -48,6 +49,23 @@ public final class InfoCommand extends Command {
     @Parameter(names = "--strict", description = "Exit with status 3 if a capture is damaged or cut short")
     boolean strict;
 
+    @Parameter(names = "--json", description = "Print one JSON array with an object per file (every interface "
+            + "listed, times as epoch nanoseconds and ISO-8601) instead of the text")
+    boolean json;
+
+    @Parameter(names = "-T", description = "Output form: text or json (as --json)", validateWith = Form.class)
+    String form = "text";
+
+    /** {@code -T}: text or json. */
+    public static final class Form implements com.beust.jcommander.IParameterValidator {
+        @Override
+        public void validate(String name, String value) {
+            if (!value.equals("text") && !value.equals("json")) {
+                throw new com.beust.jcommander.ParameterException(name + " must be text or json: " + value);
+            }
+        }
+    }
+
     /** Interfaces listed one per line (section/id); the rest are counted. */
     static final int MAX_LISTED_INTERFACES = 32;
 
@@ -59,33 +77,55 @@ public final class InfoCommand extends Command {
         return run(System.out, System.err);
     }
 
-    /** Prints one summary per file to {@code out}, problems also to {@code err}; returns the exit code. */
+    /**
+     * Prints one summary per file to {@code out} (text, or one JSON array with {@code --json}), problems also to
+     * {@code err}; returns the exit code.
+     */
     int run(PrintStream out, PrintStream err) {
+        json |= form.equals("json");
         int exit = EXIT_OK;
-        boolean first = true;
-        for (String file : files) {
-            if (!first) {
-                out.println();
+        List<Object> json = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            Examined x = examine(files.get(i), err);
+            if (this.json) {
+                json.add(InfoJson.of(x));
+            } else {
+                if (i > 0) {
+                    out.println();
+                }
+                printText(out, x);
             }
-            first = false;
-            int e = summarise(file, out, err);
             // a file that could not be opened outranks damage: 1 beats 3 beats 0
-            exit = exit == EXIT_FAILURE || e == EXIT_FAILURE ? EXIT_FAILURE : Math.max(exit, e);
+            exit = exit == EXIT_FAILURE || x.exit() == EXIT_FAILURE ? EXIT_FAILURE : Math.max(exit, x.exit());
+        }
+        if (this.json) {
+            out.print(Json.of(json));
         }
         out.flush();
         return exit;
     }
 
-    /** Summarises one file; returns its exit code. */
-    private int summarise(String file, PrintStream out, PrintStream err) {
-        row(out, "File", CaptureInput.name(file));
+    /**
+     * What reading one file found. {@code size} is the file's size (-1 for a stream, null when it could not be
+     * told), {@code summary} null when the file could not be opened, {@code end} how reading ended.
+     */
+    record Examined(String file, Long size, CaptureSummary summary, End end, long offset, String problem,
+                    int exit) {
+    }
+
+    /** How reading a file ended. */
+    enum End { CLEAN, CUT_SHORT, DAMAGED, NOT_A_CAPTURE, READ_ERROR, UNREADABLE }
+
+    /** Reads one file; each problem is also one line on {@code err}. */
+    private Examined examine(String file, PrintStream err) {
+        Long size = null;
         if (!file.equals(CaptureInput.STDIN)) {
             Path path = Paths.get(file);
             try {
                 if (Files.isRegularFile(path)) {
-                    row(out, "File size", Files.size(path) + " bytes");
+                    size = Files.size(path);
                 } else if (Files.exists(path) && !Files.isDirectory(path)) {
-                    row(out, "File size", "- (not a regular file: read as a stream)");
+                    size = -1L;
                 }
             } catch (IOException e) {
                 // the open below reports it
@@ -95,38 +135,56 @@ public final class InfoCommand extends Command {
         try {
             reader = CaptureInput.open(file, maxRecordLength);
         } catch (CommandFailure e) {
-            return fail(out, err, file, e.reason(), e.exitCode());
+            return failed(err, file, size, null, End.UNREADABLE, -1, e.reason(), e.exitCode());
         } catch (CaptureException e) {
-            return fail(out, err, file, "byte " + e.offset() + ": " + e.reason(), EXIT_DAMAGED);
+            err.println(TerminalText.escape("ackscope info: " + CaptureInput.name(file) + ": byte " + e.offset()
+                    + ": " + e.reason()));
+            return new Examined(file, size, null, End.NOT_A_CAPTURE, e.offset(), e.reason(), EXIT_DAMAGED);
         } catch (IOException e) {
-            return fail(out, err, file, Main.describe(e), EXIT_FAILURE);
+            return failed(err, file, size, null, End.UNREADABLE, -1, Main.describe(e), EXIT_FAILURE);
         }
         CaptureSummary s = new CaptureSummary();
         try (reader) {
             s.read(reader, noDecode ? null : new PacketDecoder());
         } catch (IOException e) {
-            print(out, s.info == null ? reader.info() : s.info, s);
-            return fail(out, err, file, "read error after " + s.packets + " packets: " + Main.describe(e),
-                    EXIT_FAILURE);
+            return failed(err, file, size, s.withInfo(reader), End.READ_ERROR, -1,
+                    "read error after " + s.packets + " packets: " + Main.describe(e), EXIT_FAILURE);
         }
-        print(out, s.info, s);
         String after = "after " + s.packets + " packets";
         if (s.error != null) {
-            row(out, "Error", "byte " + s.error.offset() + ": " + s.error.reason() + " (" + after + ")");
-            return CaptureInput.damaged(err, "info", s.error, after, strict);
+            int exit = CaptureInput.damaged(err, "info", s.error, after, strict);
+            return new Examined(file, size, s, End.DAMAGED, s.error.offset(),
+                    s.error.reason() + " (" + after + ")", exit);
         }
         if (s.tail != null) {
-            row(out, "Cut short", "byte " + s.tail.offset() + ": " + s.tail.reason());
-            return CaptureInput.cutShort(err, "info", file, s.tail, after, strict);
+            int exit = CaptureInput.cutShort(err, "info", file, s.tail, after, strict);
+            return new Examined(file, size, s, End.CUT_SHORT, s.tail.offset(), s.tail.reason(), exit);
         }
-        row(out, "End", "clean, " + s.bytesRead + " bytes read");
-        return EXIT_OK;
+        return new Examined(file, size, s, End.CLEAN, s.bytesRead, null, EXIT_OK);
     }
 
-    private static int fail(PrintStream out, PrintStream err, String file, String what, int exit) {
-        row(out, "Error", what);
+    private static Examined failed(PrintStream err, String file, Long size, CaptureSummary s, End end,
+                                   long offset, String what, int exit) {
         err.println(TerminalText.escape("ackscope info: " + CaptureInput.name(file) + ": " + what));
-        return exit;
+        return new Examined(file, size, s, end, offset, what, exit);
+    }
+
+    /** The capinfos-like text form of one file. */
+    private void printText(PrintStream out, Examined x) {
+        row(out, "File", CaptureInput.name(x.file()));
+        if (x.size() != null) {
+            row(out, "File size", x.size() >= 0 ? x.size() + " bytes" : "- (not a regular file: read as a stream)");
+        }
+        if (x.summary() != null) {
+            print(out, x.summary().info, x.summary());
+        }
+        switch (x.end()) {
+            case UNREADABLE, READ_ERROR -> row(out, "Error", x.problem());
+            case NOT_A_CAPTURE -> row(out, "Error", "byte " + x.offset() + ": " + x.problem());
+            case DAMAGED -> row(out, "Error", "byte " + x.offset() + ": " + x.problem());
+            case CUT_SHORT -> row(out, "Cut short", "byte " + x.offset() + ": " + x.problem());
+            case CLEAN -> row(out, "End", "clean, " + x.offset() + " bytes read");
+        }
     }
 
     private void print(PrintStream out, CaptureInfo info, CaptureSummary s) {

@@ -114,6 +114,50 @@ class InfoCommandTest {
                 + "262144 (snap length 262144) (after 6 packets)\n", r.err());
     }
 
+    /** {@code --json}: the same facts as the text, typed, for every kind of ending, as one parseable array. */
+    @Test
+    void jsonCarriesTheSameFactsTypedForEveryEnding(@TempDir Path tmp) throws IOException {
+        String multi = corpus("gopacket__be_test202.pcapng").toString();
+        String damaged = corpus("suri__bug-1450-04__tls_DER-incomplete-header.pcap").toString();
+        String cut = corpus("suri__http-mime-truncated__input.pcap").toString();
+        Path text = tmp.resolve("notes.pcap");
+        Files.writeString(text, "hello world\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        InfoCommand c = new InfoCommand();
+        c.files = List.of(multi, damaged, cut, text.toString(), tmp.resolve("absent.pcap").toString());
+        c.form = "json";
+        int exit = c.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, exit);
+        com.fasterxml.jackson.databind.JsonNode a = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(out.toString(StandardCharsets.UTF_8));
+        assertEquals(5, a.size());
+        com.fasterxml.jackson.databind.JsonNode m = a.get(0);
+        assertEquals("pcapng", m.get("format").asText());
+        assertEquals("mixed", m.get("byte_order").asText());
+        assertEquals(3, m.get("sections").size());
+        assertEquals(5, m.get("interfaces").size());
+        assertEquals("null1", m.get("interfaces").get(4).get("name").asText());
+        assertEquals(8, m.get("packets").asLong());
+        assertEquals(3, m.get("non_packet_records").asLong());
+        assertEquals("2012-06-29T07:28:25.298858000Z", m.get("first_packet_time").asText());
+        assertEquals(1340954905298858000L, m.get("first_packet_time_ns").asLong());
+        assertEquals(3, m.get("blocks").get("CB").asLong());
+        assertEquals("clean", m.get("end").get("state").asText());
+        assertEquals(corpusSize("gopacket__be_test202.pcapng"), m.get("end").get("bytes_read").asLong());
+        assertEquals("damaged", a.get(1).get("end").get("state").asText());
+        assertEquals(5035, a.get(1).get("end").get("offset").asLong());
+        assertEquals(6, a.get(1).get("packets").asLong());
+        assertEquals("cut_short", a.get(2).get("end").get("state").asText());
+        assertEquals(2715459, a.get(2).get("end").get("offset").asLong());
+        assertEquals("not_a_capture", a.get(3).get("end").get("state").asText());
+        assertTrue(a.get(3).get("end").get("reason").asText().startsWith("unknown magic 68656c6c (looks like text)"));
+        assertEquals("unreadable", a.get(4).get("end").get("state").asText());
+        assertEquals(1, a.get(4).get("exit").asInt());
+        assertEquals(4, err.toString(StandardCharsets.UTF_8).lines().count(), "each problem still on stderr");
+    }
+
     @Test
     void cutShortFileIsReportedOnStandardErrorAndExitsThreeUnderStrict() {
         String file = corpus("suri__http-mime-truncated__input.pcap").toString();
