@@ -51,6 +51,11 @@ public final class FieldsCommand extends Command {
             + "tcp.flags tcp.seq_raw tcp.ack_raw tcp.len tcp.window_size_value. Run with -e list for all.")
     List<String> fields = new ArrayList<>();
 
+    @Parameter(names = {"-Y", "--display-filter"}, description = "Print only the frames that pass this Wireshark "
+            + "display filter (the fields -e knows, ip/ipv6/tcp/udp, ip.addr, tcp.port, tcp.flags.syn ...; "
+            + "== != > < >= <=, and or not, parentheses)")
+    String displayFilter;
+
     @Parameter(names = {"--stats"}, description = "After the rows, print to standard error how many frames "
             + "decoded and where the others stopped")
     boolean stats;
@@ -60,6 +65,8 @@ public final class FieldsCommand extends Command {
 
     private final PrintStream out;
     private final PrintStream err;
+    /** The parsed {@code -Y}, or null. */
+    private DisplayFilter filter;
 
     public FieldsCommand() {
         this(System.out, System.err);
@@ -91,6 +98,10 @@ public final class FieldsCommand extends Command {
             if (selected[i].pass().compareTo(pass) > 0) {
                 pass = selected[i].pass();
             }
+        }
+        filter = displayFilter == null ? null : DisplayFilter.parse(displayFilter);
+        if (filter != null && filter.pass().compareTo(pass) > 0) {
+            pass = filter.pass();
         }
         return print(selected, pass);
     }
@@ -152,6 +163,9 @@ public final class FieldsCommand extends Command {
                             r.originalLength())) {
                         engine.accept(segment);
                     }
+                    if (filter != null && !filter.test(frame)) {
+                        continue;
+                    }
                     for (int i = 0; i < selected.length; i++) {
                         if (i > 0) {
                             o.tab();
@@ -179,10 +193,13 @@ public final class FieldsCommand extends Command {
         return exit;
     }
 
-    /** Rows with only a frame number for the numbers in [from, to) that were not packets; returns {@code to}. */
-    private static long nonPacketRows(TsvOutput o, FrameFields.Field[] selected, long from, long to)
+    /**
+     * Rows with only a frame number for the numbers in [from, to) that were not packets; returns {@code to}. Under
+     * {@code -Y} there are none: such a frame has no field a filter could test but its number.
+     */
+    private long nonPacketRows(TsvOutput o, FrameFields.Field[] selected, long from, long to)
             throws IOException {
-        for (long n = from; n < to; n++) {
+        for (long n = filter != null ? to : from; n < to; n++) {
             for (int i = 0; i < selected.length; i++) {
                 if (i > 0) {
                     o.tab();
