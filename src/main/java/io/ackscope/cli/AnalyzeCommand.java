@@ -88,26 +88,7 @@ final class AnalyzeCommand extends Command {
                 Configurator.reconfigure(defaults.toURI());
             }
         }
-        SparkConf sc = new SparkConf().setAppName("ackscope analyze");
-        for (String kv : conf) {
-            int eq = kv.indexOf('=');
-            if (eq <= 0) {
-                throw CommandFailure.line(EXIT_USAGE, "--conf wants k=v, not " + kv, null);
-            }
-            sc.set(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-        }
-        boolean embedded = master != null ? master.startsWith("local") : !sc.contains("spark.master");
-        if (master != null) {
-            sc.setMaster(master);
-        } else if (!sc.contains("spark.master")) {
-            sc.setMaster("local[*]");
-        }
-        if (embedded) {
-            smallHeap(sc, Runtime.getRuntime().maxMemory());
-            sc.setIfMissing("spark.ui.enabled", "false");
-            sc.setIfMissing("spark.driver.host", "127.0.0.1");
-            sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
-        }
+        SparkConf sc = LocalSpark.conf("ackscope analyze", master, conf);
         // before anything reads an input or Spark starts: overlapping inputs and output are refused, the output is
         // locked for the whole run (a second run is refused at once), an interrupted earlier run is completed
         OutputDirectory prepared = OutputDirectory.prepare(out, inputs,

@@ -32,6 +32,8 @@ public final class Main {
         m.put("serve", ServeCommand::new);
         m.put("analyze", AnalyzeCommand::new);
         m.put("report", ReportCommand::new);
+        m.put("sql", SqlCommand::new);
+        m.put("export", ExportCommand::new);
         m.put("lab", LabCommand::new);
         return m;
     }

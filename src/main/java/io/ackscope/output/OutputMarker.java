@@ -46,7 +46,7 @@ public record OutputMarker(Map<String, Long> tables, List<String> files, boolean
 
     /** A marker that is missing, empty, not JSON, not ackscope's or names no tables. */
     public static final class Invalid extends IOException {
-        Invalid(String message) {
+        public Invalid(String message) {
             super(message);
         }
     }

@@ -1,0 +1,41 @@
+package io.ackscope.cli;
+
+import org.apache.spark.SparkConf;
+
+import java.util.List;
+
+/**
+ * The Spark configuration of a command that runs Spark: {@code --conf k=v} pairs, {@code --master} or what
+ * spark-submit set, else embedded {@code local[*]} bound to the loopback interface with no UI and a reserve that
+ * lets a small heap start (see {@link AnalyzeCommand#smallHeap}).
+ */
+final class LocalSpark {
+
+    private LocalSpark() {
+    }
+
+    /** The configuration; {@code master} may be null. Throws a usage failure for a malformed {@code --conf}. */
+    static SparkConf conf(String appName, String master, List<String> conf) throws CommandFailure {
+        SparkConf sc = new SparkConf().setAppName(appName);
+        for (String kv : conf) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw CommandFailure.line(Command.EXIT_USAGE, "--conf wants k=v, not " + kv, null);
+            }
+            sc.set(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+        boolean embedded = master != null ? master.startsWith("local") : !sc.contains("spark.master");
+        if (master != null) {
+            sc.setMaster(master);
+        } else if (!sc.contains("spark.master")) {
+            sc.setMaster("local[*]");
+        }
+        if (embedded) {
+            AnalyzeCommand.smallHeap(sc, Runtime.getRuntime().maxMemory());
+            sc.setIfMissing("spark.ui.enabled", "false");
+            sc.setIfMissing("spark.driver.host", "127.0.0.1");
+            sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
+        }
+        return sc;
+    }
+}

@@ -1,0 +1,41 @@
+package io.ackscope.cli;
+
+import com.beust.jcommander.Parameter;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A command that reads analyze outputs with Spark ({@code sql}, {@code export}): its Spark options, where its
+ * result and its messages go, and the session, embedded unless {@code --master} or spark-submit says otherwise.
+ * Timestamps come back as {@link java.time.Instant}s and are shown in UTC.
+ */
+abstract class TablesCommand extends Command {
+
+    @Parameter(names = "--master", description = "Spark master (default: local[*])")
+    String master;
+
+    @Parameter(names = "--conf", description = "Spark setting k=v (repeatable)")
+    List<String> conf = new ArrayList<>();
+
+    /** Where the result goes when it is not written to a file. */
+    final PrintStream stdout;
+    /** Where messages go. */
+    final PrintStream console;
+
+    TablesCommand(PrintStream stdout, PrintStream console) {
+        this.stdout = stdout;
+        this.console = console;
+    }
+
+    /** A new session; the caller stops it. */
+    final SparkSession session(String appName) throws CommandFailure {
+        SparkConf sc = LocalSpark.conf(appName, master, conf);
+        sc.setIfMissing("spark.sql.datetime.java8API.enabled", "true");
+        sc.setIfMissing("spark.sql.session.timeZone", "UTC");
+        return org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
+    }
+}

@@ -1,0 +1,204 @@
+package io.ackscope.cli;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code ackscope sql} and {@code ackscope export} on a real analyze output of the stalling sample, checked against
+ * DuckDB reading the same Parquet files as an analyst would.
+ */
+class SqlExportCommandsTest {
+
+    private static final Path SAMPLE = Path.of("sample-pcaps", "nginx-nodelay-off.pcap.gz");
+    private static Path out;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    /** Runs a command in-process; {@code sql} and {@code export} print through the streams given. */
+    private static Run run(Command c, String... args) throws Exception {
+        com.beust.jcommander.JCommander.newBuilder().addObject(c).build().parse(args);
+        return new Run(c.run(), "", "");
+    }
+
+    private static Run sql(String... args) {
+        ByteArrayOutputStream o = new ByteArrayOutputStream();
+        ByteArrayOutputStream e = new ByteArrayOutputStream();
+        SqlCommand c = new SqlCommand(new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(e, true, StandardCharsets.UTF_8));
+        int exit;
+        try {
+            com.beust.jcommander.JCommander.newBuilder().addObject(c).build().parse(args);
+            exit = c.run();
+        } catch (CommandFailure f) {
+            return new Run(f.exitCode(), o.toString(StandardCharsets.UTF_8), f.getMessage());
+        } catch (Exception x) {
+            throw new AssertionError(x);
+        }
+        return new Run(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+
+    @BeforeAll
+    static void analyze(@TempDir Path dir) {
+        out = dir.resolve("out");
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        assertEquals(0, Main.run(new String[]{"analyze", SAMPLE.toString(), "--out", out.toString()}, ps, ps),
+                buf.toString(StandardCharsets.UTF_8));
+    }
+
+    private static List<List<String>> duckdb(String query) throws Exception {
+        List<List<String>> rows = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("SET TimeZone = 'UTC'");
+            for (String t : List.of("connections", "stalls", "exchanges")) {
+                s.execute("CREATE VIEW " + t + " AS SELECT * FROM read_parquet('" + out.resolve(t) + "/*.parquet')");
+            }
+            try (ResultSet r = s.executeQuery(query)) {
+                int n = r.getMetaData().getColumnCount();
+                while (r.next()) {
+                    List<String> row = new ArrayList<>();
+                    for (int i = 1; i <= n; i++) {
+                        row.add(r.getString(i));
+                    }
+                    rows.add(row);
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void csvResultEqualsDuckdbOnTheSameFiles() throws Exception {
+        String q = "SELECT server_ip, server_port, count(*) AS n, sum(stalls) AS stalls, sum(exchanges) AS ex "
+                + "FROM connections GROUP BY server_ip, server_port ORDER BY n DESC";
+        Run r = sql(out.toString(), q, "--format", "csv");
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("server_ip,server_port,n,stalls,ex", lines.get(0));
+        List<List<String>> want = duckdb(q);
+        assertEquals(1, want.size());
+        assertEquals(String.join(",", want.get(0)), lines.get(1));
+        assertEquals("127.0.0.1,18781,21,1320,", lines.get(1).substring(0, 24));
+    }
+
+    @Test
+    void tableFormIsAlignedAndCountsItsRows() {
+        Run r = sql(out.toString(), "SELECT stream, conn_state, history FROM connections ORDER BY stream LIMIT 3");
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(List.of("stream | conn_state | history", "-------+------------+--------",
+                "     0 | SF         | ShAFf", "     1 | S1         | ShADad", "     2 | S1         | ShADad", "(3 rows)"),
+                r.out().lines().toList());
+        Run cut = sql(out.toString(), "SELECT stream FROM connections", "--max-rows", "2");
+        assertTrue(cut.out().endsWith("(21 rows, 2 shown; --max-rows, --format csv or --out for all)\n"), cut.out());
+    }
+
+    @Test
+    void jsonLinesAndParquetFilesCarryEveryRow(@TempDir Path dir) throws Exception {
+        Run json = sql(out.toString(), "SELECT stream, first_timestamp, vantage FROM connections ORDER BY stream",
+                "--format", "json");
+        List<String> lines = json.out().lines().toList();
+        assertEquals(21, lines.size());
+        var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
+        assertEquals(0, node.get("stream").asLong());
+        String first = duckdb("SELECT strftime(first_timestamp, '%Y-%m-%dT%H:%M:%S.%fZ') FROM connections "
+                + "WHERE stream = 0").get(0).get(0);
+        assertEquals(first, node.get("first_timestamp").asText());
+
+        Path parquet = dir.resolve("slow.parquet");
+        Run p = sql(out.toString(), "SELECT * FROM stalls WHERE duration_us > 40000", "--out", parquet.toString());
+        assertEquals(0, p.exit(), p.err());
+        long want = Long.parseLong(duckdb("SELECT count(*) FROM stalls WHERE duration_us > 40000").get(0).get(0));
+        assertTrue(want > 1000, "the sample stalls: " + want);
+        assertEquals(want + " rows written to " + parquet + "\n", p.err());
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT count(*) FROM read_parquet('" + parquet + "')")) {
+            r.next();
+            assertEquals(want, r.getLong(1));
+        }
+        Path csv = dir.resolve("slow.csv");
+        assertEquals(0, sql(out.toString(), "SELECT stream FROM stalls", "--out", csv.toString()).exit());
+        assertEquals(1321, Files.readAllLines(csv).size(), "header and every stall");
+    }
+
+    @Test
+    void aBadQueryOrAnIncompleteOutputIsOneLine(@TempDir Path dir) throws Exception {
+        Run bad = sql(out.toString(), "SELECT * FROM nope");
+        assertEquals(2, bad.exit());
+        assertTrue(bad.err().startsWith("query: [TABLE_OR_VIEW_NOT_FOUND] The table or view `nope` cannot be found."),
+                bad.err());
+        assertTrue(bad.err().contains("(views: "), bad.err());
+        assertTrue(bad.err().contains("connections"), bad.err());
+        assertEquals(1, bad.err().lines().count());
+        Files.createDirectories(dir.resolve("half"));
+        Run half = sql(dir.resolve("half").toString(), "SELECT 1");
+        assertEquals(1, half.exit());
+        assertEquals(dir.resolve("half") + " is not a complete ackscope analyze output (no _SUCCESS marker)",
+                half.err());
+    }
+
+    @Test
+    void pcapViewReadsTheCapturesFrameByFrame() {
+        Run r = sql(out.toString(), "SELECT count(*) AS frames FROM pcap", "--pcap", SAMPLE.toString(),
+                "--format", "csv");
+        assertEquals(0, r.exit(), r.err());
+        Run frames = sql(out.toString(), "SELECT sum(frames) FROM capture_files", "--format", "csv");
+        assertEquals(frames.out().lines().toList().get(1), r.out().lines().toList().get(1));
+    }
+
+    @Test
+    void zeekConnLogHasZeeksHeaderAndOneStableLinePerConnection(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("conn.log");
+        ExportCommand e = new ExportCommand(System.out, new PrintStream(new ByteArrayOutputStream()));
+        run(e, out.toString(), "--zeek-conn", log.toString());
+        List<String> lines = Files.readAllLines(log);
+        assertEquals("#separator \\x09", lines.get(0));
+        assertEquals(List.of("#set_separator\t,", "#empty_field\t(empty)", "#unset_field\t-", "#path\tconn"),
+                lines.subList(1, 5));
+        assertTrue(lines.get(5).matches("#open\t\\d{4}-\\d\\d-\\d\\d-\\d\\d-\\d\\d-\\d\\d"), lines.get(5));
+        assertTrue(lines.get(lines.size() - 1).startsWith("#close\t"));
+        // as zeek-cut reads it: columns by the names of #fields, types from #types
+        List<String> fields = Arrays.asList(lines.get(6).substring("#fields\t".length()).split("\t"));
+        List<String> types = Arrays.asList(lines.get(7).substring("#types\t".length()).split("\t"));
+        assertEquals(21, fields.size());
+        assertEquals(fields.size(), types.size());
+        List<String> data = lines.subList(8, lines.size() - 1);
+        assertEquals(21, data.size());
+        List<List<String>> want = duckdb("SELECT client_ip, client_port, conn_state, history, client_packets "
+                + "FROM connections ORDER BY first_timestamp, client_ip, client_port");
+        HashSet<String> uids = new HashSet<>();
+        for (int i = 0; i < data.size(); i++) {
+            String[] f = data.get(i).split("\t", -1);
+            assertEquals(fields.size(), f.length, data.get(i));
+            assertEquals(want.get(i), List.of(f[fields.indexOf("id.orig_h")], f[fields.indexOf("id.orig_p")],
+                    f[fields.indexOf("conn_state")], f[fields.indexOf("history")], f[fields.indexOf("orig_pkts")]));
+            assertTrue(f[fields.indexOf("uid")].matches("C[0-9A-Za-z]{17}"), f[1]);
+            uids.add(f[fields.indexOf("uid")]);
+            assertEquals("tcp", f[fields.indexOf("proto")]);
+        }
+        assertEquals(21, uids.size(), "one uid per connection");
+        Path again = dir.resolve("again.log");
+        run(new ExportCommand(System.out, new PrintStream(new ByteArrayOutputStream())), out.toString(),
+                "--zeek-conn", again.toString());
+        List<String> second = Files.readAllLines(again);
+        assertEquals(data, second.subList(8, second.size() - 1), "the same uids and lines in a second run");
+    }
+}
