@@ -1,28 +1,27 @@
 package io.ackscope.lab;
 
+import io.ackscope.tables.Column;
+import io.ackscope.tables.EngineTables.AckDelays;
+import io.ackscope.tables.EngineTables.Connections;
+import io.ackscope.tables.EngineTables.Exchanges;
+import io.ackscope.tables.EngineTables.Stalls;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.TableReader;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.AckClass;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.util.Utf8;
-import org.apache.parquet.avro.AvroParquetReader;
-import org.apache.parquet.avro.AvroReadSupport;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetReader;
-import org.apache.parquet.io.LocalInputFile;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The figures of one server endpoint from the Parquet tables that {@code ackscope analyze} wrote (the columns of
  * {@code docs/schema.md}): connections to the endpoint's port from {@code connections}, then their
- * {@code exchanges}, {@code stalls} and the client's {@code ack_delays}. The lab's tables are small (tens of
- * thousands of rows), so each is read whole, row by row.
+ * {@code exchanges}, {@code stalls} and the client's {@code ack_delays}, read with the tables package's reader
+ * (only the columns named here, by the schemas' {@link Column}s).
  */
 final class AnalyzedTables {
 
@@ -33,8 +32,15 @@ final class AnalyzedTables {
     /** Reads the {@code connections} table of the analyze output {@code dir}. */
     AnalyzedTables(Path dir) throws IOException {
         this.dir = dir;
-        scan("connections", r -> endpointOfStream.put(asLong(r, "stream"),
-                text(r, "server_ip") + ":" + asLong(r, "server_port")));
+        scan(EngineTables.CONNECTIONS, List.of(Connections.STREAM, Connections.SERVER_IP, Connections.SERVER_PORT),
+                b -> {
+                    long[] stream = values(b, Connections.STREAM);
+                    long[] port = values(b, Connections.SERVER_PORT);
+                    String[] ip = b.strings(Connections.SERVER_IP);
+                    for (int i = 0; i < b.rows; i++) {
+                        endpointOfStream.put(stream[i], ip[i] + ":" + port[i]);
+                    }
+                });
     }
 
     /** What the tables hold for {@code server} ({@code 127.0.0.1:PORT}); all zero when nothing. */
@@ -46,38 +52,54 @@ final class AnalyzedTables {
                 counts[0]++;
             }
         }
-        scan("exchanges", r -> {
-            if (server.equals(endpointOfStream.get(asLong(r, "stream")))) {
-                boolean stalled = orZero(r, "stall_us") > 0 || orZero(r, "response_stall_us") > 0;
-                counts[1]++;
-                if (asLong(r, "exchange_index") > 0) {
-                    counts[2]++;
-                    counts[3] += stalled ? 1 : 0;
-                } else if (stalled) {
-                    firstStalled[0]++;
+        scan(EngineTables.EXCHANGES, List.of(Exchanges.STREAM, Exchanges.EXCHANGE_INDEX, Exchanges.STALL_US,
+                Exchanges.RESPONSE_STALL_US), b -> {
+            long[] stream = values(b, Exchanges.STREAM);
+            long[] index = values(b, Exchanges.EXCHANGE_INDEX);
+            TableReader.LongColumn stall = b.longs(Exchanges.STALL_US);
+            TableReader.LongColumn responseStall = b.longs(Exchanges.RESPONSE_STALL_US);
+            for (int i = 0; i < b.rows; i++) {
+                if (server.equals(endpointOfStream.get(stream[i]))) {
+                    boolean stalled = orZero(stall, i) > 0 || orZero(responseStall, i) > 0;
+                    counts[1]++;
+                    if (index[i] > 0) {
+                        counts[2]++;
+                        counts[3] += stalled ? 1 : 0;
+                    } else if (stalled) {
+                        firstStalled[0]++;
+                    }
                 }
             }
         });
         LongList stallAcks = new LongList();
         long[] held = new long[3]; // by the server, by the client, ended by a delayed-ACK timer
-        scan("stalls", r -> {
-            if (server.equals(endpointOfStream.get(asLong(r, "stream")))) {
-                long ackDelay = asLong(r, "ack_delay_us");
-                stallAcks.add(ackDelay);
-                held["SERVER".equals(text(r, "holding_side")) ? 0 : 1]++;
-                AckClass band = AckClass.delayedBand(ackDelay * 1000);
-                if (band == AckClass.DELAYED_40MS || band == AckClass.DELAYED_200MS) {
-                    held[2]++;
+        scan(EngineTables.STALLS, List.of(Stalls.STREAM, Stalls.ACK_DELAY_US, Stalls.HOLDING_SIDE), b -> {
+            long[] stream = values(b, Stalls.STREAM);
+            long[] ackDelay = values(b, Stalls.ACK_DELAY_US);
+            String[] holding = b.strings(Stalls.HOLDING_SIDE);
+            for (int i = 0; i < b.rows; i++) {
+                if (server.equals(endpointOfStream.get(stream[i]))) {
+                    stallAcks.add(ackDelay[i]);
+                    held["SERVER".equals(holding[i]) ? 0 : 1]++;
+                    AckClass band = AckClass.delayedBand(ackDelay[i] * 1000);
+                    if (band == AckClass.DELAYED_40MS || band == AckClass.DELAYED_200MS) {
+                        held[2]++;
+                    }
                 }
             }
         });
         LongList clientAcks = new LongList();
-        scan("ack_delays", r -> {
-            if ("CLIENT".equals(text(r, "acking_side"))
-                    && server.equals(endpointOfStream.get(asLong(r, "stream")))) {
-                clientAcks.add(asLong(r, "ack_delay_us"));
-            }
-        });
+        scan(EngineTables.ACK_DELAYS, List.of(AckDelays.STREAM, AckDelays.ACKING_SIDE, AckDelays.ACK_DELAY_US),
+                b -> {
+                    long[] stream = values(b, AckDelays.STREAM);
+                    long[] delay = values(b, AckDelays.ACK_DELAY_US);
+                    String[] side = b.strings(AckDelays.ACKING_SIDE);
+                    for (int i = 0; i < b.rows; i++) {
+                        if ("CLIENT".equals(side[i]) && server.equals(endpointOfStream.get(stream[i]))) {
+                            clientAcks.add(delay[i]);
+                        }
+                    }
+                });
         stallAcks.sort();
         clientAcks.sort();
         return new StallFigures(counts[0], counts[1], counts[2], counts[3], firstStalled[0], held[0], held[1],
@@ -85,47 +107,21 @@ final class AnalyzedTables {
                 clientAcks.rank(0.99));
     }
 
-    private interface RowConsumer {
-        void accept(GenericRecord r) throws IOException;
-    }
-
-    private void scan(String table, RowConsumer consumer) throws IOException {
-        Path tableDir = dir.resolve(table);
-        List<Path> parts;
-        try (Stream<Path> s = Files.list(tableDir)) {
-            parts = s.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
-        } catch (IOException e) {
-            throw new IOException("ackscope analyze wrote no table " + table + " in " + dir, e);
+    private void scan(TableSchema table, List<Column> columns, TableReader.BatchConsumer consumer)
+            throws IOException {
+        if (!TableReader.exists(dir, table)) {
+            throw new IOException("ackscope analyze wrote no table " + table.name() + " in " + dir);
         }
-        PlainParquetConfiguration conf = new PlainParquetConfiguration();
-        conf.setBoolean(AvroReadSupport.READ_INT96_AS_FIXED, true);
-        for (Path part : parts) {
-            try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(
-                    new LocalInputFile(part), conf).build()) {
-                GenericRecord r;
-                while ((r = reader.read()) != null) {
-                    consumer.accept(r);
-                }
-            }
-        }
+        TableReader.scan(dir, table, columns, consumer);
     }
 
-    private static long asLong(GenericRecord r, String column) throws IOException {
-        Object v = r.get(column);
-        if (!(v instanceof Number n)) {
-            throw new IOException("column " + column + " is " + v + ", not a number (written by a different "
-                    + "version of ackscope?)");
-        }
-        return n.longValue();
+    /** A column the schema declares required: every row has a value. */
+    private static long[] values(TableReader.Batch b, Column c) {
+        return b.longs(c).values;
     }
 
-    private static long orZero(GenericRecord r, String column) throws IOException {
-        return r.get(column) == null ? 0 : asLong(r, column);
-    }
-
-    private static String text(GenericRecord r, String column) {
-        Object v = r.get(column);
-        return v instanceof Utf8 || v instanceof CharSequence ? v.toString() : null;
+    private static long orZero(TableReader.LongColumn c, int row) {
+        return c.present[row] ? c.values[row] : 0;
     }
 
     /** A growable array of longs with nearest-rank percentiles once sorted. */

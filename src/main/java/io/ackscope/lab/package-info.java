@@ -4,6 +4,7 @@
  * run as child processes, analyses the captures, and prints the before/after table
  * ({@link io.ackscope.lab.LabTable}); the kept captures and their README section are what {@code sample-pcaps/} ships.
  *
- * <p>Uses {@code tcp}; runs the other commands as processes, not as classes.
+ * <p>Uses {@code tcp} and {@code tables} (to read the tables analyze wrote); runs the other commands as processes, not
+ * as classes.
  */
 package io.ackscope.lab;

@@ -1,6 +1,9 @@
 package io.ackscope.report;
 
 import io.ackscope.capture.FileFrames;
+import io.ackscope.tables.CaptureFilesTable;
+import io.ackscope.tables.SourcesTable;
+import io.ackscope.tables.TableReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,10 +38,11 @@ final class InputReader {
                         Tables.CAPTURE_FILES_ARCHIVE_COLUMNS.stream()).toList(), r::add);
         if (TableReader.exists(dir, Tables.SOURCES)) {
             TableReader.scan(dir, Tables.SOURCES, Tables.SOURCES_COLUMNS, b -> {
-                String[] name = b.strings("source");
-                TableReader.LongColumn files = b.longs("files"), frames = b.longs("frames"), gaps = b.longs("gaps"),
-                        dups = b.longs("duplicate_frames"), copies = b.longs("copies_skipped");
-                long[][] gapUs = b.longLists("gap_us");
+                String[] name = b.strings(SourcesTable.SOURCE);
+                TableReader.LongColumn files = b.longs(SourcesTable.FILES), frames = b.longs(SourcesTable.FRAMES),
+                        gaps = b.longs(SourcesTable.GAPS), dups = b.longs(SourcesTable.DUPLICATE_FRAMES),
+                        copies = b.longs(SourcesTable.COPIES_SKIPPED);
+                long[][] gapUs = b.longLists(SourcesTable.GAP_US);
                 for (int i = 0; i < b.rows; i++) {
                     r.sourceRows.add(new ReportData.Source(name[i], (int) files.values[i], frames.values[i],
                             (int) gaps.values[i], java.util.Arrays.stream(gapUs[i]).sum(), dups.values[i],
@@ -59,21 +63,26 @@ final class InputReader {
     }
 
     private void add(TableReader.Batch b) {
-        String[] file = b.strings("file"), format = b.strings("format"), mode = b.strings("read_mode"),
-                error = b.strings("error"), tail = b.strings("tail_problem");
-        TableReader.LongColumn index = b.longs("file_index"), fileBytes = b.longs("file_bytes"),
-                fr = b.longs("frames"), ts0 = b.longs("first_timestamp"), ts1 = b.longs("last_timestamp"),
-                fOk = b.longs("frames_ok"), fTrunc = b.longs("frames_truncated"),
-                fMal = b.longs("frames_malformed"), fUns = b.longs("frames_unsupported"),
-                tcp = b.longs("tcp_frames"), errOff = b.longs("error_offset"), tailOff = b.longs("tail_offset");
-        long[][] links = b.longLists("link_types");
-        List<Map<String, Long>> skip = b.maps("skipped_by_reason");
-        boolean seekable = b.has("seek_frames") && b.has("seek_offsets");
-        long[][] seekFrames = seekable ? b.longLists("seek_frames") : null;
-        long[][] seekOffsets = seekable ? b.longLists("seek_offsets") : null;
-        String[] source = b.has("source") ? b.strings("source") : null;
-        TableReader.LongColumn base = b.has("first_source_frame") ? b.longs("first_source_frame") : null;
-        long[][] dupRanges = b.has("duplicate_ranges") ? b.longLists("duplicate_ranges") : null;
+        String[] file = b.strings(CaptureFilesTable.FILE), format = b.strings(CaptureFilesTable.FORMAT),
+                mode = b.strings(CaptureFilesTable.READ_MODE), error = b.strings(CaptureFilesTable.ERROR),
+                tail = b.strings(CaptureFilesTable.TAIL_PROBLEM);
+        TableReader.LongColumn index = b.longs(CaptureFilesTable.FILE_INDEX),
+                fileBytes = b.longs(CaptureFilesTable.FILE_BYTES), fr = b.longs(CaptureFilesTable.FRAMES),
+                ts0 = b.longs(CaptureFilesTable.FIRST_TIMESTAMP), ts1 = b.longs(CaptureFilesTable.LAST_TIMESTAMP),
+                fOk = b.longs(CaptureFilesTable.FRAMES_OK), fTrunc = b.longs(CaptureFilesTable.FRAMES_TRUNCATED),
+                fMal = b.longs(CaptureFilesTable.FRAMES_MALFORMED),
+                fUns = b.longs(CaptureFilesTable.FRAMES_UNSUPPORTED), tcp = b.longs(CaptureFilesTable.TCP_FRAMES),
+                errOff = b.longs(CaptureFilesTable.ERROR_OFFSET), tailOff = b.longs(CaptureFilesTable.TAIL_OFFSET);
+        long[][] links = b.longLists(CaptureFilesTable.LINK_TYPES);
+        List<Map<String, Long>> skip = b.maps(CaptureFilesTable.SKIPPED_BY_REASON);
+        boolean seekable = b.has(CaptureFilesTable.SEEK_FRAMES) && b.has(CaptureFilesTable.SEEK_OFFSETS);
+        long[][] seekFrames = seekable ? b.longLists(CaptureFilesTable.SEEK_FRAMES) : null;
+        long[][] seekOffsets = seekable ? b.longLists(CaptureFilesTable.SEEK_OFFSETS) : null;
+        String[] source = b.has(CaptureFilesTable.SOURCE) ? b.strings(CaptureFilesTable.SOURCE) : null;
+        TableReader.LongColumn base = b.has(CaptureFilesTable.FIRST_SOURCE_FRAME)
+                ? b.longs(CaptureFilesTable.FIRST_SOURCE_FRAME) : null;
+        long[][] dupRanges = b.has(CaptureFilesTable.DUPLICATE_RANGES)
+                ? b.longLists(CaptureFilesTable.DUPLICATE_RANGES) : null;
         for (int i = 0; i < b.rows; i++) {
             int idx = (int) index.values[i];
             paths.put(idx, file[i]);

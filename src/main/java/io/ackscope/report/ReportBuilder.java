@@ -1,5 +1,15 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.Column;
+import io.ackscope.tables.EngineTables.AckDelays;
+import io.ackscope.tables.EngineTables.Connections;
+import io.ackscope.tables.EngineTables.Exchanges;
+import io.ackscope.tables.EngineTables.LatencyEvents;
+import io.ackscope.tables.EngineTables.RttSamples;
+import io.ackscope.tables.EngineTables.Stalls;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.TableReader;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.Addresses;
 
 import java.io.IOException;
@@ -102,7 +112,7 @@ final class ReportBuilder {
     }
 
     /** Opens an engine table's scan, with its source column where the table has one. */
-    private TableReader.Scan scan(String table, List<String> columns) throws IOException {
+    private TableReader.Scan scan(TableSchema table, List<Column> columns) throws IOException {
         return TableReader.open(dir, table, columns, Tables.SOURCE, true);
     }
 
@@ -176,9 +186,9 @@ final class ReportBuilder {
      */
     static List<String> serverEndpoints(Path dir, int max) throws IOException {
         Map<String, Long> counts = new HashMap<>();
-        TableReader.scan(dir, Tables.CONNECTIONS, List.of("server_ip", "server_port"), b -> {
-            String[] ip = b.strings("server_ip");
-            TableReader.LongColumn port = b.longs("server_port");
+        TableReader.scan(dir, Tables.CONNECTIONS, List.of(Connections.SERVER_IP, Connections.SERVER_PORT), b -> {
+            String[] ip = b.strings(Connections.SERVER_IP);
+            TableReader.LongColumn port = b.longs(Connections.SERVER_PORT);
             for (int i = 0; i < b.rows; i++) {
                 String server = Addresses.endpointText(ip[i], (int) port.values[i]);
                 if (counts.size() < MAX_COUNTED_ENDPOINTS || counts.containsKey(server)) {
@@ -197,16 +207,20 @@ final class ReportBuilder {
     private void readConnections(TableReader.Scan scan) throws IOException {
         long[] span = {Long.MAX_VALUE, Long.MIN_VALUE};
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs("stream"), firstFile = b.longs("first_file_index"),
-                    firstFrame = b.longs("first_frame_number"), first = b.longs("first_timestamp"),
-                    last = b.longs("last_timestamp"), syn = b.longs("syn_timestamp"),
-                    initialRtt = b.longs("initial_rtt_us"), clientPort = b.longs("client_port"),
-                    serverPort = b.longs("server_port"), cPackets = b.longs("client_packets"),
-                    sPackets = b.longs("server_packets"), cPayload = b.longs("client_payload_bytes"),
-                    sPayload = b.longs("server_payload_bytes"), cRetrans = b.longs("client_retransmissions"),
-                    sRetrans = b.longs("server_retransmissions");
-            String[] vant = b.strings("vantage"), state = b.strings("conn_state"), hist = b.strings("history"),
-                    clientIp = b.strings("client_ip"), serverIp = b.strings("server_ip");
+            TableReader.LongColumn stream = b.longs(Connections.STREAM),
+                    firstFile = b.longs(Connections.FIRST_FILE_INDEX),
+                    firstFrame = b.longs(Connections.FIRST_FRAME_NUMBER), first = b.longs(Connections.FIRST_TIMESTAMP),
+                    last = b.longs(Connections.LAST_TIMESTAMP), syn = b.longs(Connections.SYN_TIMESTAMP),
+                    initialRtt = b.longs(Connections.INITIAL_RTT_US), clientPort = b.longs(Connections.CLIENT_PORT),
+                    serverPort = b.longs(Connections.SERVER_PORT), cPackets = b.longs(Connections.CLIENT_PACKETS),
+                    sPackets = b.longs(Connections.SERVER_PACKETS),
+                    cPayload = b.longs(Connections.CLIENT_PAYLOAD_BYTES),
+                    sPayload = b.longs(Connections.SERVER_PAYLOAD_BYTES),
+                    cRetrans = b.longs(Connections.CLIENT_RETRANSMISSIONS),
+                    sRetrans = b.longs(Connections.SERVER_RETRANSMISSIONS);
+            String[] vant = b.strings(Connections.VANTAGE), state = b.strings(Connections.CONN_STATE),
+                    hist = b.strings(Connections.HISTORY), clientIp = b.strings(Connections.CLIENT_IP),
+                    serverIp = b.strings(Connections.SERVER_IP);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 totalConnections++;
@@ -282,13 +296,13 @@ final class ReportBuilder {
 
     private void readExchanges(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs("stream"), idx = b.longs("exchange_index"),
-                    start = b.longs("request_start"), ttfb = b.longs("ttfb_us"), stall = b.longs("stall_us"),
-                    rstall = b.longs("response_stall_us"), complete = b.longs("complete_us"),
-                    reqBytes = b.longs("request_bytes"), respBytes = b.longs("response_bytes"),
-                    status = b.longs("http_status");
-            String[] method = b.strings("http_method"), target = b.strings("http_target"),
-                    host = b.strings("http_host");
+            TableReader.LongColumn stream = b.longs(Exchanges.STREAM), idx = b.longs(Exchanges.EXCHANGE_INDEX),
+                    start = b.longs(Exchanges.REQUEST_START), ttfb = b.longs(Exchanges.TTFB_US),
+                    stall = b.longs(Exchanges.STALL_US), rstall = b.longs(Exchanges.RESPONSE_STALL_US),
+                    complete = b.longs(Exchanges.COMPLETE_US), reqBytes = b.longs(Exchanges.REQUEST_BYTES),
+                    respBytes = b.longs(Exchanges.RESPONSE_BYTES), status = b.longs(Exchanges.HTTP_STATUS);
+            String[] method = b.strings(Exchanges.HTTP_METHOD), target = b.strings(Exchanges.HTTP_TARGET),
+                    host = b.strings(Exchanges.HTTP_HOST);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 Conn c = index.get(key(source, i, stream.values[i]));
@@ -325,8 +339,9 @@ final class ReportBuilder {
 
     private void readRttSamples(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs("stream"), ts = b.longs("timestamp"), rtt = b.longs("rtt_us");
-            String[] kind = b.strings("kind");
+            TableReader.LongColumn stream = b.longs(RttSamples.STREAM), ts = b.longs(RttSamples.TIMESTAMP),
+                    rtt = b.longs(RttSamples.RTT_US);
+            String[] kind = b.strings(RttSamples.KIND);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 if (!"DATA_ACK".equals(kind[i])) {
@@ -344,9 +359,10 @@ final class ReportBuilder {
 
     private void readAckDelays(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs("stream"), ts = b.longs("timestamp"),
-                    delay = b.longs("ack_delay_us");
-            String[] side = b.strings("acking_side"), method = b.strings("method"), cls = b.strings("ack_class");
+            TableReader.LongColumn stream = b.longs(AckDelays.STREAM), ts = b.longs(AckDelays.TIMESTAMP),
+                    delay = b.longs(AckDelays.ACK_DELAY_US);
+            String[] side = b.strings(AckDelays.ACKING_SIDE), method = b.strings(AckDelays.METHOD),
+                    cls = b.strings(AckDelays.ACK_CLASS);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 Conn c = index.get(key(source, i, stream.values[i]));
@@ -361,10 +377,10 @@ final class ReportBuilder {
 
     private void readStalls(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs("stream"), start = b.longs("start_timestamp"),
-                    duration = b.longs("duration_us"), ack = b.longs("ack_delay_us"),
-                    gap = b.longs("resume_gap_us"), held = b.longs("held_frame");
-            String[] holding = b.strings("holding_side"), evidence = b.strings("evidence");
+            TableReader.LongColumn stream = b.longs(Stalls.STREAM), start = b.longs(Stalls.START_TIMESTAMP),
+                    duration = b.longs(Stalls.DURATION_US), ack = b.longs(Stalls.ACK_DELAY_US),
+                    gap = b.longs(Stalls.RESUME_GAP_US), held = b.longs(Stalls.HELD_FRAME);
+            String[] holding = b.strings(Stalls.HOLDING_SIDE), evidence = b.strings(Stalls.EVIDENCE);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 Conn c = index.get(key(source, i, stream.values[i]));
@@ -388,9 +404,9 @@ final class ReportBuilder {
 
     private void readLatencyEvents(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs("stream"), start = b.longs("start_timestamp"),
-                    duration = b.longs("duration_us");
-            String[] kind = b.strings("kind"), evidence = b.strings("evidence");
+            TableReader.LongColumn stream = b.longs(LatencyEvents.STREAM),
+                    start = b.longs(LatencyEvents.START_TIMESTAMP), duration = b.longs(LatencyEvents.DURATION_US);
+            String[] kind = b.strings(LatencyEvents.KIND), evidence = b.strings(LatencyEvents.EVIDENCE);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 Conn c = index.get(key(source, i, stream.values[i]));
@@ -511,7 +527,7 @@ final class ReportBuilder {
 
     /** The batch's source column, or null when the table has none (an output from before sources). */
     private static String[] sources(TableReader.Batch b) {
-        return b.has("source") ? b.strings("source") : null;
+        return b.has(EngineTables.SOURCE) ? b.strings(EngineTables.SOURCE) : null;
     }
 
     /** The key of a row's connection ({@link Conn#key}), or -1 when its source has no selected connection. */

@@ -1,77 +1,103 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.CaptureFilesTable;
+import io.ackscope.tables.Column;
+import io.ackscope.tables.EngineTables.AckDelays;
+import io.ackscope.tables.EngineTables.Connections;
+import io.ackscope.tables.EngineTables.Exchanges;
+import io.ackscope.tables.EngineTables.LatencyEvents;
+import io.ackscope.tables.EngineTables.RttSamples;
+import io.ackscope.tables.EngineTables.Stalls;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.SourcesTable;
+import io.ackscope.tables.TableSchema;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * The columns the report reads, by table: its whole dependency on the schema that {@code analyze} writes (see
- * {@code docs/schema.md}). A golden test keeps this list and the written tables in step.
+ * The columns the report reads, by table: its whole dependency on the schema that {@code analyze} writes, as the
+ * schemas' own {@link Column}s (see {@code docs/schema.md}). A golden test keeps this list in view.
  */
 final class Tables {
     private Tables() {
     }
 
-    static final String CAPTURE_FILES = "capture_files";
-    static final String CONNECTIONS = "connections";
-    static final String EXCHANGES = "exchanges";
-    static final String RTT_SAMPLES = "rtt_samples";
-    static final String ACK_DELAYS = "ack_delays";
-    static final String STALLS = "stalls";
+    static final TableSchema CAPTURE_FILES = CaptureFilesTable.TABLE;
+    static final TableSchema CONNECTIONS = EngineTables.CONNECTIONS;
+    static final TableSchema EXCHANGES = EngineTables.EXCHANGES;
+    static final TableSchema RTT_SAMPLES = EngineTables.RTT_SAMPLES;
+    static final TableSchema ACK_DELAYS = EngineTables.ACK_DELAYS;
+    static final TableSchema STALLS = EngineTables.STALLS;
     /** Optional: outputs from before capture sources do not have it. */
-    static final String SOURCES = "sources";
-    static final List<String> SOURCES_COLUMNS = List.of("source", "files", "frames", "gaps", "gap_us",
-            "duplicate_frames", "copies_skipped");
+    static final TableSchema SOURCES = SourcesTable.TABLE;
+    static final List<Column> SOURCES_COLUMNS = List.of(SourcesTable.SOURCE, SourcesTable.FILES,
+            SourcesTable.FRAMES, SourcesTable.GAPS, SourcesTable.GAP_US, SourcesTable.DUPLICATE_FRAMES,
+            SourcesTable.COPIES_SKIPPED);
     /** Optional: older outputs do not have it. */
-    static final String LATENCY_EVENTS = "latency_events";
+    static final TableSchema LATENCY_EVENTS = EngineTables.LATENCY_EVENTS;
 
-    static final List<String> CAPTURE_FILES_COLUMNS = List.of("file", "file_index", "file_bytes", "format",
-            "read_mode", "link_types", "frames", "first_timestamp", "last_timestamp", "frames_ok",
-            "frames_truncated", "frames_malformed", "frames_unsupported", "tcp_frames", "skipped_by_reason",
-            "error_offset", "error", "tail_offset", "tail_problem");
+    static final List<Column> CAPTURE_FILES_COLUMNS = List.of(CaptureFilesTable.FILE, CaptureFilesTable.FILE_INDEX,
+            CaptureFilesTable.FILE_BYTES, CaptureFilesTable.FORMAT, CaptureFilesTable.READ_MODE,
+            CaptureFilesTable.LINK_TYPES, CaptureFilesTable.FRAMES, CaptureFilesTable.FIRST_TIMESTAMP,
+            CaptureFilesTable.LAST_TIMESTAMP, CaptureFilesTable.FRAMES_OK, CaptureFilesTable.FRAMES_TRUNCATED,
+            CaptureFilesTable.FRAMES_MALFORMED, CaptureFilesTable.FRAMES_UNSUPPORTED, CaptureFilesTable.TCP_FRAMES,
+            CaptureFilesTable.SKIPPED_BY_REASON, CaptureFilesTable.ERROR_OFFSET, CaptureFilesTable.ERROR,
+            CaptureFilesTable.TAIL_OFFSET, CaptureFilesTable.TAIL_PROBLEM);
 
     /** Optional columns of {@code capture_files}: older outputs do not have them. */
-    static final List<String> CAPTURE_FILES_SEEK_COLUMNS = List.of("seek_frames", "seek_offsets");
+    static final List<Column> CAPTURE_FILES_SEEK_COLUMNS = List.of(CaptureFilesTable.SEEK_FRAMES,
+            CaptureFilesTable.SEEK_OFFSETS);
 
     /** Optional columns of {@code capture_files} that outputs of archives have (sources, frame numbering). */
-    static final List<String> CAPTURE_FILES_ARCHIVE_COLUMNS = List.of("source", "first_source_frame",
-            "duplicate_ranges");
+    static final List<Column> CAPTURE_FILES_ARCHIVE_COLUMNS = List.of(CaptureFilesTable.SOURCE,
+            CaptureFilesTable.FIRST_SOURCE_FRAME, CaptureFilesTable.DUPLICATE_RANGES);
 
     /** Optional column of every engine table: the capture source (older outputs have one unnamed source). */
-    static final List<String> SOURCE = List.of("source");
+    static final List<Column> SOURCE = List.of(EngineTables.SOURCE);
 
-    static final List<String> CONNECTIONS_COLUMNS = List.of("stream", "first_file_index", "first_frame_number",
-            "first_timestamp", "last_timestamp", "syn_timestamp", "initial_rtt_us", "vantage", "conn_state",
-            "history", "client_ip", "client_port", "server_ip", "server_port", "client_packets", "server_packets",
-            "client_payload_bytes", "server_payload_bytes", "client_retransmissions", "server_retransmissions");
+    static final List<Column> CONNECTIONS_COLUMNS = List.of(Connections.STREAM, Connections.FIRST_FILE_INDEX,
+            Connections.FIRST_FRAME_NUMBER, Connections.FIRST_TIMESTAMP, Connections.LAST_TIMESTAMP,
+            Connections.SYN_TIMESTAMP, Connections.INITIAL_RTT_US, Connections.VANTAGE, Connections.CONN_STATE,
+            Connections.HISTORY, Connections.CLIENT_IP, Connections.CLIENT_PORT, Connections.SERVER_IP,
+            Connections.SERVER_PORT, Connections.CLIENT_PACKETS, Connections.SERVER_PACKETS,
+            Connections.CLIENT_PAYLOAD_BYTES, Connections.SERVER_PAYLOAD_BYTES, Connections.CLIENT_RETRANSMISSIONS,
+            Connections.SERVER_RETRANSMISSIONS);
 
-    static final List<String> EXCHANGES_COLUMNS = List.of("stream", "exchange_index", "request_start", "ttfb_us",
-            "stall_us", "response_stall_us", "complete_us", "request_bytes", "response_bytes", "http_method",
-            "http_target", "http_host", "http_status");
+    static final List<Column> EXCHANGES_COLUMNS = List.of(Exchanges.STREAM, Exchanges.EXCHANGE_INDEX,
+            Exchanges.REQUEST_START, Exchanges.TTFB_US, Exchanges.STALL_US, Exchanges.RESPONSE_STALL_US,
+            Exchanges.COMPLETE_US, Exchanges.REQUEST_BYTES, Exchanges.RESPONSE_BYTES, Exchanges.HTTP_METHOD,
+            Exchanges.HTTP_TARGET, Exchanges.HTTP_HOST, Exchanges.HTTP_STATUS);
 
-    static final List<String> RTT_SAMPLES_COLUMNS = List.of("stream", "timestamp", "kind", "rtt_us");
+    static final List<Column> RTT_SAMPLES_COLUMNS = List.of(RttSamples.STREAM, RttSamples.TIMESTAMP,
+            RttSamples.KIND, RttSamples.RTT_US);
 
-    static final List<String> ACK_DELAYS_COLUMNS = List.of("stream", "timestamp", "acking_side", "ack_delay_us",
-            "method", "ack_class");
+    static final List<Column> ACK_DELAYS_COLUMNS = List.of(AckDelays.STREAM, AckDelays.TIMESTAMP,
+            AckDelays.ACKING_SIDE, AckDelays.ACK_DELAY_US, AckDelays.METHOD, AckDelays.ACK_CLASS);
 
-    static final List<String> STALLS_COLUMNS = List.of("stream", "start_timestamp", "duration_us", "ack_delay_us",
-            "resume_gap_us", "holding_side", "delaying_side", "held_frame", "ack_frame", "resume_frame", "evidence");
+    static final List<Column> STALLS_COLUMNS = List.of(Stalls.STREAM, Stalls.START_TIMESTAMP, Stalls.DURATION_US,
+            Stalls.ACK_DELAY_US, Stalls.RESUME_GAP_US, Stalls.HOLDING_SIDE, Stalls.DELAYING_SIDE, Stalls.HELD_FRAME,
+            Stalls.ACK_FRAME, Stalls.RESUME_FRAME, Stalls.EVIDENCE);
 
-    static final List<String> LATENCY_EVENTS_COLUMNS = List.of("stream", "kind", "start_timestamp", "duration_us",
-            "side", "evidence");
+    static final List<Column> LATENCY_EVENTS_COLUMNS = List.of(LatencyEvents.STREAM, LatencyEvents.KIND,
+            LatencyEvents.START_TIMESTAMP, LatencyEvents.DURATION_US, LatencyEvents.SIDE, LatencyEvents.EVIDENCE);
 
-    /** Every table the report reads and its columns, in reading order. */
+    /** Every table the report reads and the names of its columns, in reading order. */
     static Map<String, List<String>> all() {
-        Map<String, List<String>> m = new LinkedHashMap<>();
-        m.put(CAPTURE_FILES, java.util.stream.Stream.of(CAPTURE_FILES_COLUMNS, CAPTURE_FILES_SEEK_COLUMNS,
+        Map<String, List<Column>> m = new LinkedHashMap<>();
+        m.put(CAPTURE_FILES.name(), Stream.of(CAPTURE_FILES_COLUMNS, CAPTURE_FILES_SEEK_COLUMNS,
                 CAPTURE_FILES_ARCHIVE_COLUMNS).flatMap(List::stream).toList());
-        m.put(CONNECTIONS, CONNECTIONS_COLUMNS);
-        m.put(EXCHANGES, EXCHANGES_COLUMNS);
-        m.put(RTT_SAMPLES, RTT_SAMPLES_COLUMNS);
-        m.put(ACK_DELAYS, ACK_DELAYS_COLUMNS);
-        m.put(STALLS, STALLS_COLUMNS);
-        m.put(LATENCY_EVENTS, LATENCY_EVENTS_COLUMNS);
-        m.put(SOURCES, SOURCES_COLUMNS);
-        return m;
+        m.put(CONNECTIONS.name(), CONNECTIONS_COLUMNS);
+        m.put(EXCHANGES.name(), EXCHANGES_COLUMNS);
+        m.put(RTT_SAMPLES.name(), RTT_SAMPLES_COLUMNS);
+        m.put(ACK_DELAYS.name(), ACK_DELAYS_COLUMNS);
+        m.put(STALLS.name(), STALLS_COLUMNS);
+        m.put(LATENCY_EVENTS.name(), LATENCY_EVENTS_COLUMNS);
+        m.put(SOURCES.name(), SOURCES_COLUMNS);
+        Map<String, List<String>> names = new LinkedHashMap<>();
+        m.forEach((t, cols) -> names.put(t, cols.stream().map(Column::name).toList()));
+        return names;
     }
 }

@@ -2,7 +2,8 @@
  * The postmortem page: {@code report.html} of an {@code analyze} output, made from its Parquet tables without Spark.
  *
  * <p><b>Flow.</b> {@link io.ackscope.report.ReportBuilder} reads the tables column by column
- * ({@link io.ackscope.report.TableReader}, only the columns {@link io.ackscope.report.Tables} names), filtered by a
+ * ({@link io.ackscope.tables.TableReader}, only the columns {@link io.ackscope.report.Tables} names, as the
+ * schemas' own {@code Column}s), filtered by a
  * {@link io.ackscope.report.ReportFilter}, into a {@link io.ackscope.report.ReportData};
  * {@link io.ackscope.report.Findings} turns it into the diagnosis in words;
  * {@link io.ackscope.report.LadderReader} re-reads a few connections from the captures for their flow graphs;
@@ -12,6 +13,6 @@
  * <p><b>Untrusted text.</b> Everything that came from a capture goes through {@link io.ackscope.report.Text}: cut to
  * a bound and escaped before it reaches the page.
  *
- * <p>Uses {@code tcp}, {@code decode} and {@code capture}; not Spark.
+ * <p>Uses {@code tables}, {@code tcp}, {@code decode}, {@code capture} and {@code output}; not Spark.
  */
 package io.ackscope.report;

@@ -1,6 +1,13 @@
 package io.ackscope.spark;
 
 import io.ackscope.capture.Archive;
+import io.ackscope.tables.CaptureFilesTable;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.LatencySummaryTable;
+import io.ackscope.tables.ParquetTableWriter;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tables.SourcesTable;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -197,7 +204,7 @@ public final class Analyze {
             long totalFrames = 0, tcpFrames = 0;
             for (CaptureFile f : plan.files()) {
                 SplitStats s = perFile.get(f.index());
-                fileRows.add(CaptureFilesTable.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
+                fileRows.add(CaptureFileRows.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
                         plan.filePlans().get(f.index()), s, numbering,
                         plan.archive() != null ? plan.archive().files().get(f.index()) : null));
                 if (s != null) {
@@ -210,7 +217,7 @@ public final class Analyze {
             }
             writeSmallTable(out, CaptureFilesTable.TABLE, fileRows, conf);
             tableRows.put(CaptureFilesTable.TABLE.name(), (long) fileRows.size());
-            List<RowBuffer> sourceRows = SourcesTable.rows(plan, perFile, numbering);
+            List<RowBuffer> sourceRows = SourceRows.rows(plan, perFile, numbering);
             writeSmallTable(out, SourcesTable.TABLE, sourceRows, conf);
             tableRows.put(SourcesTable.TABLE.name(), (long) sourceRows.size());
 
@@ -343,7 +350,7 @@ public final class Analyze {
             fs.delete(new Path(dir, "_temporary"), true);
             FileStatus[] parts = fs.exists(dir) ? fs.listStatus(dir) : new FileStatus[0];
             if (parts.length == 0) {
-                new ParquetTableWriter(t, new Path(dir, "part-00000.snappy.parquet"), fs.getConf()).close();
+                TableFiles.writer(t, new Path(dir, "part-00000.snappy.parquet"), fs.getConf()).close();
             }
             out.tableDone(t.name());
         }
@@ -352,7 +359,7 @@ public final class Analyze {
 
     private static void writeSmallTable(OutputDirectory out, TableSchema t, List<RowBuffer> rows, Configuration conf)
             throws IOException {
-        try (ParquetTableWriter w = new ParquetTableWriter(t, new Path(out.staged(t.name()),
+        try (ParquetTableWriter w = TableFiles.writer(t, new Path(out.staged(t.name()),
                 "part-00000.snappy.parquet"), conf)) {
             for (RowBuffer r : rows) {
                 w.write(r);

@@ -2,6 +2,10 @@ package io.ackscope.spark;
 
 import io.ackscope.capture.FileFrames;
 import io.ackscope.capture.FileGap;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.ParquetTableWriter;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
@@ -227,7 +231,7 @@ final class EngineTask {
                 if (o.writer == null) {
                     o.path = stagingRoot + "/" + o.table.name() + "/_temporary/" + attempt + "/part-"
                             + String.format("%05d", partition) + ".snappy.parquet";
-                    o.writer = new ParquetTableWriter(o.table, new Path(o.path), conf);
+                    o.writer = TableFiles.writer(o.table, new Path(o.path), conf);
                 }
                 o.writer.write(o.row);
             } catch (IOException e) {
@@ -258,26 +262,26 @@ final class EngineTask {
             if (s.kind() == RttSample.Kind.DATA_ACK) {
                 value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
             }
-            EngineTables.rttSample(rttSamples.row, s, stream(s.connection()), source());
+            EngineRows.rttSample(rttSamples.row, s, stream(s.connection()), source());
             write(rttSamples);
         }
 
         @Override
         public void onAckDelay(AckDelay a) {
             value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
-            EngineTables.ackDelay(ackDelays.row, a, stream(a.connection()), source());
+            EngineRows.ackDelay(ackDelays.row, a, stream(a.connection()), source());
             write(ackDelays);
         }
 
         @Override
         public void onStall(Stall s) {
-            EngineTables.stall(stalls.row, s, stream(s.connection()), source());
+            EngineRows.stall(stalls.row, s, stream(s.connection()), source());
             write(stalls);
         }
 
         @Override
         public void onLatencyEvent(LatencyEvent e) {
-            EngineTables.latencyEvent(latencyEvents.row, e, stream(e.connection()), source());
+            EngineRows.latencyEvent(latencyEvents.row, e, stream(e.connection()), source());
             write(latencyEvents);
         }
 
@@ -286,7 +290,7 @@ final class EngineTask {
             if (e.ttfbNanos() >= 0) {
                 value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
             }
-            EngineTables.exchange(exchanges.row, e, stream(e.connection()), source());
+            EngineRows.exchange(exchanges.row, e, stream(e.connection()), source());
             write(exchanges);
         }
 
@@ -299,7 +303,7 @@ final class EngineTask {
                 lastValuesId = null;
                 lastValues = null;
             }
-            EngineTables.connection(connections.row, c, stream, source(),
+            EngineRows.connection(connections.row, c, stream, source(),
                     FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()));
             write(connections);
         }

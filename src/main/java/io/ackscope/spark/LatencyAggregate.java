@@ -1,5 +1,8 @@
 package io.ackscope.spark;
 
+import io.ackscope.tables.LatencySummaryTable;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.ConnectionRecord;
 
 import java.io.Serializable;

@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import io.ackscope.decode.DecodeStatus;
 import io.ackscope.decode.Layer;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tables.PacketSchema;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeArrayWriter;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;

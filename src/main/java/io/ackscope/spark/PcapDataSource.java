@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.tables.PacketSchema;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
@@ -45,7 +46,7 @@ public final class PcapDataSource implements TableProvider, DataSourceRegister {
 
     /** The frame columns ({@code analyze} reads the same splits into {@link SegmentRows} instead). */
     static StructType schema(java.util.Map<String, String> options) {
-        return PacketSchema.TABLE.sparkSchema();
+        return SparkSchemas.of(PacketSchema.TABLE);
     }
 
     @Override

@@ -6,12 +6,15 @@
  * the inputs and plans splits; read tasks decode each split's TCP frames into compact rows
  * ({@link io.ackscope.spark.SegmentRows}) and count every frame ({@link io.ackscope.spark.SplitStats});
  * {@link io.ackscope.spark.SegmentShuffle} groups them by connection key, each group in file order; the TCP engine
- * runs per partition ({@link io.ackscope.spark.EngineTask}) and writes the tables with
- * {@link io.ackscope.spark.ParquetTableWriter}; {@link io.ackscope.spark.OutputDirectory} commits them.
+ * runs per partition ({@link io.ackscope.spark.EngineTask}), makes its records into rows
+ * ({@link io.ackscope.spark.EngineRows}) and writes the tables ({@link io.ackscope.spark.TableFiles});
+ * {@link io.ackscope.spark.OutputDirectory} commits them.
  *
- * <p><b>Tables.</b> Every table is one {@link io.ackscope.spark.TableSchema}: its Spark schema, Parquet schema and
- * its section of {@code docs/schema.md} are derived from that definition, so they cannot drift apart.
+ * <p><b>Tables.</b> Their schemas, the Parquet writer and the reader live in {@code tables}, which knows no Spark;
+ * here are only the rows of each table ({@code EngineRows}, {@code CaptureFileRows}, {@code SourceRows}) and the
+ * Spark schema of each ({@link io.ackscope.spark.SparkSchemas}).
  *
- * <p>Uses {@code tcp}, {@code decode} and {@code capture}; nothing below knows Spark.
+ * <p>Uses {@code tables}, {@code tcp}, {@code decode}, {@code capture} and {@code output}; nothing below knows
+ * Spark.
  */
 package io.ackscope.spark;

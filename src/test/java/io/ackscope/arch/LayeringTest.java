@@ -20,20 +20,22 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The packages point one way: {@code cli -> (spark | report | probe | load | lab) -> (tcp -> decode -> capture |
- * output)}. {@code output} (an analyze output's marker and lock) stands beside the engine: spark, report and cli use
- * it, it uses nothing of ackscope.
+ * output | tables)}. {@code output} (an analyze output's marker and lock) and {@code tables} (the table schemas and
+ * the Parquet writer and reader) stand beside the engine: the packages above use them, they use nothing of ackscope,
+ * and {@code tables} uses no Spark either.
  * Reads every main source file, strips comments and string literals, and fails on any reference (import or fully
  * qualified name) to a package at the same or a higher layer. A new package must be given its layer here.
  */
 class LayeringTest {
 
     /** Layer of each package: a package may use only packages of a lower layer. */
-    static final Map<String, Integer> LAYER = Map.of(
-            "capture", 0,
-            "decode", 1,
-            "tcp", 2, "output", 2,
-            "spark", 3, "report", 3, "probe", 3, "load", 3, "lab", 3,
-            "cli", 4);
+    static final Map<String, Integer> LAYER = Map.ofEntries(
+            Map.entry("capture", 0),
+            Map.entry("decode", 1),
+            Map.entry("tcp", 2), Map.entry("output", 2), Map.entry("tables", 2),
+            Map.entry("spark", 3), Map.entry("report", 3), Map.entry("probe", 3), Map.entry("load", 3),
+            Map.entry("lab", 3),
+            Map.entry("cli", 4));
 
     private static final Pattern REF = Pattern.compile("\\bio\\.ackscope\\.([a-z][a-z0-9_]*)\\b");
     private static final Path MAIN = Path.of("src/main/java/io/ackscope");
@@ -54,6 +56,22 @@ class LayeringTest {
         assertEquals(List.of(), upward, "references against the layering");
     }
 
+    /** The tables package is read by the report and the lab, which must not need Spark on their class path. */
+    @Test
+    void theTablesPackageUsesNoSpark() throws IOException {
+        List<String> spark = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(MAIN.resolve("tables"))) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                if (SPARK.matcher(stripCommentsAndStrings(read(f))).find()) {
+                    spark.add(f.getFileName().toString());
+                }
+            }
+        }
+        assertEquals(List.of(), spark, "tables sources that use Spark");
+    }
+
+    private static final Pattern SPARK = Pattern.compile("\\borg\\.apache\\.spark\\b");
+
     @Test
     void findsAnUpwardImportAndAFullyQualifiedUpwardReferenceButNotOneInAComment() {
         String source = """
@@ -72,8 +90,8 @@ class LayeringTest {
 
     @Test
     void aPackageWithoutALayerIsNamed() {
-        assertEquals(List.of("capture/Y.java -> tables (no layer)"),
-                violations("capture", "Y.java", "import io.ackscope.tables.Schema; class Y {}"));
+        assertEquals(List.of("capture/Y.java -> widgets (no layer)"),
+                violations("capture", "Y.java", "import io.ackscope.widgets.Schema; class Y {}"));
     }
 
     static List<String> violations(String pkg, String file, String source) {

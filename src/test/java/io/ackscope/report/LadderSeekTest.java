@@ -3,6 +3,9 @@ package io.ackscope.report;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.Captures;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tables.CaptureFilesTable;
+import io.ackscope.tables.EngineTables.Connections;
+import io.ackscope.tables.TableReader;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.FrameAnalysis;
@@ -44,14 +47,17 @@ class LadderSeekTest {
     private static List<LadderReader.Want> allConnections() throws Exception {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
         List<LadderReader.Want> wants = new ArrayList<>();
-        TableReader.scan(dir, Tables.CONNECTIONS, List.of("stream", "first_file_index", "first_frame_number",
-                "client_port", "server_port", "client_packets", "server_packets", "last_timestamp"), b -> {
+        TableReader.scan(dir, Tables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_FILE_INDEX,
+                Connections.FIRST_FRAME_NUMBER, Connections.CLIENT_PORT, Connections.SERVER_PORT,
+                Connections.CLIENT_PACKETS, Connections.SERVER_PACKETS, Connections.LAST_TIMESTAMP), b -> {
             for (int i = 0; i < b.rows; i++) {
-                wants.add(new LadderReader.Want(b.longs("stream").values[i],
-                        (int) b.longs("first_file_index").values[i], b.longs("first_frame_number").values[i],
-                        (int) b.longs("client_port").values[i], (int) b.longs("server_port").values[i],
-                        b.longs("client_packets").values[i] + b.longs("server_packets").values[i],
-                        b.longs("last_timestamp").values[i], -1, -1));
+                wants.add(new LadderReader.Want(b.longs(Connections.STREAM).values[i],
+                        (int) b.longs(Connections.FIRST_FILE_INDEX).values[i],
+                        b.longs(Connections.FIRST_FRAME_NUMBER).values[i],
+                        (int) b.longs(Connections.CLIENT_PORT).values[i],
+                        (int) b.longs(Connections.SERVER_PORT).values[i],
+                        b.longs(Connections.CLIENT_PACKETS).values[i] + b.longs(Connections.SERVER_PACKETS).values[i],
+                        b.longs(Connections.LAST_TIMESTAMP).values[i], -1, -1));
             }
         });
         // the sweep must sort them itself: hand them over latest first
@@ -110,7 +116,8 @@ class LadderSeekTest {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
         List<long[][]> found = new ArrayList<>();
         TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_SEEK_COLUMNS,
-                b -> found.add(new long[][]{b.longLists("seek_frames")[0], b.longLists("seek_offsets")[0]}));
+                b -> found.add(new long[][]{b.longLists(CaptureFilesTable.SEEK_FRAMES)[0],
+                        b.longLists(CaptureFilesTable.SEEK_OFFSETS)[0]}));
         assertEquals(1, found.size());
         LadderReader.SeekIndex dense = everyRecord(plainCopy());
         long[] frames = found.get(0)[0], offsets = found.get(0)[1];

@@ -2,6 +2,9 @@ package io.ackscope.report;
 
 import io.ackscope.capture.Fifos;
 import io.ackscope.cli.Main;
+import io.ackscope.tables.CaptureFilesTable;
+import io.ackscope.tables.TableReader;
+import io.ackscope.tables.TableSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,9 +32,9 @@ class PipedCaptureReportTest {
     @TempDir
     Path tmp;
 
-    private static long rows(Path dir, String table) throws IOException {
+    private static long rows(Path dir, TableSchema table) throws IOException {
         AtomicLong n = new AtomicLong();
-        TableReader.scan(dir, table, java.util.List.of("stream"), b -> n.addAndGet(b.rows));
+        TableReader.scan(dir, table, java.util.List.of(table.column("stream")), b -> n.addAndGet(b.rows));
         return n.get();
     }
 
@@ -49,12 +52,13 @@ class PipedCaptureReportTest {
         assertEquals(0, code, buf.toString(StandardCharsets.UTF_8));
 
         Path fromFile = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
-        for (String table : new String[] {Tables.CONNECTIONS, Tables.ACK_DELAYS, Tables.RTT_SAMPLES}) {
-            assertEquals(rows(fromFile, table), rows(out, table), table + ": the FIFO analysed as the file");
+        for (TableSchema table : new TableSchema[] {Tables.CONNECTIONS, Tables.ACK_DELAYS, Tables.RTT_SAMPLES}) {
+            assertEquals(rows(fromFile, table), rows(out, table), table.name() + ": the FIFO analysed as the file");
         }
         java.util.List<String> reasons = new java.util.ArrayList<>();
-        TableReader.scan(out, Tables.CAPTURE_FILES, java.util.List.of("whole_reason"),
-                b -> reasons.addAll(java.util.Arrays.asList(b.strings("whole_reason")).subList(0, b.rows)));
+        TableReader.scan(out, Tables.CAPTURE_FILES, java.util.List.of(CaptureFilesTable.WHOLE_REASON),
+                b -> reasons.addAll(
+                        java.util.Arrays.asList(b.strings(CaptureFilesTable.WHOLE_REASON)).subList(0, b.rows)));
         assertEquals(java.util.List.of("not a regular file (a FIFO or device): read once, whole"), reasons);
         String html = Files.readString(out.resolve(Report.FILE_NAME));
         assertTrue(html.contains("No flow graph: the capture " + fifo + " was a pipe or device that analyze read "

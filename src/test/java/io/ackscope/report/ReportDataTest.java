@@ -1,5 +1,8 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.LatencySummaryTable;
+import io.ackscope.tables.TableReader;
+import io.ackscope.tables.TableSchema;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -91,14 +94,16 @@ class ReportDataTest {
                 }
             }
             Map<String, Map<String, Long>> summary = new HashMap<>();
-            TableReader.scan(dir, "latency_summary", cols, b -> {
+            TableSchema t = LatencySummaryTable.TABLE;
+            TableReader.scan(dir, t, cols.stream().map(t::column).toList(), b -> {
                 for (int i = 0; i < b.rows; i++) {
                     Map<String, Long> row = new HashMap<>();
                     for (String c : cols.subList(2, cols.size())) {
-                        TableReader.LongColumn l = b.longs(c);
+                        TableReader.LongColumn l = b.longs(t.column(c));
                         row.put(c, l.present[i] ? l.values[i] : null);
                     }
-                    summary.put(b.strings("server_ip")[i] + ":" + b.longs("server_port").values[i], row);
+                    summary.put(b.strings(t.column("server_ip"))[i] + ":"
+                            + b.longs(t.column("server_port")).values[i], row);
                 }
             });
             assertEquals(summary.size(), d.endpoints().size(), capture.toString());

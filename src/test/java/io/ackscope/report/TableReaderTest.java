@@ -1,5 +1,9 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.Column;
+import io.ackscope.tables.ColumnType;
+import io.ackscope.tables.TableReader;
+import io.ackscope.tables.TableSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,19 +23,31 @@ class TableReaderTest {
     @TempDir
     Path tmp;
 
+    /** The example table of {@link #exampleTable}. */
+    private static final TableSchema T = new TableSchema("t", "parquet-mr's example writer", List.of(
+            new Column("a", ColumnType.LONG, false, "", ""), new Column("b", ColumnType.LONG, true, "", ""),
+            new Column("c", ColumnType.INT, false, "", ""), new Column("d", ColumnType.INT, true, "", ""),
+            new Column("few", ColumnType.STRING, true, "", ""), new Column("many", ColumnType.STRING, true, "", ""),
+            new Column("word", ColumnType.STRING, false, "", "")));
+    private static final Column NO_SUCH_COLUMN = new Column("no_such_column", ColumnType.LONG, true, "", "");
+
+    private static List<Column> columns(List<String> names) {
+        return names.stream().map(T::column).toList();
+    }
+
     /** The rows of {@code columns} (scalar long and string columns) as text, in table order. */
-    private static List<String> rows(TableReader.Scan scan, List<String> longs, List<String> strings)
+    private static List<String> rows(TableReader.Scan scan, TableSchema t, List<String> longs, List<String> strings)
             throws IOException {
         List<String> out = new ArrayList<>();
         scan.forEach(b -> {
             for (int i = 0; i < b.rows; i++) {
                 StringBuilder sb = new StringBuilder();
                 for (String c : longs) {
-                    TableReader.LongColumn l = b.longs(c);
+                    TableReader.LongColumn l = b.longs(t.column(c));
                     sb.append(l.present[i] ? Long.toString(l.values[i]) : "null").append('|');
                 }
                 for (String c : strings) {
-                    sb.append(b.strings(c)[i]).append('|');
+                    sb.append(b.strings(t.column(c))[i]).append('|');
                 }
                 out.add(sb.toString());
             }
@@ -43,11 +59,12 @@ class TableReaderTest {
      * A table of {@code copies} part files, each a copy of one part of {@code table} of the latency capture's
      * output: more row groups than a scan decodes ahead.
      */
-    private Path copiedTable(String table, int copies) throws IOException {
+    private Path copiedTable(TableSchema table, int copies) throws IOException {
         return copiedTable(table, copies, "tables-" + copies);
     }
 
-    private Path copiedTable(String table, int copies, String dirName) throws IOException {
+    private Path copiedTable(TableSchema schema, int copies, String dirName) throws IOException {
+        String table = schema.name();
         Path src = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY).resolve(table);
         Path part;
         try (var s = Files.list(src)) {
@@ -117,11 +134,11 @@ class TableReaderTest {
         all.addAll(strings);
         List<String> fast;
         List<String> slow;
-        try (TableReader.Scan s = TableReader.open(dir, "t", all, List.of(), true)) {
-            fast = rows(s, longs, strings);
+        try (TableReader.Scan s = TableReader.open(dir, T, columns(all), List.of(), true)) {
+            fast = rows(s, T, longs, strings);
         }
-        try (TableReader.Scan s = TableReader.open(dir, "t", all, List.of(), false)) {
-            slow = rows(s, longs, strings);
+        try (TableReader.Scan s = TableReader.open(dir, T, columns(all), List.of(), false)) {
+            slow = rows(s, T, longs, strings);
         }
         assertEquals(rows, slow.size());
         // the values written: nulls, a non-ASCII string, the empty string
@@ -139,17 +156,17 @@ class TableReaderTest {
         Path dir = exampleTable("example-optional",
                 org.apache.parquet.column.ParquetProperties.WriterVersion.PARQUET_1_0, 3_000);
         List<String> asRequired;
-        try (TableReader.Scan s = TableReader.open(dir, "t", List.of("a", "b"))) {
-            asRequired = rows(s, List.of("a", "b"), List.of());
+        try (TableReader.Scan s = TableReader.open(dir, T, columns(List.of("a", "b")))) {
+            asRequired = rows(s, T, List.of("a", "b"), List.of());
         }
         List<String> asOptional = new ArrayList<>();
         int[] batches = {0};
-        TableReader.scan(dir, "t", List.of("a"), List.of("b", "no_such_column"), batch -> {
-            assertTrue(batch.has("a") && batch.has("b"), "the columns the file has");
-            assertFalse(batch.has("no_such_column"), "a column the file does not have");
+        TableReader.scan(dir, T, columns(List.of("a")), List.of(T.column("b"), NO_SUCH_COLUMN), batch -> {
+            assertTrue(batch.has(T.column("a")) && batch.has(T.column("b")), "the columns the file has");
+            assertFalse(batch.has(NO_SUCH_COLUMN), "a column the file does not have");
             batches[0]++;
             for (int i = 0; i < batch.rows; i++) {
-                TableReader.LongColumn a = batch.longs("a"), b = batch.longs("b");
+                TableReader.LongColumn a = batch.longs(T.column("a")), b = batch.longs(T.column("b"));
                 asOptional.add(a.values[i] + "|" + (b.present[i] ? Long.toString(b.values[i]) : "null") + "|");
             }
         });
@@ -165,18 +182,19 @@ class TableReaderTest {
         List<String> alone = new ArrayList<>();
         List<String> aloneAcks = new ArrayList<>();
         try (TableReader.Scan s = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS)) {
-            alone.addAll(rows(s, rttLongs, List.of("kind")));
+            alone.addAll(rows(s, Tables.RTT_SAMPLES, rttLongs, List.of("kind")));
         }
         try (TableReader.Scan s = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS)) {
-            aloneAcks.addAll(rows(s, ackLongs, List.of("acking_side", "method", "ack_class")));
+            aloneAcks.addAll(rows(s, Tables.ACK_DELAYS, ackLongs, List.of("acking_side", "method", "ack_class")));
         }
         assertTrue(alone.size() > 100, "rtt_samples rows: " + alone.size());
         assertTrue(aloneAcks.size() > 10, "ack_delays rows: " + aloneAcks.size());
         try (TableReader.Scan rtt = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS);
              TableReader.Scan acks = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS)) {
             // the second one opened is consumed first, while the first one's decoder waits with its row groups
-            assertEquals(aloneAcks, rows(acks, ackLongs, List.of("acking_side", "method", "ack_class")));
-            assertEquals(alone, rows(rtt, rttLongs, List.of("kind")));
+            assertEquals(aloneAcks,
+                    rows(acks, Tables.ACK_DELAYS, ackLongs, List.of("acking_side", "method", "ack_class")));
+            assertEquals(alone, rows(rtt, Tables.RTT_SAMPLES, rttLongs, List.of("kind")));
         }
     }
 
@@ -186,7 +204,7 @@ class TableReaderTest {
         List<String> one;
         try (TableReader.Scan s = TableReader.open(copiedTable(Tables.RTT_SAMPLES, 1),
                 Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS)) {
-            one = rows(s, List.of("stream", "rtt_us"), List.of("kind"));
+            one = rows(s, Tables.RTT_SAMPLES, List.of("stream", "rtt_us"), List.of("kind"));
         }
         List<String> expected = new ArrayList<>();
         for (int i = 0; i < 2 * TableReader.AHEAD + 3; i++) {
@@ -194,7 +212,7 @@ class TableReaderTest {
         }
         assertTrue(one.size() > 10, "rows in one part: " + one.size());
         try (TableReader.Scan s = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS)) {
-            List<String> got = rows(s, List.of("stream", "rtt_us"), List.of("kind"));
+            List<String> got = rows(s, Tables.RTT_SAMPLES, List.of("stream", "rtt_us"), List.of("kind"));
             assertEquals(expected.size(), got.size());
             assertTrue(expected.equals(got), "rows differ from the part file's, repeated");
         }
@@ -203,7 +221,7 @@ class TableReaderTest {
     @Test
     void closingAScanThatWasNotConsumedStopsItsDecoder() throws Exception {
         Path dir = copiedTable(Tables.ACK_DELAYS, 2 * TableReader.AHEAD + 3);
-        String name = "ackscope-table-reader-" + Tables.ACK_DELAYS;
+        String name = "ackscope-table-reader-" + Tables.ACK_DELAYS.name();
         TableReader.Scan s = TableReader.open(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
         Thread decoder = null;
         long deadline = System.nanoTime() + 30_000_000_000L;
@@ -239,7 +257,7 @@ class TableReaderTest {
     @Test
     void aDamagedPartFileIsNamedByItsPathInTheError() throws IOException {
         Path dir = copiedTable(Tables.ACK_DELAYS, 2, "damaged");
-        Path part = dir.resolve(Tables.ACK_DELAYS).resolve("part-00001.parquet");
+        Path part = dir.resolve(Tables.ACK_DELAYS.name()).resolve("part-00001.parquet");
         byte[] good = Files.readAllBytes(part);
         // cut short: no footer magic at the end
         Files.write(part, java.util.Arrays.copyOf(good, 300));
@@ -257,7 +275,8 @@ class TableReaderTest {
         Files.write(part, scrambled);
         IOException bad = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
                 () -> TableReader.scan(dir, Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS, b -> { }));
-        assertTrue(bad.getMessage().startsWith(part + ": damaged Parquet file (table " + Tables.ACK_DELAYS + "): "),
+        assertTrue(bad.getMessage().startsWith(part + ": damaged Parquet file (table " + Tables.ACK_DELAYS.name()
+                        + "): "),
                 bad.getMessage());
     }
 }

@@ -1,5 +1,11 @@
 package io.ackscope.spark;
 
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.LatencySummaryTable;
+import io.ackscope.tables.PacketSchema;
+import io.ackscope.tables.ParquetTableWriter;
+import io.ackscope.tables.SchemaDoc;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
@@ -271,7 +277,7 @@ class AnalyzeTest {
             }
             Path dir = out.resolve(t.name());
             assertTrue(Files.exists(dir.resolve("_SUCCESS")), t.name() + " committed");
-            assertEquals(typed(t.sparkSchema()), typed(spark.read().parquet(dir.toString()).schema()), t.name());
+            assertEquals(typed(SparkSchemas.of(t)), typed(spark.read().parquet(dir.toString()).schema()), t.name());
             try (var parts = Files.list(dir)) {
                 for (Path part : parts.filter(p -> p.toString().endsWith(".parquet")).toList()) {
                     try (var reader = org.apache.parquet.hadoop.ParquetFileReader.open(
@@ -301,7 +307,7 @@ class AnalyzeTest {
         Analyze.Summary s = Analyze.run(spark, new Analyze.Options(List.of(files.get(0).toString()), out.toString(),
                 false, true, 2), new PrintStream(OutputStream.nullOutputStream()), false);
         var packets = spark.read().parquet(out.resolve("packets").toString());
-        assertEquals(typed(PacketSchema.TABLE.sparkSchema()), typed(packets.schema()));
+        assertEquals(typed(SparkSchemas.of(PacketSchema.TABLE)), typed(packets.schema()));
         assertEquals(s.frames(), packets.count());
         assertEquals(s.frames(), packets.select("frame_number").distinct().count());
         assertEquals(s.frames(), s.tableRows().get("packets"));

@@ -3,9 +3,12 @@ package io.ackscope.spark;
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
 import io.ackscope.capture.FileGap;
-import io.ackscope.tcp.ArchiveFeeder;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
+import io.ackscope.tcp.ArchiveFeeder;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.LatencyEvent;
@@ -65,7 +68,7 @@ final class EngineReference implements AnalysisSink {
     public void onRttSample(RttSample s) {
         rtts.add(s);
         RowBuffer r = new RowBuffer(EngineTables.RTT_SAMPLES);
-        EngineTables.rttSample(r, s, s.connection().stream(), sourceName());
+        EngineRows.rttSample(r, s, s.connection().stream(), sourceName());
         add(EngineTables.RTT_SAMPLES, r);
     }
 
@@ -73,21 +76,21 @@ final class EngineReference implements AnalysisSink {
     public void onAckDelay(AckDelay a) {
         ackDelays.add(a);
         RowBuffer r = new RowBuffer(EngineTables.ACK_DELAYS);
-        EngineTables.ackDelay(r, a, a.connection().stream(), sourceName());
+        EngineRows.ackDelay(r, a, a.connection().stream(), sourceName());
         add(EngineTables.ACK_DELAYS, r);
     }
 
     @Override
     public void onStall(Stall s) {
         RowBuffer r = new RowBuffer(EngineTables.STALLS);
-        EngineTables.stall(r, s, s.connection().stream(), sourceName());
+        EngineRows.stall(r, s, s.connection().stream(), sourceName());
         add(EngineTables.STALLS, r);
     }
 
     @Override
     public void onLatencyEvent(LatencyEvent e) {
         RowBuffer r = new RowBuffer(EngineTables.LATENCY_EVENTS);
-        EngineTables.latencyEvent(r, e, e.connection().stream(), sourceName());
+        EngineRows.latencyEvent(r, e, e.connection().stream(), sourceName());
         add(EngineTables.LATENCY_EVENTS, r);
     }
 
@@ -95,7 +98,7 @@ final class EngineReference implements AnalysisSink {
     public void onExchange(Exchange e) {
         exchanges.add(e);
         RowBuffer r = new RowBuffer(EngineTables.EXCHANGES);
-        EngineTables.exchange(r, e, e.connection().stream(), sourceName());
+        EngineRows.exchange(r, e, e.connection().stream(), sourceName());
         add(EngineTables.EXCHANGES, r);
     }
 
@@ -103,7 +106,7 @@ final class EngineReference implements AnalysisSink {
     public void onConnection(ConnectionRecord c) {
         connections.add(c);
         RowBuffer r = new RowBuffer(EngineTables.CONNECTIONS);
-        EngineTables.connection(r, c, c.id().stream(), sourceName(),
+        EngineRows.connection(r, c, c.id().stream(), sourceName(),
                 FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()));
         add(EngineTables.CONNECTIONS, r);
     }

@@ -1,6 +1,9 @@
 package io.ackscope.spark;
 
 import io.ackscope.capture.RotatedArchive;
+import io.ackscope.tables.PacketSchema;
+import io.ackscope.tables.SchemaDoc;
+import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;

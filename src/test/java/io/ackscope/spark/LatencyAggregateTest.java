@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.tables.LatencySummaryTable;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,5 +1,10 @@
 package io.ackscope.spark;
 
+import io.ackscope.tables.Column;
+import io.ackscope.tables.ColumnType;
+import io.ackscope.tables.ParquetTableWriter;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -135,7 +140,7 @@ class ParquetTableWriterTest {
         List<List<Object>> expected = new ArrayList<>(rows);
         RowBuffer r = new RowBuffer(ALL_TYPES);
         Random rnd = new Random(42);
-        try (ParquetTableWriter w = new ParquetTableWriter(ALL_TYPES, file, new Configuration(), MB)) {
+        try (ParquetTableWriter w = TableFiles.writer(ALL_TYPES, file, new Configuration(), MB)) {
             for (int k = 0; k < rows; k++) {
                 fill(r, k, rnd);
                 w.write(r);
@@ -153,7 +158,7 @@ class ParquetTableWriterTest {
 
         var df = spark.read().parquet(dir.toString());
         // Spark reads every file column back as nullable; the file's own schema keeps required and optional
-        assertEquals(ALL_TYPES.sparkSchema().catalogString(), df.schema().catalogString());
+        assertEquals(SparkSchemas.of(ALL_TYPES).catalogString(), df.schema().catalogString());
         assertEquals(ParquetTableWriter.parquetSchema(ALL_TYPES), footer.getFileMetaData().getSchema());
         List<List<Object>> actual = new ArrayList<>(rows);
         for (Row row : df.collectAsList()) {
@@ -168,7 +173,7 @@ class ParquetTableWriterTest {
     @Test
     void aRequiredColumnNotSetIsRefused() throws IOException {
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(tmp.resolve("refused.parquet").toUri());
-        try (ParquetTableWriter w = new ParquetTableWriter(ALL_TYPES, file, new Configuration())) {
+        try (ParquetTableWriter w = TableFiles.writer(ALL_TYPES, file, new Configuration())) {
             RowBuffer r = new RowBuffer(ALL_TYPES);
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> w.write(r));
             assertEquals("all_types.req_boolean is required but was not set", e.getMessage());
@@ -188,7 +193,7 @@ class ParquetTableWriterTest {
         List<Object[]> written = new ArrayList<>(rows);
         RowBuffer r = new RowBuffer(ALL_TYPES);
         Random rnd = new Random(7);
-        try (ParquetTableWriter w = new ParquetTableWriter(ALL_TYPES, file, new Configuration(), MB)) {
+        try (ParquetTableWriter w = TableFiles.writer(ALL_TYPES, file, new Configuration(), MB)) {
             for (int k = 0; k < rows; k++) {
                 fill(r, k, rnd);
                 w.write(r);
@@ -221,7 +226,7 @@ class ParquetTableWriterTest {
                             assertEquals(e.min, decode(index.getMinValues().get(p), cols.get(c).type()), where + " min");
                             assertEquals(e.max, decode(index.getMaxValues().get(p), cols.get(c).type()), where + " max");
                         }
-                        assertTrue(to - from <= LeafChunk.PAGE_ROWS, where);
+                        assertTrue(to - from <= ParquetTableWriter.PAGE_ROWS, where);
                         checkedPages++;
                     }
                     Extremes e = Extremes.of(written, c, blockStart, blockStart + block.getRowCount(),
@@ -253,7 +258,7 @@ class ParquetTableWriterTest {
         Path dir = Files.createDirectories(tmp.resolve("distinct_strings"));
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("part-00000.parquet").toUri());
         RowBuffer r = new RowBuffer(t);
-        try (ParquetTableWriter w = new ParquetTableWriter(t, file, new Configuration())) {
+        try (ParquetTableWriter w = TableFiles.writer(t, file, new Configuration())) {
             for (int k = 0; k < 30_000; k++) {
                 r.clear().setString(0, "GET /item/" + k + "?q=" + "x".repeat(k % 50));
                 if (k % 7 != 0) {
@@ -284,10 +289,10 @@ class ParquetTableWriterTest {
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("part-00000.parquet").toUri());
         RowBuffer r = new RowBuffer(t);
         List<String> expected = new ArrayList<>();
-        try (ParquetTableWriter w = new ParquetTableWriter(t, file, new Configuration(), 64 * MB)) {
+        try (ParquetTableWriter w = TableFiles.writer(t, file, new Configuration(), 64 * MB)) {
             for (int k = 0; k < 80_000; k++) {
                 // two pages of ten distinct values, then distinct 100-byte values: the dictionary passes 1 MB
-                String v = k % 11 == 0 ? null : k < 2 * LeafChunk.PAGE_ROWS ? "kind-" + k % 10
+                String v = k % 11 == 0 ? null : k < 2 * ParquetTableWriter.PAGE_ROWS ? "kind-" + k % 10
                         : String.format("%0100d", k);
                 r.clear();
                 if (v != null) {

@@ -4,6 +4,7 @@ import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.SeekableInput;
 import io.ackscope.capture.SplitLocator;
+import io.ackscope.tables.PacketSchema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.StructType;
@@ -32,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("slow")
 class PcapSplitExactnessTest {
-    static final StructType COLUMNS = new StructType(java.util.Arrays.stream(PacketSchema.TABLE.sparkSchema().fields())
+    static final StructType COLUMNS = new StructType(java.util.Arrays.stream(SparkSchemas.of(PacketSchema.TABLE).fields())
             .filter(f -> List.of("frame_number", "record_offset", "timestamp_ns", "captured_length").contains(f.name()))
             .toArray(org.apache.spark.sql.types.StructField[]::new));
     static final long[] SPLIT_SIZES = {1024, 4096, 16 * 1024, 64 * 1024, 1 << 20};

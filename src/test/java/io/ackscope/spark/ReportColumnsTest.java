@@ -1,6 +1,11 @@
 package io.ackscope.spark;
 
 import io.ackscope.report.Report;
+import io.ackscope.tables.CaptureFilesTable;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.LatencySummaryTable;
+import io.ackscope.tables.SourcesTable;
+import io.ackscope.tables.TableSchema;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

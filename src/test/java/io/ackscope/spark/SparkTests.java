@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.tables.RowBuffer;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;

@@ -1,6 +1,9 @@
 package io.ackscope.spark;
 
 import io.ackscope.cli.Main;
+import io.ackscope.tables.PacketSchema;
+import io.ackscope.tables.SchemaDoc;
+import io.ackscope.tables.TableSchema;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;

@@ -1,5 +1,11 @@
 package io.ackscope.spark;
 
+import io.ackscope.tables.CaptureFilesTable;
+import io.ackscope.tables.Column;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.ParquetTableWriter;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -40,7 +46,7 @@ public final class SyntheticTables {
                 ordinals.put(schema.column(i).name(), i);
             }
             Files.createDirectories(dir.resolve(schema.name()));
-            writer = new ParquetTableWriter(schema, new Path(dir.resolve(schema.name())
+            writer = TableFiles.writer(schema, new Path(dir.resolve(schema.name())
                     .resolve("part-00000.snappy.parquet").toUri()), conf);
         }
 

@@ -1,28 +1,20 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
-import io.ackscope.tcp.AckDelay;
-import io.ackscope.tcp.ConnectionRecord;
-import io.ackscope.tcp.Exchange;
-import io.ackscope.tcp.LatencyEvent;
-import io.ackscope.tcp.RttSample;
-import io.ackscope.tcp.SideStats;
-import io.ackscope.tcp.Stall;
-import io.ackscope.tcp.Summary;
 
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.ackscope.spark.ColumnType.BOOLEAN;
-import static io.ackscope.spark.ColumnType.INT;
-import static io.ackscope.spark.ColumnType.LONG;
-import static io.ackscope.spark.ColumnType.STRING;
-import static io.ackscope.spark.ColumnType.TIMESTAMP;
+import static io.ackscope.tables.ColumnType.BOOLEAN;
+import static io.ackscope.tables.ColumnType.INT;
+import static io.ackscope.tables.ColumnType.LONG;
+import static io.ackscope.tables.ColumnType.STRING;
+import static io.ackscope.tables.ColumnType.TIMESTAMP;
 
 /**
- * The tables made from the TCP engine's records, and how each record becomes a row. Every row names its
- * connection by {@code source} and {@code stream} ({@code tcp.stream}: connections numbered in order of first
- * appearance over the source's files in file order, from 0 in each source). Engine nanoseconds become {@code _us} columns (integer microseconds, rounded down)
- * and TIMESTAMP columns; the engine's "absent" (-1) becomes null.
+ * The tables made from the TCP engine's records (how each record becomes a row is {@code spark/EngineRows}). Every
+ * row names its connection by {@code source} and {@code stream} ({@code tcp.stream}: connections numbered in order
+ * of first appearance over the source's files in file order, from 0 in each source). Engine nanoseconds become
+ * {@code _us} columns (integer microseconds, rounded down) and TIMESTAMP columns; the engine's "absent" becomes null.
  */
 public final class EngineTables {
     private EngineTables() {
@@ -33,7 +25,7 @@ public final class EngineTables {
     private static final String STREAM_DOC = "Connection index (tshark's `tcp.stream`) within its source; joins with "
             + "`connections` on (`source`, `stream`).";
     /** The last column of every engine table. */
-    static final Column SOURCE = new Column("source", STRING, false, "",
+    public static final Column SOURCE = new Column("source", STRING, false, "",
             "Capture source (capture point) the row comes from: connections, streams and frame numbers are per "
                     + "source.");
 
@@ -138,68 +130,6 @@ public final class EngineTables {
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);
     }
 
-    private static final int C_CLIENT = CONNECTIONS.ordinal("client_ip");
-    private static final int C_SERVER = CONNECTIONS.ordinal("server_ip");
-    private static final int C_RTT_CLIENT = CONNECTIONS.ordinal("data_rtt_client_data_count");
-    private static final int C_RTT_SERVER = CONNECTIONS.ordinal("data_rtt_server_data_count");
-    private static final int C_RTT_TS = CONNECTIONS.ordinal("timestamp_rtt_count");
-    private static final int C_TTFB = CONNECTIONS.ordinal("ttfb_count");
-
-    static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap) {
-        r.clear();
-        int i = 0;
-        r.setLong(i++, stream).setInt(i++, c.id().firstFileIndex()).setLong(i++, c.id().firstFrameNumber())
-                .setString(i++, c.originatorRule().name());
-        r.setTimestampNanos(i++, c.firstNanos()).setTimestampNanos(i++, c.lastNanos())
-                .setLong(i++, c.durationNanos() / 1000);
-        ts(r, i++, c.synNanos());
-        ts(r, i++, c.synAckNanos());
-        ts(r, i++, c.handshakeAckNanos());
-        us(r, i++, c.synToSynAckNanos());
-        us(r, i++, c.synAckToAckNanos());
-        us(r, i++, c.initialRttNanos());
-        r.setString(i++, c.vantage().name()).setString(i++, c.connState()).setString(i++, c.history())
-                .setString(i, c.endReason().name());
-        side(r, C_CLIENT, c.orig());
-        side(r, C_SERVER, c.resp());
-        summary(r, C_RTT_CLIENT, c.dataRttFromOrig());
-        summary(r, C_RTT_SERVER, c.dataRttFromResp());
-        summary(r, C_RTT_TS, c.timestampRtt());
-        int j = C_RTT_TS + 4;
-        r.setLong(j++, c.stalls()).setLong(j++, c.stallNanos() / 1000).setLong(j, c.exchanges());
-        summary(r, C_TTFB, c.ttfb());
-        int k = C_TTFB + 4;
-        r.setLong(k++, c.rtoEvents()).setLong(k++, c.zeroWindowWaits()).setBoolean(k++, crossesGap)
-                .setString(k, source);
-    }
-
-    private static void side(RowBuffer r, int i, SideStats s) {
-        r.setString(i++, s.address()).setInt(i++, s.port());
-        long[] counts = {s.packets(), s.frameBytes(), s.payloadBytes(), s.retransmissions(), s.fastRetransmissions(),
-                s.spuriousRetransmissions(), s.duplicateAcks(), s.outOfOrder(), s.zeroWindows(), s.zeroWindowProbes(),
-                s.windowFull(), s.keepAlives(), s.lostSegments(), s.rsts(), s.fins()};
-        for (long v : counts) {
-            r.setLong(i++, v);
-        }
-        intOrNull(r, i++, s.mss());
-        intOrNull(r, i++, s.windowScale());
-        r.setBoolean(i++, s.sackPermitted()).setBoolean(i++, s.timestamps()).setLong(i++, s.unackedDropped());
-        summary(r, i, s.ackDelay());
-        i += 4;
-        long[] acks = {s.immediateAcks(), s.everySecondAcks(), s.piggybackedAcks(), s.delayed40msAcks(),
-                s.delayed200msAcks(), s.delayedOtherAcks()};
-        for (long v : acks) {
-            r.setLong(i++, v);
-        }
-    }
-
-    private static void summary(RowBuffer r, int i, Summary s) {
-        r.setLong(i, s.count());
-        if (s.count() > 0) {
-            r.setLong(i + 1, s.minNanos() / 1000).setLong(i + 2, s.meanNanos() / 1000).setLong(i + 3, s.maxNanos() / 1000);
-        }
-    }
-
     // ---- rtt_samples ---------------------------------------------------------------------------------------
     public static final TableSchema RTT_SAMPLES = new TableSchema("rtt_samples",
             "One row per round-trip time measurement.",
@@ -216,12 +146,6 @@ public final class EngineTables {
                     new Column("rtt_us", LONG, false, "µs", "The round-trip time."),
                     new Column("karn_ambiguous", BOOLEAN, false, "",
                             "The segment was retransmitted, so the ACK may answer either copy (Karn)."), SOURCE));
-
-    static void rttSample(RowBuffer r, RttSample s, long stream, String source) {
-        r.clear().setLong(0, stream).setTimestampNanos(1, s.timeNanos()).setLong(2, s.frameNumber())
-                .setString(3, s.kind().name()).setString(4, role(s.measuredFrom())).setLong(5, s.valueNanos() / 1000)
-                .setBoolean(6, s.karnAmbiguous()).setString(7, source);
-    }
 
     // ---- ack_delays ----------------------------------------------------------------------------------------
     public static final TableSchema ACK_DELAYS = new TableSchema("ack_delays",
@@ -243,13 +167,6 @@ public final class EngineTables {
                             "IMMEDIATE, EVERY_SECOND_SEGMENT, PIGGYBACKED, DELAYED_40MS, DELAYED_200MS, "
                                     + "DELAYED_OTHER."), SOURCE));
 
-    static void ackDelay(RowBuffer r, AckDelay a, long stream, String source) {
-        r.clear().setLong(0, stream).setTimestampNanos(1, a.timeNanos()).setLong(2, a.frameNumber())
-                .setString(3, role(a.ackingSide())).setLong(4, a.valueNanos() / 1000)
-                .setLong(5, a.sinceNewestNanos() / 1000).setInt(6, a.segments()).setLong(7, a.bytes())
-                .setString(8, a.method().name()).setString(9, a.ackClass().name()).setString(10, source);
-    }
-
     // ---- stalls --------------------------------------------------------------------------------------------
     public static final TableSchema STALLS = new TableSchema("stalls",
             "One row per Nagle × delayed-ACK stall: a side held a small unacknowledged segment and sent nothing "
@@ -266,13 +183,6 @@ public final class EngineTables {
                     new Column("resume_frame", LONG, false, "", "Frame number of the resumed segment."),
                     new Column("evidence", STRING, false, "", "The same facts in words."), SOURCE));
 
-    static void stall(RowBuffer r, Stall s, long stream, String source) {
-        r.clear().setLong(0, stream).setTimestampNanos(1, s.startNanos()).setLong(2, s.durationNanos() / 1000)
-                .setLong(3, s.ackDelayNanos() / 1000).setLong(4, s.resumeGapNanos() / 1000)
-                .setString(5, role(s.holdingSide())).setString(6, role(s.delayingSide())).setLong(7, s.heldFrame())
-                .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, s.evidence()).setString(11, source);
-    }
-
     // ---- latency_events ------------------------------------------------------------------------------------
     public static final TableSchema LATENCY_EVENTS = new TableSchema("latency_events",
             "Latency causes other than stalls that the capture shows, with their evidence.",
@@ -286,12 +196,6 @@ public final class EngineTables {
                     new Column("start_frame", LONG, false, "", "Frame that began it."),
                     new Column("end_frame", LONG, false, "", "Frame that ended it."),
                     new Column("evidence", STRING, false, "", "The same facts in words."), SOURCE));
-
-    static void latencyEvent(RowBuffer r, LatencyEvent e, long stream, String source) {
-        r.clear().setLong(0, stream).setString(1, e.kind().name()).setTimestampNanos(2, e.startNanos())
-                .setLong(3, e.durationNanos() / 1000).setString(4, role(e.side())).setLong(5, e.startFrame())
-                .setLong(6, e.endFrame()).setString(7, e.evidence()).setString(8, source);
-    }
 
     // ---- exchanges -----------------------------------------------------------------------------------------
     public static final TableSchema EXCHANGES = new TableSchema("exchanges",
@@ -317,47 +221,113 @@ public final class EngineTables {
                     new Column("http_host", STRING, true, "", "HTTP Host header (cut at 128 characters)."),
                     new Column("http_status", INT, true, "", "HTTP response status code, or null."), SOURCE));
 
-    static void exchange(RowBuffer r, Exchange e, long stream, String source) {
-        r.clear().setLong(0, stream).setInt(1, e.index()).setTimestampNanos(2, e.requestStartNanos())
-                .setTimestampNanos(3, e.requestEndNanos());
-        ts(r, 4, e.responseFirstNanos());
-        ts(r, 5, e.responseLastNanos());
-        r.setLong(6, e.requestBytes()).setLong(7, e.responseBytes());
-        us(r, 8, e.ttfbNanos());
-        us(r, 9, e.networkNanos());
-        us(r, 10, e.serverNanos());
-        us(r, 11, e.stallNanos());
-        us(r, 12, e.responseStallNanos());
-        us(r, 13, e.completeNanos());
-        r.setString(14, e.httpMethod()).setString(15, e.httpTarget()).setString(16, e.httpHost());
-        intOrNull(r, 17, e.httpStatus());
-        r.setString(18, source);
-    }
-
     /** The tables above, in the order they are documented. */
     public static final List<TableSchema> ALL = List.of(CONNECTIONS, RTT_SAMPLES, ACK_DELAYS, STALLS, LATENCY_EVENTS,
             EXCHANGES);
 
-    // ---- helpers -------------------------------------------------------------------------------------------
-    private static void ts(RowBuffer r, int i, long nanos) {
-        if (nanos >= 0) {
-            r.setTimestampNanos(i, nanos);
+    // ---- columns by name, for readers ------------------------------------------------------------------------
+    // Readers (the report, the lab) name the columns they read by these constants, so a column renamed or removed
+    // here fails when the class loads, not when a reader asks for it by a string.
+
+    /** Columns of {@link #CONNECTIONS} that readers use. */
+    public static final class Connections {
+        private Connections() {
         }
+
+        public static final Column STREAM = CONNECTIONS.column("stream");
+        public static final Column FIRST_FILE_INDEX = CONNECTIONS.column("first_file_index");
+        public static final Column FIRST_FRAME_NUMBER = CONNECTIONS.column("first_frame_number");
+        public static final Column FIRST_TIMESTAMP = CONNECTIONS.column("first_timestamp");
+        public static final Column LAST_TIMESTAMP = CONNECTIONS.column("last_timestamp");
+        public static final Column SYN_TIMESTAMP = CONNECTIONS.column("syn_timestamp");
+        public static final Column INITIAL_RTT_US = CONNECTIONS.column("initial_rtt_us");
+        public static final Column VANTAGE = CONNECTIONS.column("vantage");
+        public static final Column CONN_STATE = CONNECTIONS.column("conn_state");
+        public static final Column HISTORY = CONNECTIONS.column("history");
+        public static final Column CLIENT_IP = CONNECTIONS.column("client_ip");
+        public static final Column CLIENT_PORT = CONNECTIONS.column("client_port");
+        public static final Column SERVER_IP = CONNECTIONS.column("server_ip");
+        public static final Column SERVER_PORT = CONNECTIONS.column("server_port");
+        public static final Column CLIENT_PACKETS = CONNECTIONS.column("client_packets");
+        public static final Column SERVER_PACKETS = CONNECTIONS.column("server_packets");
+        public static final Column CLIENT_PAYLOAD_BYTES = CONNECTIONS.column("client_payload_bytes");
+        public static final Column SERVER_PAYLOAD_BYTES = CONNECTIONS.column("server_payload_bytes");
+        public static final Column CLIENT_RETRANSMISSIONS = CONNECTIONS.column("client_retransmissions");
+        public static final Column SERVER_RETRANSMISSIONS = CONNECTIONS.column("server_retransmissions");
     }
 
-    private static void us(RowBuffer r, int i, long nanos) {
-        if (nanos >= 0) {
-            r.setLong(i, nanos / 1000);
+    /** Columns of {@link #EXCHANGES} that readers use. */
+    public static final class Exchanges {
+        private Exchanges() {
         }
+
+        public static final Column STREAM = EXCHANGES.column("stream");
+        public static final Column EXCHANGE_INDEX = EXCHANGES.column("exchange_index");
+        public static final Column REQUEST_START = EXCHANGES.column("request_start");
+        public static final Column TTFB_US = EXCHANGES.column("ttfb_us");
+        public static final Column STALL_US = EXCHANGES.column("stall_us");
+        public static final Column RESPONSE_STALL_US = EXCHANGES.column("response_stall_us");
+        public static final Column COMPLETE_US = EXCHANGES.column("complete_us");
+        public static final Column REQUEST_BYTES = EXCHANGES.column("request_bytes");
+        public static final Column RESPONSE_BYTES = EXCHANGES.column("response_bytes");
+        public static final Column HTTP_METHOD = EXCHANGES.column("http_method");
+        public static final Column HTTP_TARGET = EXCHANGES.column("http_target");
+        public static final Column HTTP_HOST = EXCHANGES.column("http_host");
+        public static final Column HTTP_STATUS = EXCHANGES.column("http_status");
     }
 
-    private static void intOrNull(RowBuffer r, int i, int v) {
-        if (v >= 0) {
-            r.setInt(i, v);
+    /** Columns of {@link #RTT_SAMPLES} that readers use. */
+    public static final class RttSamples {
+        private RttSamples() {
         }
+
+        public static final Column STREAM = RTT_SAMPLES.column("stream");
+        public static final Column TIMESTAMP = RTT_SAMPLES.column("timestamp");
+        public static final Column KIND = RTT_SAMPLES.column("kind");
+        public static final Column RTT_US = RTT_SAMPLES.column("rtt_us");
     }
 
-    private static String role(io.ackscope.tcp.Side s) {
-        return s == io.ackscope.tcp.Side.ORIGINATOR ? "CLIENT" : "SERVER";
+    /** Columns of {@link #ACK_DELAYS} that readers use. */
+    public static final class AckDelays {
+        private AckDelays() {
+        }
+
+        public static final Column STREAM = ACK_DELAYS.column("stream");
+        public static final Column TIMESTAMP = ACK_DELAYS.column("timestamp");
+        public static final Column ACKING_SIDE = ACK_DELAYS.column("acking_side");
+        public static final Column ACK_DELAY_US = ACK_DELAYS.column("ack_delay_us");
+        public static final Column METHOD = ACK_DELAYS.column("method");
+        public static final Column ACK_CLASS = ACK_DELAYS.column("ack_class");
+    }
+
+    /** Columns of {@link #STALLS} that readers use. */
+    public static final class Stalls {
+        private Stalls() {
+        }
+
+        public static final Column STREAM = STALLS.column("stream");
+        public static final Column START_TIMESTAMP = STALLS.column("start_timestamp");
+        public static final Column DURATION_US = STALLS.column("duration_us");
+        public static final Column ACK_DELAY_US = STALLS.column("ack_delay_us");
+        public static final Column RESUME_GAP_US = STALLS.column("resume_gap_us");
+        public static final Column HOLDING_SIDE = STALLS.column("holding_side");
+        public static final Column DELAYING_SIDE = STALLS.column("delaying_side");
+        public static final Column HELD_FRAME = STALLS.column("held_frame");
+        public static final Column ACK_FRAME = STALLS.column("ack_frame");
+        public static final Column RESUME_FRAME = STALLS.column("resume_frame");
+        public static final Column EVIDENCE = STALLS.column("evidence");
+    }
+
+    /** Columns of {@link #LATENCY_EVENTS} that readers use. */
+    public static final class LatencyEvents {
+        private LatencyEvents() {
+        }
+
+        public static final Column STREAM = LATENCY_EVENTS.column("stream");
+        public static final Column KIND = LATENCY_EVENTS.column("kind");
+        public static final Column START_TIMESTAMP = LATENCY_EVENTS.column("start_timestamp");
+        public static final Column DURATION_US = LATENCY_EVENTS.column("duration_us");
+        public static final Column SIDE = LATENCY_EVENTS.column("side");
+        public static final Column EVIDENCE = LATENCY_EVENTS.column("evidence");
     }
 }

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
 import org.junit.jupiter.api.Test;
 

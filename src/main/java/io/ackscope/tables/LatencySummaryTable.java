@@ -1,12 +1,12 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.ackscope.spark.ColumnType.INT;
-import static io.ackscope.spark.ColumnType.LONG;
-import static io.ackscope.spark.ColumnType.LONG_LIST;
-import static io.ackscope.spark.ColumnType.STRING;
+import static io.ackscope.tables.ColumnType.INT;
+import static io.ackscope.tables.ColumnType.LONG;
+import static io.ackscope.tables.ColumnType.LONG_LIST;
+import static io.ackscope.tables.ColumnType.STRING;
 
 /**
  * The {@code latency_summary} table: per server endpoint, exact percentiles and log-scale histograms of handshake
@@ -14,7 +14,7 @@ import static io.ackscope.spark.ColumnType.STRING;
  *
  * <p>Percentiles are exact and nearest-rank (the smallest value with at least that fraction of values at or below
  * it, as SQL's {@code percentile_disc}), so each is a value that was observed; they come from the engine tasks'
- * exact per-endpoint value counts ({@link LatencyAggregate}), not from re-reading the tables. Histogram bucket
+ * exact per-endpoint value counts ({@code spark/LatencyAggregate}), not from re-reading the tables. Histogram bucket
  * {@code k} counts values in {@code [2^(k-1), 2^k)} µs ({@code k = 0}: below 1 µs); there are {@value #BUCKETS} buckets, the last open-ended.
  */
 public final class LatencySummaryTable {
@@ -24,7 +24,7 @@ public final class LatencySummaryTable {
     public static final int BUCKETS = 40;
 
     /** Metric name (column prefix) and what it is. */
-    static final String[][] METRICS = {
+    public static final String[][] METRICS = {
             {"handshake_rtt", "Handshake RTT (`connections.initial_rtt_us`)"},
             {"data_rtt", "Data→ACK RTT (`rtt_samples` of kind DATA_ACK, both directions)"},
             {"ack_delay", "ACK delay (`ack_delays`, both sides)"},

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
 /**
  * One column of an output table: the single definition its Spark schema, Parquet schema and documentation come from.

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ public final class SchemaDoc {
     public static String markdown() {
         StringBuilder sb = new StringBuilder(32_768);
         sb.append("# Output tables of `ackscope analyze`\n\n")
-                .append("<!-- Generated from io.ackscope.spark table definitions by SchemaDocTest; do not edit by hand.\n")
+                .append("<!-- Generated from io.ackscope.tables table definitions by SchemaDocTest; do not edit by hand.\n")
                 .append("     Regenerate with: ACKSCOPE_UPDATE_GOLDEN=1 mvn -B test -Dtest=SchemaDocTest -->\n\n")
                 .append("`ackscope analyze INPUT... --out DIR` writes one Parquet directory per table under `DIR`, ")
                 .append("`report.html`, and `DIR/_SUCCESS` last: a JSON summary of the run naming its tables ")

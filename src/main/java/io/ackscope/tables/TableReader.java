@@ -1,4 +1,4 @@
-package io.ackscope.report;
+package io.ackscope.tables;
 
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
@@ -26,9 +26,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Reads the tables of an {@code analyze} output directory ({@code DIR/NAME/*.parquet}) column by column, by
- * column name, without Spark: the report must start in a fraction of a second and must not depend on the Spark
- * package. Only the requested columns are decoded (Parquet projection), one row group at a time, into primitive
+ * Reads the tables of an {@code analyze} output directory ({@code DIR/NAME/*.parquet}) column by column, by the
+ * {@link Column}s of their {@link TableSchema}, without Spark: the report must start in a fraction of a second and
+ * must not depend on the Spark package. Only the requested columns are decoded (Parquet projection), one row group at a time, into primitive
  * arrays ({@link Batch}); nothing is allocated per row except the strings of string columns, and repeated string
  * values share one instance. Flat INT32, INT64 and string chunks are decoded from their pages ({@link PageColumns});
  * the rest through parquet-mr's column readers.
@@ -37,34 +37,35 @@ import java.util.stream.Stream;
  * {@code String}. Lists of INT32/INT64 read as {@code long[]}; a map of string to INT64 as {@code Map}. A missing
  * table or column is an {@link IOException} that names it.
  */
-final class TableReader {
+public final class TableReader {
     private TableReader() {
     }
 
     /** Receives a table one row group at a time. */
-    interface BatchConsumer {
+    public interface BatchConsumer {
         void accept(Batch batch) throws IOException;
     }
 
     /** True when {@code dir/table} holds at least one Parquet file. */
-    static boolean exists(Path dir, String table) throws IOException {
-        return !parts(dir.resolve(table)).isEmpty();
+    public static boolean exists(Path dir, TableSchema table) throws IOException {
+        return !parts(dir.resolve(table.name())).isEmpty();
     }
 
     /**
      * Reads {@code columns} of {@code dir/table}, one {@link Batch} per row group, in file and row-group order
      * (see {@link #open}).
      */
-    static void scan(Path dir, String table, List<String> columns, BatchConsumer consumer) throws IOException {
+    public static void scan(Path dir, TableSchema table, List<Column> columns, BatchConsumer consumer)
+            throws IOException {
         scan(dir, table, columns, List.of(), consumer);
     }
 
     /**
-     * As {@link #scan(Path, String, List, BatchConsumer)}, also reading those of {@code optional} that a part file
+     * As {@link #scan(Path, TableSchema, List, BatchConsumer)}, also reading those of {@code optional} that a part file
      * has (older outputs may lack them; {@link Batch#has} says which a batch holds).
      */
-    static void scan(Path dir, String table, List<String> columns, List<String> optional, BatchConsumer consumer)
-            throws IOException {
+    public static void scan(Path dir, TableSchema table, List<Column> columns, List<Column> optional,
+                            BatchConsumer consumer) throws IOException {
         try (Scan s = open(dir, table, columns, optional, true)) {
             s.forEach(consumer);
         }
@@ -77,29 +78,33 @@ final class TableReader {
      * report reads millions of rows, and consuming is lighter than decoding). Memory: at most {@code AHEAD} + 1
      * decoded row groups per open scan.
      */
-    static Scan open(Path dir, String table, List<String> columns) throws IOException {
+    public static Scan open(Path dir, TableSchema table, List<Column> columns) throws IOException {
         return open(dir, table, columns, List.of(), true);
     }
 
     /**
-     * As {@link #open(Path, String, List)}, also reading those of {@code optional} that a part file has;
+     * As {@link #open(Path, TableSchema, List)}, also reading those of {@code optional} that a part file has;
      * {@code pageDecoding} false reads every column with parquet-mr's readers.
      */
-    static Scan open(Path dir, String table, List<String> columns, List<String> optional, boolean pageDecoding)
-            throws IOException {
-        Path tableDir = dir.resolve(table);
+    public static Scan open(Path dir, TableSchema table, List<Column> columns, List<Column> optional,
+                            boolean pageDecoding) throws IOException {
+        Path tableDir = dir.resolve(table.name());
         List<Path> files = parts(tableDir);
         if (files.isEmpty()) {
-            throw new IOException("table " + table + " not found: no Parquet files in " + tableDir);
+            throw new IOException("table " + table.name() + " not found: no Parquet files in " + tableDir);
         }
-        return new Scan(table, files, columns, optional, pageDecoding);
+        return new Scan(table.name(), files, names(columns), names(optional), pageDecoding);
+    }
+
+    private static List<String> names(List<Column> columns) {
+        return columns.stream().map(Column::name).toList();
     }
 
     /** Decoded row groups waiting for {@link Scan#forEach}, per scan. */
-    static final int AHEAD = 2;
+    public static final int AHEAD = 2;
 
     /** One table being decoded; {@link #close} stops the decoder if the rows are not wanted after all. */
-    static final class Scan implements AutoCloseable {
+    public static final class Scan implements AutoCloseable {
         private static final Object END = new Object();
         private final String table;
         private final java.util.concurrent.BlockingQueue<Object> queue =
@@ -127,7 +132,7 @@ final class TableReader {
         }
 
         /** Hands every row group to {@code consumer}, in file and row-group order. */
-        void forEach(BatchConsumer consumer) throws IOException {
+        public void forEach(BatchConsumer consumer) throws IOException {
             while (true) {
                 Object o;
                 try {
@@ -381,9 +386,9 @@ final class TableReader {
     }
 
     /** A nullable integer column: {@code values[i]} is meaningful only where {@code present[i]}. */
-    static final class LongColumn {
-        final long[] values;
-        final boolean[] present;
+    public static final class LongColumn {
+        public final long[] values;
+        public final boolean[] present;
 
         LongColumn(int rows) {
             values = new long[rows];
@@ -392,9 +397,9 @@ final class TableReader {
     }
 
     /** The requested columns of one row group. */
-    static final class Batch {
+    public static final class Batch {
         private final List<String> names;
-        final int rows;
+        public final int rows;
         final Object[] data;
 
         Batch(List<String> names, int rows) {
@@ -404,33 +409,37 @@ final class TableReader {
         }
 
         /** True when {@code name} was requested. */
-        boolean has(String name) {
-            return names.contains(name);
+        public boolean has(Column c) {
+            return names.contains(c.name());
         }
 
-        private Object col(String name) {
-            int i = names.indexOf(name);
+        private Object col(Column c) {
+            int i = names.indexOf(c.name());
             if (i < 0) {
-                throw new IllegalArgumentException("column " + name + " was not requested");
+                throw new IllegalArgumentException("column " + c.name() + " was not requested");
             }
             return data[i];
         }
 
-        LongColumn longs(String name) {
-            return (LongColumn) col(name);
+        /** A BOOLEAN, INT, LONG or TIMESTAMP column (DOUBLE rounded). */
+        public LongColumn longs(Column c) {
+            return (LongColumn) col(c);
         }
 
-        String[] strings(String name) {
-            return (String[]) col(name);
+        /** A STRING column; null where null. */
+        public String[] strings(Column c) {
+            return (String[]) col(c);
         }
 
-        long[][] longLists(String name) {
-            return (long[][]) col(name);
+        /** An INT_LIST or LONG_LIST column. */
+        public long[][] longLists(Column c) {
+            return (long[][]) col(c);
         }
 
+        /** A STRING_LONG_MAP column. */
         @SuppressWarnings("unchecked")
-        List<Map<String, Long>> maps(String name) {
-            return (List<Map<String, Long>>) col(name);
+        public List<Map<String, Long>> maps(Column c) {
+            return (List<Map<String, Long>>) col(c);
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
@@ -47,7 +47,7 @@ final class LeafChunk {
     private final PrimitiveTypeName primitive;
     private final int maxDef;
     private final int maxRep;
-    private final Snappy compressor;
+    private final PageCompressor compressor;
 
     // the page being filled: its levels and values
     private int entries;
@@ -68,7 +68,7 @@ final class LeafChunk {
     private long chunkEntries;
     private final boolean dictionaryAllowed;
     /** The chunk's dictionary; null when the column is not dictionary-encoded. */
-    private Dictionary dictionary;
+    private ChunkDictionary dictionary;
     /** Pages are PLAIN from here on in this chunk: the dictionary outgrew its page, or did not pay on the first. */
     private boolean fellBack;
 
@@ -81,7 +81,7 @@ final class LeafChunk {
      * @param dictionaryAllowed whether a dictionary may be tried (strings and ints; see
      *                          {@link ParquetTableWriter#dictionaryEncoded})
      */
-    LeafChunk(ColumnDescriptor column, boolean dictionaryAllowed, Snappy compressor) {
+    LeafChunk(ColumnDescriptor column, boolean dictionaryAllowed, PageCompressor compressor) {
         this.column = column;
         this.type = column.getPrimitiveType();
         this.primitive = type.getPrimitiveTypeName();
@@ -108,7 +108,7 @@ final class LeafChunk {
         pages.clear();
         pagesBytes = 0;
         chunkEntries = 0;
-        dictionary = dictionaryAllowed ? new Dictionary() : null;
+        dictionary = dictionaryAllowed ? new ChunkDictionary(primitive == PrimitiveTypeName.BINARY) : null;
         fellBack = false;
     }
 
@@ -163,7 +163,7 @@ final class LeafChunk {
 
     /** Bytes this chunk holds: its compressed pages, the page being filled, the dictionary. */
     long bufferedBytes() {
-        return pagesBytes + pageBytes + entries / 4 + (dictionary != null ? dictionary.bytes : 0);
+        return pagesBytes + pageBytes + entries / 4 + (dictionary != null ? dictionary.bytes() : 0);
     }
 
     // ---- pages -----------------------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ final class LeafChunk {
         BytesInput valueBytes = null;
         Encoding encoding = Encoding.PLAIN;
         if (dictionary != null && !fellBack) {
-            int[] index = dictionary.add(encoded);
+            int[] index = dictionary.add(values, refs, longs, encoded);
             if (index == null || pages.isEmpty() && !dictionary.smallerThan(values, plainSize(encoded))) {
                 // the dictionary outgrew its page, or does not pay: PLAIN from here on (as parquet-mr falls back)
                 fellBack = true;
@@ -240,7 +240,7 @@ final class LeafChunk {
         }
     }
 
-    private static RunLengthBitPackingHybridEncoder encoder(int bitWidth) {
+    static RunLengthBitPackingHybridEncoder encoder(int bitWidth) {
         return new RunLengthBitPackingHybridEncoder(bitWidth, 256, PAGE_BYTES, HeapByteBufferAllocator.getInstance());
     }
 
@@ -346,207 +346,6 @@ final class LeafChunk {
                 return BytesInput.from(b.array());
             }
             default -> throw new IllegalStateException(column + ": " + primitive + " is not written");
-        }
-    }
-
-    // ---- dictionaries ----------------------------------------------------------------------------------------
-
-    /** A chunk's dictionary of strings (by their UTF-8 bytes) or ints, in first-seen order. */
-    private final class Dictionary {
-        /** Strings by their own equality (a String caches its hash), byte arrays by content. */
-        private final Map<Object, Integer> stringIds = new HashMap<>();
-        private final List<byte[]> strings = new ArrayList<>();
-        private final IntIds ints = new IntIds();
-        /** PLAIN size of all its entries. */
-        long bytes;
-        /**
-         * Entries the chunk's dictionary-encoded pages may refer to: the size after the last page that used it, or 0
-         * when no page did (the first page that uses it has values, since a dictionary must be smaller than them).
-         */
-        int used;
-        private int[] seen = new int[64];
-        private int stamp;
-
-        int size() {
-            return primitive == PrimitiveTypeName.BINARY ? strings.size() : ints.size;
-        }
-
-        /**
-         * Indices of the page's values, adding new ones to the dictionary; null when the dictionary would exceed
-         * {@link #MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #used} entries).
-         */
-        int[] add(byte[][] encoded) {
-            int[] ids = new int[values];
-            for (int i = 0; i < values; i++) {
-                int id;
-                if (encoded != null) {
-                    Object key = refs[i] instanceof String ? refs[i] : ByteBuffer.wrap(encoded[i]);
-                    Integer known = stringIds.get(key);
-                    if (known == null) {
-                        known = strings.size();
-                        stringIds.put(key, known);
-                        strings.add(encoded[i]);
-                        bytes += 4 + encoded[i].length;
-                    }
-                    id = known;
-                } else {
-                    int before = ints.size;
-                    id = ints.id((int) longs[i]);
-                    if (ints.size > before) {
-                        bytes += 4;
-                    }
-                }
-                if (bytes > MAX_DICTIONARY_BYTES) {
-                    return null;
-                }
-                ids[i] = id;
-            }
-            return ids;
-        }
-
-        /** parquet-mr's test: indices plus dictionary smaller than the plain values of the first page. */
-        boolean smallerThan(int n, long plainStringBytes) {
-            long plain = primitive == PrimitiveTypeName.BINARY ? plainStringBytes : 4L * n;
-            return ((long) n * bitWidth() + 7) / 8 + bytes < plain;
-        }
-
-        private int bitWidth() {
-            return 32 - Integer.numberOfLeadingZeros(Math.max(size() - 1, 0));
-        }
-
-        /** The PLAIN dictionary page of the first {@code n} entries. */
-        byte[] page(int n) {
-            if (primitive == PrimitiveTypeName.BINARY) {
-                int len = 0;
-                for (int i = 0; i < n; i++) {
-                    len += 4 + strings.get(i).length;
-                }
-                ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
-                for (int i = 0; i < n; i++) {
-                    b.putInt(strings.get(i).length).put(strings.get(i));
-                }
-                return b.array();
-            }
-            ByteBuffer b = ByteBuffer.allocate(4 * n).order(ByteOrder.LITTLE_ENDIAN);
-            for (int i = 0; i < n; i++) {
-                b.putInt(ints.values[i]);
-            }
-            return b.array();
-        }
-
-        /** The page's indices: bit width, then the hybrid; adds the page's values to {@code stats}. */
-        BytesInput indices(int[] ids, int n, Statistics<?> stats) throws IOException {
-            if (n > 0) {
-                // min and max over the page's distinct values
-                if (seen.length < size()) {
-                    seen = Arrays.copyOf(seen, Math.max(size(), seen.length * 2));
-                }
-                stamp++;
-                int min = -1, max = -1;
-                for (int i = 0; i < n; i++) {
-                    int k = ids[i];
-                    if (seen[k] != stamp) {
-                        seen[k] = stamp;
-                        if (min < 0 || less(k, min)) {
-                            min = k;
-                        }
-                        if (max < 0 || less(max, k)) {
-                            max = k;
-                        }
-                    }
-                }
-                if (primitive == PrimitiveTypeName.BINARY) {
-                    stats.updateStats(Binary.fromConstantByteArray(strings.get(min)));
-                    stats.updateStats(Binary.fromConstantByteArray(strings.get(max)));
-                } else {
-                    stats.updateStats(ints.values[min]);
-                    stats.updateStats(ints.values[max]);
-                }
-            }
-            int bitWidth = bitWidth();
-            try (RunLengthBitPackingHybridEncoder e = encoder(bitWidth)) {
-                for (int i = 0; i < n; i++) {
-                    e.writeInt(ids[i]);
-                }
-                return BytesInput.concat(BytesInput.from(new byte[]{(byte) bitWidth}),
-                        BytesInput.from(e.toBytes().toByteArray()));
-            }
-        }
-
-        private boolean less(int a, int b) {
-            if (primitive == PrimitiveTypeName.BINARY) {
-                return Arrays.compareUnsigned(strings.get(a), strings.get(b)) < 0;
-            }
-            return ints.values[a] < ints.values[b];
-        }
-    }
-
-    /** Open-addressing map from int value to its first-seen index. */
-    private static final class IntIds {
-        int[] values = new int[64];
-        int size;
-        private int[] slots = new int[128];
-
-        IntIds() {
-            Arrays.fill(slots, -1);
-        }
-
-        int id(int v) {
-            int mask = slots.length - 1;
-            int h = mix(v) & mask;
-            while (true) {
-                int s = slots[h];
-                if (s < 0) {
-                    if (size == values.length) {
-                        values = Arrays.copyOf(values, size * 2);
-                    }
-                    values[size] = v;
-                    slots[h] = size;
-                    if (++size * 2 > slots.length) {
-                        grow();
-                    }
-                    return size - 1;
-                }
-                if (values[s] == v) {
-                    return s;
-                }
-                h = (h + 1) & mask;
-            }
-        }
-
-        private void grow() {
-            slots = new int[slots.length * 2];
-            Arrays.fill(slots, -1);
-            int mask = slots.length - 1;
-            for (int i = 0; i < size; i++) {
-                int h = mix(values[i]) & mask;
-                while (slots[h] >= 0) {
-                    h = (h + 1) & mask;
-                }
-                slots[h] = i;
-            }
-        }
-
-        private static int mix(int v) {
-            int h = v * 0x9E3779B9;
-            return h ^ (h >>> 16);
-        }
-    }
-
-    /**
-     * Parquet's SNAPPY: one raw Snappy block per page (no framing), as parquet-mr's codec writes it, with one reused
-     * output buffer (parquet-mr's codec stream allocates its buffers for every page).
-     */
-    static final class Snappy {
-        private byte[] out = new byte[64 * 1024];
-
-        byte[] compress(byte[] raw) throws IOException {
-            int max = org.xerial.snappy.Snappy.maxCompressedLength(raw.length);
-            if (out.length < max) {
-                out = new byte[max];
-            }
-            int n = org.xerial.snappy.Snappy.compress(raw, 0, raw.length, out, 0);
-            return Arrays.copyOf(out, n);
         }
     }
 }

@@ -1,14 +1,9 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
@@ -22,11 +17,12 @@ import java.util.Map;
 
 /**
  * Writes {@link RowBuffer} rows of one {@link TableSchema} to one Parquet file (Snappy), with the types Spark's own
- * writer would choose (TIMESTAMP as INT64 TIMESTAMP(MICROS, UTC), three-level lists and maps) and the Spark schema
- * in the footer, so {@code spark.read.parquet} gives back exactly {@link TableSchema#sparkSchema()}.
+ * writer would choose (TIMESTAMP as INT64 TIMESTAMP(MICROS, UTC), three-level lists and maps) and the footer
+ * metadata its caller gives (the {@code spark} package gives the Spark schema, so {@code spark.read.parquet} gives
+ * back exactly the table's Spark schema). Where the file goes is the caller's {@link OutputFile}: a Hadoop
+ * filesystem for {@code analyze}, a local file for {@code load --out}.
  */
 public final class ParquetTableWriter implements Closeable {
-    private static final String SPARK_ROW_METADATA = "org.apache.spark.sql.parquet.row.metadata";
     /** Largest row group. */
     static final int MAX_ROW_GROUP_BYTES = 16 * 1024 * 1024;
     /** Smallest row group, whatever the heap. */
@@ -37,10 +33,14 @@ public final class ParquetTableWriter implements Closeable {
      * (16 MB each with a 3 GB heap on 2 cores, 2.7 MB with 256 MB), so they stay bounded whatever the capture size
      * and leave the heap to the engine's open connections and Spark's shuffle.
      */
-    static final int ROW_GROUP_BYTES = rowGroupBytes(Runtime.getRuntime().maxMemory(),
+    public static final int ROW_GROUP_BYTES = rowGroupBytes(Runtime.getRuntime().maxMemory(),
             Runtime.getRuntime().availableProcessors());
 
-    static int rowGroupBytes(long maxHeap, int cores) {
+    /** Rows per data page at most (parquet-mr's default). */
+    public static final int PAGE_ROWS = LeafChunk.PAGE_ROWS;
+
+    /** The row group size for a JVM of {@code maxHeap} bytes and {@code cores} processors (see above). */
+    public static int rowGroupBytes(long maxHeap, int cores) {
         long share = maxHeap / 8 / (6L * Math.max(1, cores));
         return (int) Math.max(MIN_ROW_GROUP_BYTES, Math.min(MAX_ROW_GROUP_BYTES, share));
     }
@@ -51,7 +51,8 @@ public final class ParquetTableWriter implements Closeable {
     private final TableSchema table;
     private final long rowGroupBytes;
     private final MessageType schema;
-    private final LeafChunk.Snappy compressor = new LeafChunk.Snappy();
+    private final Map<String, String> footer;
+    private final PageCompressor compressor = new PageCompressor();
     private final ParquetFileWriter file;
     /** For each table column, the index of its first leaf column in {@link #leaves}. */
     private final int[] firstLeaf;
@@ -68,25 +69,20 @@ public final class ParquetTableWriter implements Closeable {
     private boolean closed;
 
     /**
-     * Opens {@code file} for writing (it must not exist). A {@code file:} path is written through Hadoop's raw local
-     * filesystem, without a {@code .crc} side file (readers do not need one).
+     * Opens {@code file} for writing ({@code mode} CREATE: it must not exist), with {@code footer} as the file's
+     * key-value metadata, and a row group size of {@code rowGroupBytes} (buffered, about their plain size; normally
+     * {@link #ROW_GROUP_BYTES}).
      */
-    public ParquetTableWriter(TableSchema table, Path file, Configuration conf) throws IOException {
-        this(table, file, conf, ROW_GROUP_BYTES);
-    }
-
-    /**
-     * With a row group size of {@code rowGroupBytes} (buffered, about their plain size) instead of
-     * {@link #ROW_GROUP_BYTES}.
-     */
-    ParquetTableWriter(TableSchema table, Path file, Configuration conf, long rowGroupBytes) throws IOException {
+    public ParquetTableWriter(TableSchema table, OutputFile file, ParquetFileWriter.Mode mode,
+                              Map<String, String> footer, long rowGroupBytes) throws IOException {
         this.table = table;
         this.rowGroupBytes = rowGroupBytes;
+        this.footer = new java.util.LinkedHashMap<>(footer);
         this.schema = parquetSchema(table);
         // parquet-mr's defaults for what the file writer itself does: column index truncation, page checksums (the
         // pages and their statistics are LeafChunk's; it gives no size statistics)
-        this.file = new ParquetFileWriter(new TableOutputFile(file, conf), schema, ParquetFileWriter.Mode.CREATE,
-                rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null, ParquetProperties.builder().build());
+        this.file = new ParquetFileWriter(file, schema, mode, rowGroupBytes, ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
+                null, ParquetProperties.builder().build());
         this.file.start();
         List<Column> cols = table.columns();
         types = new ColumnType[cols.size()];
@@ -128,7 +124,7 @@ public final class ParquetTableWriter implements Closeable {
      * timestamps and doubles (times, sequence numbers, microsecond values: mostly distinct, so a dictionary would be
      * built, outgrow its page and be thrown away, costing CPU and a large hash map per column).
      */
-    static boolean dictionaryEncoded(ColumnType t) {
+    public static boolean dictionaryEncoded(ColumnType t) {
         return switch (t) {
             case LONG, TIMESTAMP, DOUBLE, LONG_LIST -> false;
             default -> true;
@@ -249,43 +245,7 @@ public final class ParquetTableWriter implements Closeable {
         }
         closed = true;
         flushRowGroup();
-        file.end(Map.of(SPARK_ROW_METADATA, table.sparkSchema().json()));
-    }
-
-    /** A Parquet output file on a Hadoop filesystem; {@code file:} paths go through the raw local filesystem. */
-    private static final class TableOutputFile implements OutputFile {
-        private final Path path;
-        private final FileSystem fs;
-
-        TableOutputFile(Path path, Configuration conf) throws IOException {
-            this.path = path;
-            this.fs = HadoopSeekableInput.captureFileSystem(path, conf);
-        }
-
-        @Override
-        public PositionOutputStream create(long blockSizeHint) throws IOException {
-            return HadoopStreams.wrap(fs.create(path, false));
-        }
-
-        @Override
-        public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
-            return HadoopStreams.wrap(fs.create(path, true));
-        }
-
-        @Override
-        public boolean supportsBlockSize() {
-            return false;
-        }
-
-        @Override
-        public long defaultBlockSize() {
-            return 0;
-        }
-
-        @Override
-        public String getPath() {
-            return path.toString();
-        }
+        file.end(footer);
     }
 
     /** The Parquet schema of {@code table}. */

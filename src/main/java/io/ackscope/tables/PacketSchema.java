@@ -1,14 +1,14 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
 import java.util.List;
 
-import static io.ackscope.spark.ColumnType.BINARY;
-import static io.ackscope.spark.ColumnType.BOOLEAN;
-import static io.ackscope.spark.ColumnType.INT;
-import static io.ackscope.spark.ColumnType.LONG;
-import static io.ackscope.spark.ColumnType.SACK_BLOCKS;
-import static io.ackscope.spark.ColumnType.STRING;
-import static io.ackscope.spark.ColumnType.TIMESTAMP;
+import static io.ackscope.tables.ColumnType.BINARY;
+import static io.ackscope.tables.ColumnType.BOOLEAN;
+import static io.ackscope.tables.ColumnType.INT;
+import static io.ackscope.tables.ColumnType.LONG;
+import static io.ackscope.tables.ColumnType.SACK_BLOCKS;
+import static io.ackscope.tables.ColumnType.STRING;
+import static io.ackscope.tables.ColumnType.TIMESTAMP;
 
 /** Rows of the {@code pcap} data source, and the {@code packets} table {@code analyze --packets} writes: one per frame. */
 public final class PacketSchema {

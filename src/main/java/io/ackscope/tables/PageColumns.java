@@ -1,4 +1,4 @@
-package io.ackscope.report;
+package io.ackscope.tables;
 
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,28 +1,23 @@
-package io.ackscope.spark;
+package io.ackscope.tables;
 
-import io.ackscope.capture.Archive;
-import io.ackscope.capture.FileFrames;
-import io.ackscope.decode.DecodeStatus;
-
-import java.util.Arrays;
 import java.util.List;
 
-import static io.ackscope.spark.ColumnType.BOOLEAN;
-import static io.ackscope.spark.ColumnType.INT;
-import static io.ackscope.spark.ColumnType.INT_LIST;
-import static io.ackscope.spark.ColumnType.LONG;
-import static io.ackscope.spark.ColumnType.LONG_LIST;
-import static io.ackscope.spark.ColumnType.STRING;
-import static io.ackscope.spark.ColumnType.STRING_LIST;
-import static io.ackscope.spark.ColumnType.STRING_LONG_MAP;
-import static io.ackscope.spark.ColumnType.TIMESTAMP;
+import static io.ackscope.tables.ColumnType.BOOLEAN;
+import static io.ackscope.tables.ColumnType.INT;
+import static io.ackscope.tables.ColumnType.INT_LIST;
+import static io.ackscope.tables.ColumnType.LONG;
+import static io.ackscope.tables.ColumnType.LONG_LIST;
+import static io.ackscope.tables.ColumnType.STRING;
+import static io.ackscope.tables.ColumnType.STRING_LIST;
+import static io.ackscope.tables.ColumnType.STRING_LONG_MAP;
+import static io.ackscope.tables.ColumnType.TIMESTAMP;
 
 /** The {@code capture_files} table: one row per input capture, with where every one of its frames went. */
-final class CaptureFilesTable {
+public final class CaptureFilesTable {
     private CaptureFilesTable() {
     }
 
-    static final TableSchema TABLE = new TableSchema("capture_files",
+    public static final TableSchema TABLE = new TableSchema("capture_files",
             "One row per input capture: what it is, what was read from it, and where every frame went. "
                     + "`frames = tcp_frames + skipped_frames` and `frames = frames_ok + frames_truncated + "
                     + "frames_malformed + frames_unsupported` hold for every row.",
@@ -89,69 +84,30 @@ final class CaptureFilesTable {
                             "pcapng if_name (or if_description) of the interfaces declared before the first packet."),
                     new Column("comments", STRING_LIST, false, "", "The file's first pcapng comments.")));
 
-    static final int FILE = 0, FILE_INDEX = 1, FILE_BYTES = 2, FORMAT = 3, READ_MODE = 4, WHOLE_REASON = 5,
-            SPLITS = 6, LINK_TYPES = 7, INTERFACES = 8, FRAMES = 9, CAPTURED_BYTES = 10, ORIGINAL_BYTES = 11,
-            FIRST_TS = 12, LAST_TS = 13, DURATION_US = 14, FRAMES_OK = 15, FRAMES_TRUNCATED = 16,
-            FRAMES_MALFORMED = 17, FRAMES_UNSUPPORTED = 18, TCP_FRAMES = 19, SKIPPED = 20, SKIPPED_BY_REASON = 21,
-            ERROR_OFFSET = 22, ERROR = 23, TAIL_OFFSET = 24, TAIL_PROBLEM = 25, COMPLETE = 26, SEEK_FRAMES = 27,
-            SEEK_OFFSETS = 28, SOURCE = 29, FIRST_SOURCE_FRAME = 30, DUPLICATE_FRAMES = 31, DUPLICATE_RANGES = 32,
-            HARDWARE = 33, OS = 34, APPLICATION = 35, INTERFACE_NAMES = 36, COMMENTS = 37;
-
-    /**
-     * Fills {@code row} for one file from its merged split statistics ({@code stats} null when no split of it
-     * reported, for example when the job failed before reading it).
-     */
-    static RowBuffer fill(RowBuffer row, CaptureFile file, FilePlan plan, SplitStats stats,
-                          ArchiveNumbering numbering, Archive.Member member) {
-        row.clear();
-        FileFrames frames = numbering.frames(file.index());
-        row.setString(SOURCE, numbering.sourceName(file.source())).setLong(FIRST_SOURCE_FRAME, frames.base())
-                .setLong(DUPLICATE_FRAMES, frames.duplicates().length)
-                .setLongList(DUPLICATE_RANGES, frames.ranges());
-        Archive.Metadata m = member != null ? member.metadata() : null;
-        row.setString(HARDWARE, m != null ? m.hardware() : null).setString(OS, m != null ? m.os() : null)
-                .setString(APPLICATION, m != null ? m.application() : null)
-                .setStringList(INTERFACE_NAMES, m != null ? m.interfaces() : List.of())
-                .setStringList(COMMENTS, m != null ? m.comments() : List.of());
-        row.setString(FILE, file.path()).setInt(FILE_INDEX, file.index()).setLong(FILE_BYTES, file.length())
-                .setString(READ_MODE, plan.splits() > 1 ? "split" : "whole")
-                .setString(WHOLE_REASON, plan.splits() > 1 ? null : plan.wholeReason())
-                .setInt(SPLITS, plan.splits());
-        if (stats == null) {
-            stats = new SplitStats(file.index(), 0);
-            stats.frames().seal();
-        }
-        FrameAccounting f = stats.frames();
-        row.setString(FORMAT, stats.format)
-                .setIntList(LINK_TYPES, stats.linkTypes.stream().mapToInt(Integer::intValue).toArray())
-                .setInt(INTERFACES, stats.interfaces.size())
-                .setLong(FRAMES, f.frames()).setLong(CAPTURED_BYTES, stats.capturedBytes)
-                .setLong(ORIGINAL_BYTES, stats.originalBytes)
-                .setLong(FRAMES_OK, f.status(DecodeStatus.OK))
-                .setLong(FRAMES_TRUNCATED, f.status(DecodeStatus.TRUNCATED))
-                .setLong(FRAMES_MALFORMED, f.status(DecodeStatus.MALFORMED))
-                .setLong(FRAMES_UNSUPPORTED, f.status(DecodeStatus.UNSUPPORTED))
-                .setLong(TCP_FRAMES, f.tcpFrames()).setLong(SKIPPED, f.frames() - f.tcpFrames())
-                .setStringLongMap(SKIPPED_BY_REASON, f.skipped())
-                .setString(ERROR, stats.errorReason).setString(TAIL_PROBLEM, stats.tailReason)
-                .setBoolean(COMPLETE, stats.complete);
-        if (stats.firstNanos <= stats.lastNanos) {
-            row.setTimestampNanos(FIRST_TS, stats.firstNanos).setTimestampNanos(LAST_TS, stats.lastNanos)
-                    .setLong(DURATION_US, (stats.lastNanos - stats.firstNanos) / 1000);
-        }
-        if (stats.errorOffset != null) {
-            row.setLong(ERROR_OFFSET, stats.errorOffset);
-        }
-        if (stats.tailOffset != null) {
-            row.setLong(TAIL_OFFSET, stats.tailOffset);
-        }
-        // a split after damage may have read on (the table's other figures stop at the damage): its points go
-        int n = 0;
-        while (n < stats.seekPointCount && (stats.errorOffset == null || stats.seekOffsets[n] < stats.errorOffset)) {
-            n++;
-        }
-        row.setLongList(SEEK_FRAMES, Arrays.copyOf(stats.seekFrames, n))
-                .setLongList(SEEK_OFFSETS, Arrays.copyOf(stats.seekOffsets, n));
-        return row;
-    }
+    // readers name the columns they read by these constants (see EngineTables)
+    public static final Column FILE = TABLE.column("file");
+    public static final Column FILE_INDEX = TABLE.column("file_index");
+    public static final Column FILE_BYTES = TABLE.column("file_bytes");
+    public static final Column FORMAT = TABLE.column("format");
+    public static final Column READ_MODE = TABLE.column("read_mode");
+    public static final Column LINK_TYPES = TABLE.column("link_types");
+    public static final Column FRAMES = TABLE.column("frames");
+    public static final Column FIRST_TIMESTAMP = TABLE.column("first_timestamp");
+    public static final Column LAST_TIMESTAMP = TABLE.column("last_timestamp");
+    public static final Column FRAMES_OK = TABLE.column("frames_ok");
+    public static final Column FRAMES_TRUNCATED = TABLE.column("frames_truncated");
+    public static final Column FRAMES_MALFORMED = TABLE.column("frames_malformed");
+    public static final Column FRAMES_UNSUPPORTED = TABLE.column("frames_unsupported");
+    public static final Column TCP_FRAMES = TABLE.column("tcp_frames");
+    public static final Column SKIPPED_BY_REASON = TABLE.column("skipped_by_reason");
+    public static final Column ERROR_OFFSET = TABLE.column("error_offset");
+    public static final Column ERROR = TABLE.column("error");
+    public static final Column TAIL_OFFSET = TABLE.column("tail_offset");
+    public static final Column TAIL_PROBLEM = TABLE.column("tail_problem");
+    public static final Column SEEK_FRAMES = TABLE.column("seek_frames");
+    public static final Column SEEK_OFFSETS = TABLE.column("seek_offsets");
+    public static final Column SOURCE = TABLE.column("source");
+    public static final Column FIRST_SOURCE_FRAME = TABLE.column("first_source_frame");
+    public static final Column DUPLICATE_RANGES = TABLE.column("duplicate_ranges");
+    public static final Column WHOLE_REASON = TABLE.column("whole_reason");
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Compares two `ackscope analyze` outputs (for example of the same captures before and after a change to the code
+# that writes them) and says, table by table, whether they hold the same rows (not a test; a check for a change
+# that must not change the outputs):
+#   - every table directory of either output (a directory holding *.parquet files) must be in both;
+#   - its columns (names and types, in order) must be the same;
+#   - its rows must be the same multiset: DuckDB's EXCEPT ALL both ways is empty, and the row counts agree;
+#   - whether its part files are also byte-for-byte identical is printed, not required: parquet-mr writes each column
+#     chunk's list of encodings in the footer from a hash set of enum constants, whose order differs from one JVM
+#     run to the next, so two runs of one build already differ in those bytes;
+#   - report.html must be identical once its times ("generated YYYY-MM-DD HH:MM:SS UTC") and the output directory's
+#     own path (it names where its tables are) are masked.
+# Prints one line per table and exits 0 when everything is equal, 1 otherwise.
+#
+# Usage: bench/tables-equal.sh BEFORE_DIR AFTER_DIR
+# Needs: python3 with the duckdb module (PYTHON=/path/to/python to choose one, e.g. a venv with `pip install duckdb`).
+set -euo pipefail
+if [ "$#" -ne 2 ] || [ ! -d "$1" ] || [ ! -d "$2" ]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+  exit 2
+fi
+exec "${PYTHON:-python3}" - "$1" "$2" <<'EOF'
+import filecmp, os, re, sys
+import duckdb
+
+before, after = sys.argv[1], sys.argv[2]
+
+def tables(d):
+    return sorted(n for n in os.listdir(d)
+                  if os.path.isdir(os.path.join(d, n))
+                  and any(f.endswith('.parquet') for f in os.listdir(os.path.join(d, n))))
+
+def parts(d, t):
+    return sorted(f for f in os.listdir(os.path.join(d, t)) if f.endswith('.parquet'))
+
+def src(d, t):
+    return "read_parquet('%s')" % os.path.join(d, t, '*.parquet').replace("'", "''")
+
+con = duckdb.connect()
+ok = True
+names = sorted(set(tables(before)) | set(tables(after)))
+for t in names:
+    if t not in tables(before) or t not in tables(after):
+        print('%-16s only in %s' % (t, before if t in tables(before) else after))
+        ok = False
+        continue
+    cols_b = con.execute('DESCRIBE SELECT * FROM ' + src(before, t)).fetchall()
+    cols_a = con.execute('DESCRIBE SELECT * FROM ' + src(after, t)).fetchall()
+    if [c[:2] for c in cols_b] != [c[:2] for c in cols_a]:
+        print('%-16s columns differ: %s vs %s' % (t, [c[:2] for c in cols_b], [c[:2] for c in cols_a]))
+        ok = False
+        continue
+    n_b = con.execute('SELECT count(*) FROM ' + src(before, t)).fetchone()[0]
+    n_a = con.execute('SELECT count(*) FROM ' + src(after, t)).fetchone()[0]
+    only_b = con.execute('SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)'
+                         % (src(before, t), src(after, t))).fetchone()[0]
+    only_a = con.execute('SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)'
+                         % (src(after, t), src(before, t))).fetchone()[0]
+    same_bytes = parts(before, t) == parts(after, t) and all(
+        filecmp.cmp(os.path.join(before, t, f), os.path.join(after, t, f), shallow=False) for f in parts(before, t))
+    equal = n_b == n_a and only_b == 0 and only_a == 0
+    ok &= equal
+    print('%-16s %s: %d rows before, %d after; EXCEPT ALL: %d only before, %d only after; part files %s'
+          % (t, 'equal' if equal else 'DIFFERENT', n_b, n_a, only_b, only_a,
+             'byte-for-byte identical' if same_bytes else 'differ in bytes'))
+
+def page(d):
+    p = os.path.join(d, 'report.html')
+    if not os.path.exists(p):
+        return None
+    with open(p, encoding='utf-8') as f:
+        text = f.read().replace(os.path.abspath(d).rstrip('/'), '<out>')
+        return re.sub(r'generated \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC', 'generated <time>', text)
+
+pb, pa = page(before), page(after)
+if pb is None and pa is None:
+    print('report.html      in neither')
+elif pb == pa:
+    print('report.html      identical but for its times')
+else:
+    ok = False
+    lb, la = (pb or '').splitlines(), (pa or '').splitlines()
+    first = next((i for i in range(min(len(lb), len(la))) if lb[i] != la[i]), min(len(lb), len(la)))
+    print('report.html      DIFFERENT from line %d' % (first + 1))
+print('all equal' if ok else 'NOT EQUAL')
+sys.exit(0 if ok else 1)
+EOF

@@ -1,0 +1,156 @@
+package io.ackscope.spark;
+
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tcp.AckDelay;
+import io.ackscope.tcp.ConnectionRecord;
+import io.ackscope.tcp.Exchange;
+import io.ackscope.tcp.LatencyEvent;
+import io.ackscope.tcp.RttSample;
+import io.ackscope.tcp.SideStats;
+import io.ackscope.tcp.Stall;
+import io.ackscope.tcp.Summary;
+
+/**
+ * How each record of the TCP engine becomes a row of its table ({@link EngineTables}, in column order): engine
+ * nanoseconds become {@code _us} columns (integer microseconds, rounded down) and TIMESTAMP columns, the engine's
+ * "absent" (-1) becomes null, and sides become CLIENT (originator) or SERVER.
+ */
+final class EngineRows {
+    private EngineRows() {
+    }
+
+    private static final int C_CLIENT = EngineTables.CONNECTIONS.ordinal("client_ip");
+    private static final int C_SERVER = EngineTables.CONNECTIONS.ordinal("server_ip");
+    private static final int C_RTT_CLIENT = EngineTables.CONNECTIONS.ordinal("data_rtt_client_data_count");
+    private static final int C_RTT_SERVER = EngineTables.CONNECTIONS.ordinal("data_rtt_server_data_count");
+    private static final int C_RTT_TS = EngineTables.CONNECTIONS.ordinal("timestamp_rtt_count");
+    private static final int C_TTFB = EngineTables.CONNECTIONS.ordinal("ttfb_count");
+
+    static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap) {
+        r.clear();
+        int i = 0;
+        r.setLong(i++, stream).setInt(i++, c.id().firstFileIndex()).setLong(i++, c.id().firstFrameNumber())
+                .setString(i++, c.originatorRule().name());
+        r.setTimestampNanos(i++, c.firstNanos()).setTimestampNanos(i++, c.lastNanos())
+                .setLong(i++, c.durationNanos() / 1000);
+        ts(r, i++, c.synNanos());
+        ts(r, i++, c.synAckNanos());
+        ts(r, i++, c.handshakeAckNanos());
+        us(r, i++, c.synToSynAckNanos());
+        us(r, i++, c.synAckToAckNanos());
+        us(r, i++, c.initialRttNanos());
+        r.setString(i++, c.vantage().name()).setString(i++, c.connState()).setString(i++, c.history())
+                .setString(i, c.endReason().name());
+        side(r, C_CLIENT, c.orig());
+        side(r, C_SERVER, c.resp());
+        summary(r, C_RTT_CLIENT, c.dataRttFromOrig());
+        summary(r, C_RTT_SERVER, c.dataRttFromResp());
+        summary(r, C_RTT_TS, c.timestampRtt());
+        int j = C_RTT_TS + 4;
+        r.setLong(j++, c.stalls()).setLong(j++, c.stallNanos() / 1000).setLong(j, c.exchanges());
+        summary(r, C_TTFB, c.ttfb());
+        int k = C_TTFB + 4;
+        r.setLong(k++, c.rtoEvents()).setLong(k++, c.zeroWindowWaits()).setBoolean(k++, crossesGap)
+                .setString(k, source);
+    }
+
+    private static void side(RowBuffer r, int i, SideStats s) {
+        r.setString(i++, s.address()).setInt(i++, s.port());
+        long[] counts = {s.packets(), s.frameBytes(), s.payloadBytes(), s.retransmissions(), s.fastRetransmissions(),
+                s.spuriousRetransmissions(), s.duplicateAcks(), s.outOfOrder(), s.zeroWindows(), s.zeroWindowProbes(),
+                s.windowFull(), s.keepAlives(), s.lostSegments(), s.rsts(), s.fins()};
+        for (long v : counts) {
+            r.setLong(i++, v);
+        }
+        intOrNull(r, i++, s.mss());
+        intOrNull(r, i++, s.windowScale());
+        r.setBoolean(i++, s.sackPermitted()).setBoolean(i++, s.timestamps()).setLong(i++, s.unackedDropped());
+        summary(r, i, s.ackDelay());
+        i += 4;
+        long[] acks = {s.immediateAcks(), s.everySecondAcks(), s.piggybackedAcks(), s.delayed40msAcks(),
+                s.delayed200msAcks(), s.delayedOtherAcks()};
+        for (long v : acks) {
+            r.setLong(i++, v);
+        }
+    }
+
+    private static void summary(RowBuffer r, int i, Summary s) {
+        r.setLong(i, s.count());
+        if (s.count() > 0) {
+            r.setLong(i + 1, s.minNanos() / 1000).setLong(i + 2, s.meanNanos() / 1000).setLong(i + 3, s.maxNanos() / 1000);
+        }
+    }
+
+
+    static void rttSample(RowBuffer r, RttSample s, long stream, String source) {
+        r.clear().setLong(0, stream).setTimestampNanos(1, s.timeNanos()).setLong(2, s.frameNumber())
+                .setString(3, s.kind().name()).setString(4, role(s.measuredFrom())).setLong(5, s.valueNanos() / 1000)
+                .setBoolean(6, s.karnAmbiguous()).setString(7, source);
+    }
+
+
+    static void ackDelay(RowBuffer r, AckDelay a, long stream, String source) {
+        r.clear().setLong(0, stream).setTimestampNanos(1, a.timeNanos()).setLong(2, a.frameNumber())
+                .setString(3, role(a.ackingSide())).setLong(4, a.valueNanos() / 1000)
+                .setLong(5, a.sinceNewestNanos() / 1000).setInt(6, a.segments()).setLong(7, a.bytes())
+                .setString(8, a.method().name()).setString(9, a.ackClass().name()).setString(10, source);
+    }
+
+
+    static void stall(RowBuffer r, Stall s, long stream, String source) {
+        r.clear().setLong(0, stream).setTimestampNanos(1, s.startNanos()).setLong(2, s.durationNanos() / 1000)
+                .setLong(3, s.ackDelayNanos() / 1000).setLong(4, s.resumeGapNanos() / 1000)
+                .setString(5, role(s.holdingSide())).setString(6, role(s.delayingSide())).setLong(7, s.heldFrame())
+                .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, s.evidence()).setString(11, source);
+    }
+
+
+    static void latencyEvent(RowBuffer r, LatencyEvent e, long stream, String source) {
+        r.clear().setLong(0, stream).setString(1, e.kind().name()).setTimestampNanos(2, e.startNanos())
+                .setLong(3, e.durationNanos() / 1000).setString(4, role(e.side())).setLong(5, e.startFrame())
+                .setLong(6, e.endFrame()).setString(7, e.evidence()).setString(8, source);
+    }
+
+
+    static void exchange(RowBuffer r, Exchange e, long stream, String source) {
+        r.clear().setLong(0, stream).setInt(1, e.index()).setTimestampNanos(2, e.requestStartNanos())
+                .setTimestampNanos(3, e.requestEndNanos());
+        ts(r, 4, e.responseFirstNanos());
+        ts(r, 5, e.responseLastNanos());
+        r.setLong(6, e.requestBytes()).setLong(7, e.responseBytes());
+        us(r, 8, e.ttfbNanos());
+        us(r, 9, e.networkNanos());
+        us(r, 10, e.serverNanos());
+        us(r, 11, e.stallNanos());
+        us(r, 12, e.responseStallNanos());
+        us(r, 13, e.completeNanos());
+        r.setString(14, e.httpMethod()).setString(15, e.httpTarget()).setString(16, e.httpHost());
+        intOrNull(r, 17, e.httpStatus());
+        r.setString(18, source);
+    }
+
+
+    // ---- helpers -------------------------------------------------------------------------------------------
+    private static void ts(RowBuffer r, int i, long nanos) {
+        if (nanos >= 0) {
+            r.setTimestampNanos(i, nanos);
+        }
+    }
+
+    private static void us(RowBuffer r, int i, long nanos) {
+        if (nanos >= 0) {
+            r.setLong(i, nanos / 1000);
+        }
+    }
+
+    private static void intOrNull(RowBuffer r, int i, int v) {
+        if (v >= 0) {
+            r.setInt(i, v);
+        }
+    }
+
+    private static String role(io.ackscope.tcp.Side s) {
+        return s == io.ackscope.tcp.Side.ORIGINATOR ? "CLIENT" : "SERVER";
+    }
+}

@@ -1,0 +1,51 @@
+package io.ackscope.tables;
+
+import java.util.List;
+
+/**
+ * An output table: name, description and columns. The Parquet schema ({@link ParquetTableWriter#parquetSchema}),
+ * the Spark schema (made in {@code spark}) and {@code docs/schema.md} ({@link SchemaDoc}) all come from this one
+ * definition, and readers name their columns by its {@link Column}s.
+ */
+public final class TableSchema {
+    private final String name;
+    private final String doc;
+    private final List<Column> columns;
+
+    public TableSchema(String name, String doc, List<Column> columns) {
+        this.name = name;
+        this.doc = doc;
+        this.columns = List.copyOf(columns);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String doc() {
+        return doc;
+    }
+
+    public List<Column> columns() {
+        return columns;
+    }
+
+    public Column column(int ordinal) {
+        return columns.get(ordinal);
+    }
+
+    /** Ordinal of the named column; throws if the table has no such column. */
+    public int ordinal(String column) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equals(column)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException(name + " has no column " + column);
+    }
+
+    /** The named column; throws if the table has no such column. */
+    public Column column(String column) {
+        return columns.get(ordinal(column));
+    }
+}
