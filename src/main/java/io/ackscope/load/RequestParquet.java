@@ -1,13 +1,9 @@
 package io.ackscope.load;
 
-import org.apache.avro.Schema;
-import org.apache.avro.SchemaBuilder;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.parquet.avro.AvroParquetWriter;
+import io.ackscope.tables.LoadRequestsTable;
+import io.ackscope.tables.ParquetTableWriter;
+import io.ackscope.tables.RowBuffer;
 import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalOutputFile;
 
 import java.io.IOException;
@@ -16,29 +12,12 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Writes the per-request rows of a load run to Parquet (table {@code load_requests}, documented in
- * {@code docs/load_requests.md}). Uses parquet's {@link LocalOutputFile}, so writing a local file needs no Hadoop file
- * system. One reused Avro record for all rows.
+ * Writes the per-request rows of a load run to Parquet (table {@code load_requests},
+ * {@link LoadRequestsTable}, documented in {@code docs/load_requests.md}) with the tables' own writer, the one the
+ * analyze tables are written with. Uses parquet's {@link LocalOutputFile}, so writing a local file needs no Hadoop
+ * file system. One reused row for all rows.
  */
 public final class RequestParquet {
-
-    /** Avro schema of one row; the column documentation lives in {@code docs/load_requests.md}. */
-    public static final Schema SCHEMA = SchemaBuilder.record("load_requests").namespace("io.ackscope.load")
-            .fields()
-            .requiredLong("request_index")
-            .requiredInt("thread")
-            .requiredInt("connection")
-            .requiredInt("local_port")
-            .requiredInt("seq_on_connection")
-            .requiredLong("intended_start_ns")
-            .requiredLong("actual_start_ns")
-            .requiredLong("end_ns")
-            .requiredLong("latency_us")
-            .requiredLong("corrected_latency_us")
-            .requiredInt("status")
-            .requiredLong("bytes")
-            .optionalString("error")
-            .endRecord();
 
     private RequestParquet() {
     }
@@ -49,33 +28,32 @@ public final class RequestParquet {
             throw new IllegalArgumentException("the run kept no per-request rows");
         }
         long offset = result.epochOffsetNanos();
-        GenericData.Record row = new GenericData.Record(SCHEMA);
+        RowBuffer row = new RowBuffer(LoadRequestsTable.TABLE);
         long index = 0;
-        try (ParquetWriter<GenericRecord> w = AvroParquetWriter.<GenericRecord>builder(new LocalOutputFile(file))
-                .withSchema(SCHEMA)
-                .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .withExtraMetaData(metadata(result))
-                .build()) {
+        try (ParquetTableWriter w = new ParquetTableWriter(LoadRequestsTable.TABLE, new LocalOutputFile(file),
+                ParquetFileWriter.Mode.OVERWRITE, metadata(result), ParquetTableWriter.ROW_GROUP_BYTES)) {
             for (RequestLog log : result.logs()) {
                 for (int i = 0; i < log.size(); i++) {
                     long intended = log.intendedStart(i);
                     long actual = log.actualStart(i);
                     long end = log.end(i);
                     LoadError error = log.error(i);
-                    row.put("request_index", index++);
-                    row.put("thread", log.thread());
-                    row.put("connection", log.connection(i));
-                    row.put("local_port", log.localPort(i));
-                    row.put("seq_on_connection", log.seqOnConnection(i));
-                    row.put("intended_start_ns", intended + offset);
-                    row.put("actual_start_ns", actual + offset);
-                    row.put("end_ns", end + offset);
-                    row.put("latency_us", (end - actual) / 1000);
-                    row.put("corrected_latency_us", (end - intended) / 1000);
-                    row.put("status", log.status(i));
-                    row.put("bytes", log.bytes(i));
-                    row.put("error", error == null ? null : error.label());
+                    row.clear()
+                            .setLong(0, index++)
+                            .setInt(1, log.thread())
+                            .setInt(2, log.connection(i))
+                            .setInt(3, log.localPort(i))
+                            .setInt(4, log.seqOnConnection(i))
+                            .setTimestampNanos(5, intended + offset)
+                            .setTimestampNanos(6, actual + offset)
+                            .setTimestampNanos(7, end + offset)
+                            .setLong(8, (end - actual) / 1000)
+                            .setLong(9, (end - intended) / 1000)
+                            .setInt(10, log.status(i))
+                            .setLong(11, log.bytes(i));
+                    if (error != null) {
+                        row.setString(12, error.label());
+                    }
                     w.write(row);
                 }
             }

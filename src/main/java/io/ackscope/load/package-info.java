@@ -6,7 +6,6 @@
  * <p>Every dimension of a run is bounded ({@link io.ackscope.load.LoadConfig}); errors are counted by kind
  * ({@link io.ackscope.load.LoadError}), not thrown; latencies go to HdrHistograms and, per request, to
  * {@link io.ackscope.load.RequestLog} (Parquet with {@code --out}, written by {@link io.ackscope.load.RequestParquet}
- * through parquet-avro: the one place ackscope still uses parquet-avro and Avro; analyze's tables are written and
- * read by {@code tables}).
+ * with the {@code tables} writer that writes analyze's tables; no other Parquet code).
  */
 package io.ackscope.load;

@@ -68,13 +68,13 @@ class LoadServeCommandsTest {
 
     @Test
     void loadWritesOneParquetRowPerRequestConsistentWithItsSummary() throws Exception {
-        long before = System.currentTimeMillis() * 1_000_000L;
+        long before = System.currentTimeMillis() * 1_000L;
         Path out = dir.resolve("requests.parquet");
         Result load = inProcess("load", "http://127.0.0.1:" + port + "/", "-c", "2", "-t", "1", "-d", "1500ms",
                 "--json", "--out", out.toString());
         String stdout = load.out();
         assertEquals(0, load.code(), stdout);
-        long after = System.currentTimeMillis() * 1_000_000L;
+        long after = System.currentTimeMillis() * 1_000L + 1_000L;
         JsonNode s = JSON.readTree(stdout);
         long requests = s.get("requests").asLong();
         assertTrue(requests >= 20, stdout);
@@ -91,15 +91,16 @@ class LoadServeCommandsTest {
             GenericRecord r = rows.get(i);
             assertEquals((long) i, r.get("request_index"));
             assertNull(r.get("error"));
-            assertEquals(200, r.get("status"));
-            assertTrue((long) r.get("bytes") > 4096);
-            long intended = (long) r.get("intended_start_ns");
-            long actual = (long) r.get("actual_start_ns");
-            long end = (long) r.get("end_ns");
+            assertEquals(200, r.get("http_status"));
+            assertTrue((long) r.get("response_bytes") > 4096);
+            // TIMESTAMP(MICROS, UTC) columns, as the analyze tables' (parquet-avro reads them as Instants)
+            long intended = micros(r.get("intended_start_time"));
+            long actual = micros(r.get("start_time"));
+            long end = micros(r.get("end_time"));
             assertEquals(intended, actual, "closed loop: sent when intended");
             assertTrue(before <= actual && actual < end && end <= after, "wall-clock times within the run");
             latencies[i] = (long) r.get("latency_us");
-            assertEquals((end - actual) / 1000, latencies[i]);
+            assertEquals(end - actual, latencies[i], 1.0, "latency_us from the same nanosecond clock");
             assertEquals(latencies[i], (long) r.get("corrected_latency_us"));
             connections.add((Integer) r.get("connection"));
             ports.add((Integer) r.get("local_port"));
@@ -118,6 +119,11 @@ class LoadServeCommandsTest {
         assertEquals(lat.get("max").asLong(), latencies[latencies.length - 1],
                 1 + latencies[latencies.length - 1] * 0.002, "histogram max vs rows");
         assertTrue(p50 >= 40_000 && p50 <= 50_000, "the stall shows in the rows: p50 " + p50 + " us");
+    }
+
+    private static long micros(Object instant) {
+        java.time.Instant t = (java.time.Instant) instant;
+        return t.getEpochSecond() * 1_000_000L + t.getNano() / 1_000;
     }
 
     @Test
