@@ -89,14 +89,13 @@ final class ReportBuilder {
     private ReportData run() throws IOException {
         // Every table's decoder starts now, each a few row groups ahead of its reader below: while one table is
         // consumed, the next ones are already decoding (TableReader.open).
-        try (TableReader.Scan connections = scan(Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS);
+        try (TableReader.Scan connections = scan(Tables.CONNECTIONS, FIRST_PASS_COLUMNS);
              TableReader.Scan exchanges = scan(Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS);
              TableReader.Scan rtt = scan(Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS);
              TableReader.Scan acks = scan(Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
              TableReader.Scan stalls = scan(Tables.STALLS, Tables.STALLS_COLUMNS);
              TableReader.Scan events = TableReader.exists(dir, Tables.LATENCY_EVENTS)
-                     ? scan(Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS) : null;
-             TableReader.Scan ranking = scan(Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS)) {
+                     ? scan(Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS) : null) {
             InputReader input = InputReader.read(dir);
             manySources = new java.util.HashSet<>(input.fileSources()).size() > 1;
             readConnections(connections, TableReader.rows(dir, Tables.CONNECTIONS));
@@ -108,11 +107,19 @@ final class ReportBuilder {
             if (events != null) {
                 readLatencyEvents(events);
             }
-            List<Conn> worst = worstConnections(ranking);
+            // opened only now: decoded ahead from the start, its row groups would sit in memory the whole time
+            List<Conn> worst;
+            try (TableReader.Scan ranking = scan(Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS)) {
+                worst = worstConnections(ranking);
+            }
             readStallEvidence(worst);
             return result(input, worst);
         }
     }
+
+    /** The columns of {@code connections} the first pass needs (the second reads them all, for the worst few). */
+    private static final List<String> FIRST_PASS_COLUMNS = List.of("stream", "first_timestamp", "last_timestamp",
+            "syn_timestamp", "initial_rtt_us", "vantage", "server_ip", "server_port");
 
     /** Opens an engine table's scan, with its source column where the table has one. */
     private TableReader.Scan scan(String table, List<String> columns) throws IOException {
