@@ -3,8 +3,9 @@
 #   bench/syn-flood-bench.sh [N...]        default: 500000 5000000
 # For each N, writes a scan capture of N connection attempts (SynScanCapture: 2,000 SYNs a second from distinct
 # source addresses and ports, 10% answered SYN/ACK + RST, 10% RST/ACK, 5% retransmitted) into a temporary directory,
-# then runs `conv` and `analyze` with a 256 MB heap (N <= 500000) or 512 MB, and reports wall time, peak RSS, the
-# heap's highest occupancy after a collection (the live data) and before one (GC log), connections and evictions;
+# then runs `conv`, `analyze` (tables and report.html) and `report` alone on its output, with a 256 MB heap
+# (N <= 500000) or 512 MB, and reports wall time, peak RSS, the heap's highest occupancy after a collection (the
+# live data) and before one (GC log), connections and evictions;
 # tshark -z conv,tcp on captures of at most 500000 attempts for comparison (it needs about 2.2 KB per connection).
 # Needs the packaged jar and test classes (it builds them).
 set -euo pipefail
@@ -44,6 +45,11 @@ for n in "${sizes[@]}"; do
     jobs/ackscope analyze "$f" --out "$work/out" > "$work/analyze.txt" 2>&1
   row "analyze" "$work/t" "$work/gc-analyze"
   grep -E 'connections in|unanswered|  connections ' "$work/analyze.txt" | sed 's/^/  /'
+  echo "  report.html $( [ -f "$work/out/report.html" ] && echo written || echo MISSING)"
+  # the page alone, from the tables just written, with the same heap
+  JAVA_OPTS="-Xmx$xmx -XX:+UseParallelGC -Xlog:gc:file=$work/gc-report" /usr/bin/time -o "$work/t" -f '%e %M' \
+    jobs/ackscope report "$work/out" --out "$work/report.html" > "$work/report.txt" 2>&1 || cat "$work/report.txt"
+  row "report (the page alone)" "$work/t" "$work/gc-report"
   if [ "$n" -le 500000 ] && command -v tshark > /dev/null; then
     /usr/bin/time -o "$work/t" -f '%e %M' tshark -n -r "$f" -q -z conv,tcp > /dev/null 2>&1
     row "tshark -q -z conv,tcp" "$work/t"

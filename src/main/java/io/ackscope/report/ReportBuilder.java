@@ -17,18 +17,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
 
 /**
- * Computes a {@link ReportData} from the tables of an {@code analyze} output directory: one pass over each table,
- * only the columns in {@link Tables}, filtered by a {@link ReportFilter}.
+ * Computes a {@link ReportData} from the tables of an {@code analyze} output directory, streaming: one pass over
+ * each table (two over {@code connections}), only the columns in {@link Tables}, filtered by a {@link ReportFilter}.
  *
- * <p>Memory: one small record per selected connection and one {@code long} per latency value (exact percentiles);
- * everything the page shows is bounded by {@link #LIMITS}.
+ * <p>Memory is what the page shows, not one object per connection: per endpoint and source their statistics, top-N
+ * lists in bounded heaps, and one {@code long} per latency value (exact percentiles, as {@code latency_summary}).
+ * Per selected connection only a four-byte entry of the {@link ConnectionIndex} that joins the measurement tables to
+ * their connection's endpoint, and for connections with exchanges or stalls the sums that rank the worst ones. The
+ * first pass over {@code connections} aggregates and indexes; the second, after the measurements, ranks every
+ * connection and keeps the worst {@link ReportData.Limits#worstConnections()} in a heap. The timeline's window
+ * needs two order statistics of all connection times: {@link SmallestValues} keeps the 0.5% at each end.
  */
 final class ReportBuilder {
     static final ReportData.Limits LIMITS = new ReportData.Limits(50, 4, 6, LadderReader.MAX_ROWS, 20, 100,
@@ -40,9 +44,13 @@ final class ReportBuilder {
     private final ReportFilter filter;
     private final boolean ladders;
 
-    private final Map<String, EndpointStats> endpoints = new HashMap<>();
-    private final List<Conn> conns = new ArrayList<>();
-    private StreamIndex index;
+    /** The endpoints' ordinals by name: {@link #endpointList} positions, what {@link ConnectionIndex} points to. */
+    private final Map<String, Integer> endpointOrdinals = new HashMap<>();
+    /** The endpoints, first seen first. */
+    private final List<EndpointStats> endpointList = new ArrayList<>();
+    private final ConnectionIndex index = new ConnectionIndex();
+    /** Connections that pass the filter. */
+    private long selected;
     /** The tables hold more than one capture source: endpoints are named with theirs. */
     private boolean manySources;
     /** The selected connections' sources, numbered as first seen: a connection's key is (ordinal, stream). */
@@ -56,7 +64,7 @@ final class ReportBuilder {
     private final PriorityQueue<ReportData.Request> slowest = new PriorityQueue<>(
             Comparator.comparingLong(ReportBuilder::slowness));
 
-    /** One selected connection: its row in {@code connections}, and what the filtered measurements add. */
+    /** A worst-connection candidate: its row in {@code connections}, and what the filtered measurements add. */
     static final class Conn {
         long stream, key, first, last, firstFrame, packets, payload, retransmissions;
         /** The capture source, null for outputs without one. */
@@ -67,6 +75,8 @@ final class ReportBuilder {
         long requests, stalls, stallMicros, maxTtfb = -1, maxResponse = -1;
         long worstStallMicros = -1, worstStallHeldFrame = -1, slowestStart = -1;
         String worstStallEvidence;
+        /** The stall that {@link #worstStallEvidence} comes from was found in the {@code stalls} table. */
+        boolean evidenceRead;
     }
 
     private ReportBuilder(Path dir, String shownAs, ReportFilter filter, boolean ladders) {
@@ -89,7 +99,7 @@ final class ReportBuilder {
     private ReportData run() throws IOException {
         // Every table's decoder starts now, each a few row groups ahead of its reader below: while one table is
         // consumed, the next ones are already decoding (TableReader.open).
-        try (TableReader.Scan connections = scan(Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS);
+        try (TableReader.Scan connections = scan(Tables.CONNECTIONS, FIRST_PASS_COLUMNS);
              TableReader.Scan exchanges = scan(Tables.EXCHANGES, Tables.EXCHANGES_COLUMNS);
              TableReader.Scan rtt = scan(Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS);
              TableReader.Scan acks = scan(Tables.ACK_DELAYS, Tables.ACK_DELAYS_COLUMNS);
@@ -98,7 +108,7 @@ final class ReportBuilder {
                      ? scan(Tables.LATENCY_EVENTS, Tables.LATENCY_EVENTS_COLUMNS) : null) {
             InputReader input = InputReader.read(dir);
             manySources = new java.util.HashSet<>(input.fileSources()).size() > 1;
-            readConnections(connections);
+            readConnections(connections, TableReader.rows(dir, Tables.CONNECTIONS));
             readExchanges(exchanges);
             // The two largest tables, consumed at once: they touch disjoint state (data RTTs and the timeline; ACK
             // delays, ACK classes and methods), and each list is still filled in table order by one thread.
@@ -107,17 +117,28 @@ final class ReportBuilder {
             if (events != null) {
                 readLatencyEvents(events);
             }
-            return result(input);
+            // opened only now: decoded ahead from the start, its row groups would sit in memory the whole time
+            List<Conn> worst;
+            try (TableReader.Scan ranking = scan(Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS)) {
+                worst = worstConnections(ranking);
+            }
+            readStallEvidence(worst);
+            return result(input, worst);
         }
     }
+
+    /** The columns of {@code connections} the first pass needs (the second reads them all, for the worst few). */
+    private static final List<Column> FIRST_PASS_COLUMNS = List.of(Connections.STREAM, Connections.FIRST_TIMESTAMP,
+            Connections.LAST_TIMESTAMP, Connections.SYN_TIMESTAMP, Connections.INITIAL_RTT_US, Connections.VANTAGE,
+            Connections.SERVER_IP, Connections.SERVER_PORT);
 
     /** Opens an engine table's scan, with its source column where the table has one. */
     private TableReader.Scan scan(TableSchema table, List<Column> columns) throws IOException {
         return TableReader.open(dir, table, columns, Tables.SOURCE, true);
     }
 
-    private ReportData result(InputReader input) {
-        List<EndpointStats> eps = new ArrayList<>(endpoints.values());
+    private ReportData result(InputReader input, List<Conn> worst) {
+        List<EndpointStats> eps = new ArrayList<>(endpointList);
         eps.sort(Comparator.comparingLong((EndpointStats e) -> e.requests).thenComparingLong(e -> e.connections)
                 .reversed().thenComparing(e -> e.server));
         List<ReportData.Endpoint> shown = new ArrayList<>();
@@ -131,11 +152,11 @@ final class ReportBuilder {
                 .thenComparingLong(ReportData.Request::stream).thenComparingInt(ReportData.Request::index));
 
         return new ReportData(shownAs, filter.describe(),
-                input.summary(totalConnections, conns.size(), requests, LIMITS.files(), LIMITS.skippedReasons()),
-                Findings.verdict(eps, requests, conns.size()), shown, eps.size() - shown.size(),
+                input.summary(totalConnections, selected, requests, LIMITS.files(), LIMITS.skippedReasons()),
+                Findings.verdict(eps, requests, selected), shown, eps.size() - shown.size(),
                 timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of())
                         : timeline.build(),
-                worst(input), slow, method(), LIMITS);
+                connections(input, worst), slow, method(), LIMITS);
     }
 
     private interface TableRead {
@@ -204,69 +225,64 @@ final class ReportBuilder {
                 .toList();
     }
 
-    private void readConnections(TableReader.Scan scan) throws IOException {
+    /** Whether a row of {@code connections} is selected: its source, its server endpoint, its time span. */
+    private boolean selects(String source, String server, long first, long last) {
+        return filter.selectsSource(source) && filter.selectsServer(server) && filter.overlaps(first, last);
+    }
+
+    /** The endpoint a connection counts for: with several sources, one endpoint seen from two is two endpoints. */
+    private String endpointName(String server, String source) {
+        return manySources && source != null ? server + " at " + source : server;
+    }
+
+    /**
+     * First pass: counts, per-endpoint connection statistics and the handshake RTTs, the index of the selected
+     * connections, and the timeline's window.
+     *
+     * @param rows the rows of the table (from its footers): bounds the order statistics the window needs
+     */
+    private void readConnections(TableReader.Scan scan, long rows) throws IOException {
         long[] span = {Long.MAX_VALUE, Long.MIN_VALUE};
+        // the ranks timelineWindow reads are below 0.5% of the selected connections, + 1 for rounding
+        int tail = (int) Math.min(Integer.MAX_VALUE / 4, (long) (rows * 0.005) + 2);
+        SmallestValues firsts = new SmallestValues(tail), lastsNegated = new SmallestValues(tail);
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs(Connections.STREAM),
-                    firstFile = b.longs(Connections.FIRST_FILE_INDEX),
-                    firstFrame = b.longs(Connections.FIRST_FRAME_NUMBER), first = b.longs(Connections.FIRST_TIMESTAMP),
+            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIMESTAMP),
                     last = b.longs(Connections.LAST_TIMESTAMP), syn = b.longs(Connections.SYN_TIMESTAMP),
-                    initialRtt = b.longs(Connections.INITIAL_RTT_US), clientPort = b.longs(Connections.CLIENT_PORT),
-                    serverPort = b.longs(Connections.SERVER_PORT), cPackets = b.longs(Connections.CLIENT_PACKETS),
-                    sPackets = b.longs(Connections.SERVER_PACKETS),
-                    cPayload = b.longs(Connections.CLIENT_PAYLOAD_BYTES),
-                    sPayload = b.longs(Connections.SERVER_PAYLOAD_BYTES),
-                    cRetrans = b.longs(Connections.CLIENT_RETRANSMISSIONS),
-                    sRetrans = b.longs(Connections.SERVER_RETRANSMISSIONS);
-            String[] vant = b.strings(Connections.VANTAGE), state = b.strings(Connections.CONN_STATE),
-                    hist = b.strings(Connections.HISTORY), clientIp = b.strings(Connections.CLIENT_IP),
-                    serverIp = b.strings(Connections.SERVER_IP);
+                    initialRtt = b.longs(Connections.INITIAL_RTT_US), serverPort = b.longs(Connections.SERVER_PORT);
+            String[] vant = b.strings(Connections.VANTAGE), serverIp = b.strings(Connections.SERVER_IP);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
                 totalConnections++;
                 String server = Addresses.endpointText(serverIp[i], (int) serverPort.values[i]);
                 String src = source == null ? null : source[i];
-                if (!filter.selectsSource(src) || !filter.selectsServer(server)
-                        || !filter.overlaps(first.values[i], last.values[i])) {
+                if (!selects(src, server, first.values[i], last.values[i])) {
                     continue;
                 }
-                Conn c = new Conn();
-                c.stream = stream.values[i];
-                c.source = src;
-                c.key = ((long) sourceOrdinals.computeIfAbsent(src == null ? "" : src,
-                        k -> sourceOrdinals.size()) << SOURCE_SHIFT) | c.stream;
-                c.firstFile = (int) firstFile.values[i];
-                c.firstFrame = firstFrame.values[i];
-                c.first = first.values[i];
-                c.last = last.values[i];
-                c.packets = cPackets.values[i] + sPackets.values[i];
-                c.payload = cPayload.values[i] + sPayload.values[i];
-                c.retransmissions = cRetrans.values[i] + sRetrans.values[i];
-                c.client = Addresses.endpointText(clientIp[i], (int) clientPort.values[i]);
-                c.clientPort = (int) clientPort.values[i];
-                c.serverPort = (int) serverPort.values[i];
-                c.connState = state[i];
-                c.history = hist[i];
-                c.vantage = vant[i];
-                // with several sources, the same endpoint seen from two capture points is two endpoints
-                c.endpoint = endpoints.computeIfAbsent(manySources && src != null ? server + " at " + src : server,
-                        EndpointStats::new);
-                c.endpoint.connections++;
-                c.endpoint.connectionMicros += c.last - c.first;
-                c.endpoint.vantage.merge(c.vantage, 1L, Long::sum);
-                vantage.merge(c.vantage, 1L, Long::sum);
-                long handshakeAt = syn.present[i] ? syn.values[i] : c.first;
+                selected++;
+                int ordinal = sourceOrdinals.computeIfAbsent(src == null ? "" : src, k -> sourceOrdinals.size());
+                int endpoint = endpointOrdinals.computeIfAbsent(endpointName(server, src), name -> {
+                    endpointList.add(new EndpointStats(name));
+                    return endpointList.size() - 1;
+                });
+                EndpointStats e = endpointList.get(endpoint);
+                index.put(ordinal, stream.values[i], endpoint);
+                e.connections++;
+                e.connectionMicros += last.values[i] - first.values[i];
+                e.vantage.merge(vant[i], 1L, Long::sum);
+                vantage.merge(vant[i], 1L, Long::sum);
+                long handshakeAt = syn.present[i] ? syn.values[i] : first.values[i];
                 if (initialRtt.present[i] && filter.inWindow(handshakeAt)) {
-                    c.endpoint.metrics[EndpointStats.HANDSHAKE_RTT].add(initialRtt.values[i]);
+                    e.metrics[EndpointStats.HANDSHAKE_RTT].add(initialRtt.values[i]);
                 }
-                conns.add(c);
-                span[0] = Math.min(span[0], c.first);
-                span[1] = Math.max(span[1], c.last);
+                firsts.add(first.values[i]);
+                lastsNegated.add(-last.values[i]);
+                span[0] = Math.min(span[0], first.values[i]);
+                span[1] = Math.max(span[1], last.values[i]);
             }
         });
-        index = new StreamIndex(conns);
-        if (!conns.isEmpty()) {
-            long[] window = timelineWindow(span[0], span[1]);
+        if (selected > 0) {
+            long[] window = timelineWindow(span[0], span[1], firsts, lastsNegated);
             timeline = new TimelineBuilder(Math.max(window[0], filter.sinceMicros()),
                     Math.min(window[1], filter.untilMicros() - 1));
         }
@@ -277,16 +293,11 @@ final class ReportBuilder {
      * rest (a capture stamped 1970, a bogus year 2262) would squeeze everything else into one interval; then the
      * middle 99% of connections. What falls outside is counted and said on the page.
      */
-    private long[] timelineWindow(long min, long max) {
-        int n = conns.size();
-        long[] firsts = new long[n], lasts = new long[n];
-        for (int i = 0; i < n; i++) {
-            firsts[i] = conns.get(i).first;
-            lasts[i] = conns.get(i).last;
-        }
-        java.util.Arrays.sort(firsts);
-        java.util.Arrays.sort(lasts);
-        long lo = firsts[(int) (n * 0.005)], hi = lasts[Math.max(0, (int) Math.ceil(n * 0.995) - 1)];
+    private long[] timelineWindow(long min, long max, SmallestValues firsts, SmallestValues lastsNegated) {
+        long n = selected;
+        long lo = firsts.get((int) (n * 0.005));
+        // index j of the lasts in ascending order is index n - 1 - j of them in descending order
+        long hi = -lastsNegated.get((int) (n - 1 - Math.max(0, (long) Math.ceil(n * 0.995) - 1)));
         long core = Math.max(hi - lo, 0);
         boolean outliers = (double) (max - min) > 3.0 * core + 3_600_000_000.0;
         return outliers ? new long[]{lo, hi} : new long[]{min, max};
@@ -295,6 +306,7 @@ final class ReportBuilder {
     // ---- measurements ----------------------------------------------------------------------------------------
 
     private void readExchanges(TableReader.Scan scan) throws IOException {
+        ConnectionIndex.Measures m = index.measures;
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(Exchanges.STREAM), idx = b.longs(Exchanges.EXCHANGE_INDEX),
                     start = b.longs(Exchanges.REQUEST_START), ttfb = b.longs(Exchanges.TTFB_US),
@@ -305,26 +317,30 @@ final class ReportBuilder {
                     host = b.strings(Exchanges.HTTP_HOST);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                Conn c = index.get(key(source, i, stream.values[i]));
-                if (c == null || !filter.inWindow(start.values[i])) {
+                if (!filter.inWindow(start.values[i])) {
                     continue;
                 }
+                int c = slot(source, i, stream.values[i]);
+                if (c < 0) {
+                    continue;
+                }
+                EndpointStats endpoint = endpointList.get(m.endpoint[c]);
                 long t = ttfb.present[i] ? ttfb.values[i] : -1;
                 long done = complete.present[i] ? complete.values[i] : -1;
-                c.endpoint.exchange((int) idx.values[i], t, stall.present[i] ? stall.values[i] : 0,
+                endpoint.exchange((int) idx.values[i], t, stall.present[i] ? stall.values[i] : 0,
                         rstall.present[i] ? rstall.values[i] : 0, done);
                 requests++;
-                c.requests++;
-                c.maxTtfb = Math.max(c.maxTtfb, t);
-                if (done > c.maxResponse || done == c.maxResponse && start.values[i] < c.slowestStart) {
-                    c.maxResponse = done;
-                    c.slowestStart = start.values[i];
+                m.requests[c]++;
+                m.maxTtfb[c] = Math.max(m.maxTtfb[c], t);
+                if (done > m.maxResponse[c] || done == m.maxResponse[c] && start.values[i] < m.slowestStart[c]) {
+                    m.maxResponse[c] = done;
+                    m.slowestStart[c] = start.values[i];
                 }
                 timeline.exchange(start.values[i], t, done);
                 long key = done >= 0 ? done : t;
                 if (slowest.size() < LIMITS.slowestRequests() || key > slowness(slowest.peek())) {
-                    slowest.add(new ReportData.Request(c.stream, (int) idx.values[i], start.values[i],
-                            c.endpoint.server, method[i], target[i], host[i],
+                    slowest.add(new ReportData.Request(stream.values[i], (int) idx.values[i], start.values[i],
+                            endpoint.server, method[i], target[i], host[i],
                             status.present[i] ? (int) status.values[i] : null, t >= 0 ? t : null,
                             done >= 0 ? done : null,
                             (stall.present[i] ? stall.values[i] : 0) + (rstall.present[i] ? rstall.values[i] : 0),
@@ -344,15 +360,14 @@ final class ReportBuilder {
             String[] kind = b.strings(RttSamples.KIND);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                if (!"DATA_ACK".equals(kind[i])) {
+                if (!"DATA_ACK".equals(kind[i]) || !filter.inWindow(ts.values[i])) {
                     continue;
                 }
-                Conn c = index.get(key(source, i, stream.values[i]));
-                if (c == null || !filter.inWindow(ts.values[i])) {
-                    continue;
+                EndpointStats e = endpoint(source, i, stream.values[i]);
+                if (e != null) {
+                    e.metrics[EndpointStats.DATA_RTT].add(rtt.values[i]);
+                    timeline.dataRtt(ts.values[i], rtt.values[i]);
                 }
-                c.endpoint.metrics[EndpointStats.DATA_RTT].add(rtt.values[i]);
-                timeline.dataRtt(ts.values[i], rtt.values[i]);
             }
         });
     }
@@ -365,17 +380,20 @@ final class ReportBuilder {
                     cls = b.strings(AckDelays.ACK_CLASS);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                Conn c = index.get(key(source, i, stream.values[i]));
-                if (c == null || !filter.inWindow(ts.values[i])) {
+                if (!filter.inWindow(ts.values[i])) {
                     continue;
                 }
-                c.endpoint.ackDelay(side[i], delay.values[i], cls[i]);
-                ackMethods.merge(method[i], 1L, Long::sum);
+                EndpointStats e = endpoint(source, i, stream.values[i]);
+                if (e != null) {
+                    e.ackDelay(side[i], delay.values[i], cls[i]);
+                    ackMethods.merge(method[i], 1L, Long::sum);
+                }
             }
         });
     }
 
     private void readStalls(TableReader.Scan scan) throws IOException {
+        ConnectionIndex.Measures m = index.measures;
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(Stalls.STREAM), start = b.longs(Stalls.START_TIMESTAMP),
                     duration = b.longs(Stalls.DURATION_US), ack = b.longs(Stalls.ACK_DELAY_US),
@@ -383,19 +401,23 @@ final class ReportBuilder {
             String[] holding = b.strings(Stalls.HOLDING_SIDE), evidence = b.strings(Stalls.EVIDENCE);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                Conn c = index.get(key(source, i, stream.values[i]));
-                if (c == null || !filter.inWindow(start.values[i])) {
+                if (!filter.inWindow(start.values[i])) {
+                    continue;
+                }
+                int c = slot(source, i, stream.values[i]);
+                if (c < 0) {
                     continue;
                 }
                 long d = duration.values[i];
-                c.endpoint.stall(c.stream, "SERVER".equals(holding[i]), d, ack.values[i], gap.values[i],
-                        evidence[i]);
-                c.stalls++;
-                c.stallMicros += d;
-                if (d > c.worstStallMicros || d == c.worstStallMicros && held.values[i] < c.worstStallHeldFrame) {
-                    c.worstStallMicros = d;
-                    c.worstStallHeldFrame = held.values[i];
-                    c.worstStallEvidence = evidence[i];
+                endpointList.get(m.endpoint[c]).stall(stream.values[i], "SERVER".equals(holding[i]), d,
+                        ack.values[i], gap.values[i], evidence[i]);
+                m.stalls[c]++;
+                m.stallMicros[c] += d;
+                // the evidence of the worst stall is read again for the few connections shown (readStallEvidence)
+                if (d > m.worstStallMicros[c]
+                        || d == m.worstStallMicros[c] && held.values[i] < m.worstStallHeldFrame[c]) {
+                    m.worstStallMicros[c] = d;
+                    m.worstStallHeldFrame[c] = held.values[i];
                 }
                 timeline.stall(start.values[i]);
             }
@@ -409,9 +431,12 @@ final class ReportBuilder {
             String[] kind = b.strings(LatencyEvents.KIND), evidence = b.strings(LatencyEvents.EVIDENCE);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
-                Conn c = index.get(key(source, i, stream.values[i]));
-                if (c != null && filter.inWindow(start.values[i])) {
-                    c.endpoint.latencyEvent(c.stream, kind[i], duration.values[i], evidence[i]);
+                if (!filter.inWindow(start.values[i])) {
+                    continue;
+                }
+                EndpointStats e = endpoint(source, i, stream.values[i]);
+                if (e != null) {
+                    e.latencyEvent(stream.values[i], kind[i], duration.values[i], evidence[i]);
                 }
             }
         });
@@ -425,16 +450,108 @@ final class ReportBuilder {
             .thenComparingLong(c -> c.retransmissions).thenComparingLong(c -> c.last - c.first).reversed()
             .thenComparingLong(c -> c.stream);
 
-    private List<ReportData.Connection> worst(InputReader input) {
+    /**
+     * Second pass over {@code connections}: ranks every selected connection by {@link #WORST_FIRST} with what the
+     * measurements added to it, keeping the worst in a heap of {@link ReportData.Limits#worstConnections()};
+     * returns them worst first. Only a connection that enters the heap is read in full.
+     */
+    private List<Conn> worstConnections(TableReader.Scan scan) throws IOException {
         PriorityQueue<Conn> top = new PriorityQueue<>(WORST_FIRST.reversed());
-        for (Conn c : conns) {
-            top.add(c);
-            if (top.size() > LIMITS.worstConnections()) {
-                top.poll();
+        ConnectionIndex.Measures m = index.measures;
+        scan.forEach(b -> {
+            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIMESTAMP),
+                    last = b.longs(Connections.LAST_TIMESTAMP), serverPort = b.longs(Connections.SERVER_PORT),
+                    cRetrans = b.longs(Connections.CLIENT_RETRANSMISSIONS), sRetrans = b.longs(Connections.SERVER_RETRANSMISSIONS);
+            String[] serverIp = b.strings(Connections.SERVER_IP);
+            String[] source = sources(b);
+            for (int i = 0; i < b.rows; i++) {
+                String server = Addresses.endpointText(serverIp[i], (int) serverPort.values[i]);
+                String src = source == null ? null : source[i];
+                if (!selects(src, server, first.values[i], last.values[i])) {
+                    continue;
+                }
+                Conn c = new Conn();
+                c.stream = stream.values[i];
+                c.first = first.values[i];
+                c.last = last.values[i];
+                c.retransmissions = cRetrans.values[i] + sRetrans.values[i];
+                int ordinal = sourceOrdinals.get(src == null ? "" : src);
+                int s = index.existingSlot(ordinal, c.stream);
+                if (s >= 0) {
+                    c.requests = m.requests[s];
+                    c.stalls = m.stalls[s];
+                    c.stallMicros = m.stallMicros[s];
+                    c.maxTtfb = m.maxTtfb[s];
+                    c.maxResponse = m.maxResponse[s];
+                    c.slowestStart = m.slowestStart[s];
+                    c.worstStallMicros = m.worstStallMicros[s];
+                    c.worstStallHeldFrame = m.worstStallHeldFrame[s];
+                }
+                if (top.size() < LIMITS.worstConnections() || WORST_FIRST.compare(c, top.peek()) < 0) {
+                    c.key = ((long) ordinal << SOURCE_SHIFT) | c.stream;
+                    c.source = src;
+                    c.endpoint = endpointList.get(endpointOrdinals.get(endpointName(server, src)));
+                    details(c, b, i);
+                    top.add(c);
+                    if (top.size() > LIMITS.worstConnections()) {
+                        top.poll();
+                    }
+                }
             }
-        }
+        });
         List<Conn> chosen = new ArrayList<>(top);
         chosen.sort(WORST_FIRST);
+        return chosen;
+    }
+
+    /** The rest of a candidate's row: what the page and its flow graph show. */
+    private static void details(Conn c, TableReader.Batch b, int i) {
+        c.firstFile = (int) b.longs(Connections.FIRST_FILE_INDEX).values[i];
+        c.firstFrame = b.longs(Connections.FIRST_FRAME_NUMBER).values[i];
+        c.packets = b.longs(Connections.CLIENT_PACKETS).values[i] + b.longs(Connections.SERVER_PACKETS).values[i];
+        c.payload = b.longs(Connections.CLIENT_PAYLOAD_BYTES).values[i] + b.longs(Connections.SERVER_PAYLOAD_BYTES).values[i];
+        c.clientPort = (int) b.longs(Connections.CLIENT_PORT).values[i];
+        c.serverPort = (int) b.longs(Connections.SERVER_PORT).values[i];
+        c.client = Addresses.endpointText(b.strings(Connections.CLIENT_IP)[i], c.clientPort);
+        c.connState = b.strings(Connections.CONN_STATE)[i];
+        c.history = b.strings(Connections.HISTORY)[i];
+        c.vantage = b.strings(Connections.VANTAGE)[i];
+    }
+
+    /**
+     * The engine's words for the longest stall of each chosen connection: the first row of {@code stalls} (in
+     * table order) with the duration and held frame {@link #readStalls} ranked highest, as that pass would have
+     * kept it. A pass over the stalls table, only when a chosen connection stalled.
+     */
+    private void readStallEvidence(List<Conn> chosen) throws IOException {
+        Map<Long, Conn> stalled = new HashMap<>();
+        for (Conn c : chosen) {
+            if (c.worstStallMicros >= 0) {
+                stalled.put(c.key, c);
+            }
+        }
+        if (stalled.isEmpty()) {
+            return;
+        }
+        TableReader.scan(dir, Tables.STALLS, List.of(Stalls.STREAM, Stalls.START_TIMESTAMP, Stalls.DURATION_US,
+                Stalls.HELD_FRAME, Stalls.EVIDENCE), Tables.SOURCE, b -> {
+            TableReader.LongColumn stream = b.longs(Stalls.STREAM), start = b.longs(Stalls.START_TIMESTAMP),
+                    duration = b.longs(Stalls.DURATION_US), held = b.longs(Stalls.HELD_FRAME);
+            String[] evidence = b.strings(Stalls.EVIDENCE);
+            String[] source = sources(b);
+            for (int i = 0; i < b.rows; i++) {
+                int ordinal = sourceOrdinal(source, i);
+                Conn c = ordinal < 0 ? null : stalled.get(((long) ordinal << SOURCE_SHIFT) | stream.values[i]);
+                if (c != null && !c.evidenceRead && filter.inWindow(start.values[i])
+                        && duration.values[i] == c.worstStallMicros && held.values[i] == c.worstStallHeldFrame) {
+                    c.worstStallEvidence = evidence[i];
+                    c.evidenceRead = true;
+                }
+            }
+        });
+    }
+
+    private List<ReportData.Connection> connections(InputReader input, List<Conn> chosen) {
         List<LadderReader.Want> wants = new ArrayList<>();
         for (Conn c : chosen) {
             wants.add(new LadderReader.Want(c.stream, c.firstFile, c.firstFrame, c.clientPort, c.serverPort, c.packets,
@@ -530,50 +647,25 @@ final class ReportBuilder {
         return b.has(EngineTables.SOURCE) ? b.strings(EngineTables.SOURCE) : null;
     }
 
-    /** The key of a row's connection ({@link Conn#key}), or -1 when its source has no selected connection. */
-    private long key(String[] source, int row, long stream) {
+    /** The ordinal of a row's source: 0 for a table without sources, -1 for a source with no selected connection. */
+    private int sourceOrdinal(String[] source, int row) {
         if (source == null) {
-            return stream;
+            return 0;
         }
         Integer ordinal = sourceOrdinals.get(source[row]);
-        return ordinal == null ? -1 : ((long) ordinal << SOURCE_SHIFT) | stream;
+        return ordinal == null ? -1 : ordinal;
     }
 
-    /**
-     * Selected connections by key ((source, stream): the stream alone for one source): an array when keys are
-     * dense (one source from analyze), else a map.
-     */
-    private static final class StreamIndex {
-        private final Conn[] dense;
-        private final Map<Long, Conn> sparse;
+    /** The endpoint of a row's connection, or null when the connection is not selected. */
+    private EndpointStats endpoint(String[] source, int row, long stream) {
+        int ordinal = sourceOrdinal(source, row);
+        int e = ordinal < 0 ? -1 : index.endpoint(ordinal, stream);
+        return e < 0 ? null : endpointList.get(e);
+    }
 
-        StreamIndex(List<Conn> conns) {
-            long max = -1;
-            boolean nonNegative = true;
-            for (Conn c : conns) {
-                max = Math.max(max, c.key);
-                nonNegative &= c.key >= 0;
-            }
-            if (nonNegative && max < 4L * conns.size() + 1024) {
-                dense = new Conn[(int) max + 1];
-                for (Conn c : conns) {
-                    dense[(int) c.key] = c;
-                }
-                sparse = null;
-            } else {
-                dense = null;
-                sparse = new LinkedHashMap<>();
-                for (Conn c : conns) {
-                    sparse.put(c.key, c);
-                }
-            }
-        }
-
-        Conn get(long stream) {
-            if (dense != null) {
-                return stream >= 0 && stream < dense.length ? dense[(int) stream] : null;
-            }
-            return sparse.get(stream);
-        }
+    /** The measures slot of a row's connection (made on first use), or -1 when it is not selected. */
+    private int slot(String[] source, int row, long stream) {
+        int ordinal = sourceOrdinal(source, row);
+        return ordinal < 0 ? -1 : index.slot(ordinal, stream);
     }
 }

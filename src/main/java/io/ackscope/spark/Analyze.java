@@ -167,10 +167,12 @@ public final class Analyze {
             t = System.nanoTime();
             progress.phase("numbering connections");
             spark.sparkContext().setJobDescription(PASS1);
-            List<long[]> keyLists = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it,
+            List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it,
                     numberingB.value())).iterator()).collect();
             phases.put(PASS1, secondsSince(t));
-            long[] ranks = mergeSorted(keyLists);
+            long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
+            // a handful (attempts answered after their eviction): sent whole to every task
+            long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
             progress.phase("analysing connections");
 
             t = System.nanoTime();
@@ -178,8 +180,8 @@ public final class Analyze {
             Broadcast<long[]> ranksB = jsc.broadcast(ranks);
             Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(numbering.ranked(ranks));
             List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
-                    EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), rankedB.value(),
-                            staging, confB.value().value())).iterator(), false).collect();
+                    EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
+                            rankedB.value(), staging, confB.value().value())).iterator(), false).collect();
             Map<String, Long> tableRows = commitEngineTables(out, results);
             phases.put(PASS2, secondsSince(t));
             ranksB.destroy();

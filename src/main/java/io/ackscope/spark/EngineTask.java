@@ -63,23 +63,44 @@ final class EngineTask {
         return key(id.firstFileIndex(), id.firstFrameNumber());
     }
 
-    /** Pass 1: the first-appearance keys of the partition's connections, sorted. */
-    static long[] connectionKeys(Iterator<InternalRow> rows, ArchiveNumbering numbering) {
-        long[][] keys = {new long[1024]};
-        int[] n = {0};
+    /**
+     * What pass 1 learns of a partition.
+     *
+     * @param keys    the first-appearance keys of its connections, sorted
+     * @param revived the keys of its evicted attempts that a later segment continued (their first record is
+     *                superseded: {@link AnalysisSink#onAttemptRevived}), sorted
+     */
+    record Pass1(long[] keys, long[] revived) implements Serializable {
+    }
+
+    /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
+    static Pass1 connectionKeys(Iterator<InternalRow> rows, ArchiveNumbering numbering) {
+        long[][] keys = {new long[1024], new long[0]};
+        int[] n = {0, 0};
         AnalysisSink sink = new AnalysisSink() {
             @Override
             public void onConnectionBoundary(ConnectionId id) {
-                if (n[0] == keys[0].length) {
-                    keys[0] = Arrays.copyOf(keys[0], n[0] * 2);
+                add(0, key(id));
+            }
+
+            @Override
+            public void onAttemptRevived(ConnectionId id) {
+                add(1, key(id));
+            }
+
+            private void add(int list, long key) {
+                if (n[list] == keys[list].length) {
+                    keys[list] = Arrays.copyOf(keys[list], Math.max(16, n[list] * 2));
                 }
-                keys[0][n[0]++] = key(id);
+                keys[list][n[list]++] = key;
             }
         };
         feed(rows, numbering, source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink));
         long[] out = Arrays.copyOf(keys[0], n[0]);
         Arrays.sort(out);
-        return out;
+        long[] revived = Arrays.copyOf(keys[1], n[1]);
+        Arrays.sort(revived);
+        return new Pass1(out, revived);
     }
 
     /** Engine figures summed over a partition's sources. */
@@ -141,11 +162,13 @@ final class EngineTask {
      * Pass 2: analyses the partition and writes its rows of every engine table under
      * {@code staging/<table>/_temporary/<attempt>/}.
      *
-     * @param ranks sorted first-appearance keys of all connections: a connection's stream number is its index
+     * @param ranks   sorted first-appearance keys of all connections: a connection's stream number is its index
+     * @param revived sorted keys of the revived attempts ({@link Pass1#revived()}): their first record is not
+     *                written, so {@code connections} holds one row per stream
      */
-    static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks,
+    static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, String stagingRoot, Configuration conf) {
-        try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks, numbering)) {
+        try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks, revived, numbering)) {
             Fed fed = feed(rows, numbering, source -> new TcpEngine(w));
             w.check();
             return new Result(partition, w.written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
@@ -175,6 +198,9 @@ final class EngineTask {
         private final String stagingRoot;
         private final Configuration conf;
         private final long[] ranks;
+        private final long[] revived;
+        /** Revived attempts whose first (superseded) record has come and was left out. */
+        private final java.util.Set<Long> superseded = new java.util.HashSet<>();
         private final ArchiveNumbering numbering;
         private final Output rttSamples = new Output(EngineTables.RTT_SAMPLES);
         private final Output ackDelays = new Output(EngineTables.ACK_DELAYS);
@@ -195,8 +221,9 @@ final class EngineTask {
         private String lastSource;
         private IOException failure;
 
-        Writers(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks,
+        Writers(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
                 ArchiveNumbering numbering) {
+            this.revived = revived;
             this.partition = partition;
             this.attempt = attempt;
             this.stagingRoot = stagingRoot;
@@ -296,6 +323,10 @@ final class EngineTask {
 
         @Override
         public void onConnection(ConnectionRecord c) {
+            long key = key(c.id());
+            if (Arrays.binarySearch(revived, key) >= 0 && superseded.add(key)) {
+                return;      // the attempt's early record: the complete one comes when the revived connection ends
+            }
             long stream = stream(c.id());
             int source = numbering.source(c.id().firstFileIndex());
             latency.connection(c, openValues.remove(c.id()), source());

@@ -51,6 +51,17 @@ public final class TableReader {
         return !parts(dir.resolve(table.name())).isEmpty();
     }
 
+    /** Rows of {@code dir/table}, from its files' footers (0 when it has none). */
+    public static long rows(Path dir, TableSchema table) throws IOException {
+        long n = 0;
+        for (Path f : parts(dir.resolve(table.name()))) {
+            try (ParquetFileReader r = openPart(f)) {
+                n += r.getRecordCount();
+            }
+        }
+        return n;
+    }
+
     /**
      * Reads {@code columns} of {@code dir/table}, one {@link Batch} per row group, in file and row-group order
      * (see {@link #open}).
