@@ -11,6 +11,7 @@ import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.FrameAnalysis;
+import io.ackscope.tcp.HttpStartLine;
 import io.ackscope.tcp.Segment;
 import io.ackscope.tcp.Stall;
 import io.ackscope.tcp.TcpEngine;
@@ -430,15 +431,9 @@ final class LadderReader {
         }
     }
 
-    /** Copies the first line of an HTTP/1.x message into {@code out}; returns its length, 0 if not HTTP. */
+    /** Copies the first line of an HTTP message ({@link HttpStartLine}) into {@code out}; its length, 0 if none. */
     static int httpStart(byte[] p, int len, byte[] out) {
-        int i = 0;
-        while (i < len && i < 17 && p[i] >= 'A' && p[i] <= 'Z') {
-            i++;
-        }
-        boolean request = i > 0 && i < len && p[i] == ' ';
-        boolean response = len >= 5 && p[0] == 'H' && p[1] == 'T' && p[2] == 'T' && p[3] == 'P' && p[4] == '/';
-        if (!request && !response) {
+        if (!HttpStartLine.isStart(p, 0, len)) {
             return 0;
         }
         int n = 0;

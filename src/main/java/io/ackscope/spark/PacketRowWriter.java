@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import io.ackscope.decode.DecodeStatus;
 import io.ackscope.decode.Layer;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.HttpStartLine;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeArrayWriter;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;
@@ -49,7 +50,7 @@ final class PacketRowWriter {
     /**
      * @param required     the columns to write, a subset of {@link PacketSchema#TABLE} in any order
      * @param payloadBytes how many payload bytes the {@code payload} column keeps
-     * @param httpOnly     keep payload bytes only when they may start an HTTP/1.x message ({@link HttpStart})
+     * @param httpOnly     keep payload bytes only when they may start an HTTP/1.x message ({@link HttpStartLine})
      */
     PacketRowWriter(StructType required, String file, int fileIndex, String source, int payloadBytes,
                     boolean httpOnly) {
@@ -151,7 +152,7 @@ final class PacketRowWriter {
                     if (tcp || d.hasUdp()) {
                         int n = Math.min(payloadBytes, d.capturedPayloadLength());
                         if (httpOnly) {
-                            n = HttpStart.keep(buf, d.payloadOffset(), n);
+                            n = HttpStartLine.bytesNeeded(buf, d.payloadOffset(), n);
                         }
                         row.write(i, buf, d.payloadOffset(), n);
                     } else {
