@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import io.ackscope.decode.DecodeStatus;
 import io.ackscope.decode.Layer;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.Addresses;
 import io.ackscope.tcp.HttpStartLine;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeArrayWriter;
@@ -29,7 +30,7 @@ final class PacketRowWriter {
     private final int fileIndex;
     private final int payloadBytes;
     private final boolean httpOnly;
-    private final byte[] text = new byte[AddressText.MAX_LENGTH];
+    private final byte[] text = new byte[Addresses.MAX_TEXT];
     private final Map<String, UTF8String> reasons = new IdentityHashMap<>();
 
     /** What the readers give a record without a timestamp (pcapng Simple Packet Block). */
@@ -198,7 +199,7 @@ final class PacketRowWriter {
             row.setNullAt(i);
             return;
         }
-        int n = AddressText.format(version, hi, lo, text, 0);
+        int n = Addresses.write(version, hi, lo, text, 0);
         row.write(i, text, 0, n);
     }
 
