@@ -12,7 +12,7 @@ class LadderLabelTest {
     private static String label(String payload, int room) {
         byte[] p = payload.getBytes(StandardCharsets.ISO_8859_1);
         byte[] out = new byte[room];
-        int n = LadderReader.httpStart(p, p.length, out);
+        int n = LadderCollector.httpStart(p, p.length, out);
         return new String(out, 0, n, StandardCharsets.ISO_8859_1);
     }
 
