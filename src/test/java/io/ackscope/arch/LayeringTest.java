@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The packages point one way: {@code cli -> (spark | report | probe | load | lab) -> (tcp -> decode -> capture |
  * output)}. {@code output} (an analyze output's marker and lock) stands beside the engine: spark, report and cli use
- * it, it uses nothing of ackscope; so does {@code json} (the one JSON writer), at the bottom, for everyone.
+ * it, it uses only capture (the staging prefix the listing skips). {@code json} (the one JSON writer) uses nothing
+ * of ackscope and sits at the bottom, for everyone.
  * Reads every main source file, strips comments and string literals, and fails on any reference (import or fully
  * qualified name) to a package at the same or a higher layer. A new package must be given its layer here.
  */
