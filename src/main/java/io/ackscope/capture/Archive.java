@@ -529,7 +529,10 @@ public final class Archive implements Serializable {
         return s == null || s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
     }
 
-    /** The staging directory prefix of an ackscope output being written ({@code io.ackscope.spark.OutputDirectory}). */
+    /**
+     * The prefix of the hidden directories an analyze run stages its output in ({@code spark.OutputDirectory},
+     * {@code output.OutputMarker}); defined here, the lowest package that needs it, since the listing skips them.
+     */
     public static final String STAGING_PREFIX = "_ackscope_staging_";
 
     /** Files without a first timestamp sort after those with one. */

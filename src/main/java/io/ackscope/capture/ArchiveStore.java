@@ -35,6 +35,23 @@ public interface ArchiveStore {
         }
     }
 
+    /**
+     * Whether a local path is a stream ({@link Entry#stream}): neither a regular file nor a directory, links
+     * followed (a FIFO, a device, {@code /dev/stdin}), so it can be read once only. False when nothing is there. The
+     * one test for it: the listing, the planner and the CLI ask here.
+     */
+    static boolean isStream(Path p) {
+        try {
+            return isStream(Files.readAttributes(p, BasicFileAttributes.class));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean isStream(BasicFileAttributes a) {
+        return !a.isRegularFile() && !a.isDirectory();
+    }
+
     /** What is at {@code path}, or null when nothing is (a dangling link included). */
     Entry stat(String path) throws IOException;
 
@@ -68,7 +85,7 @@ public interface ArchiveStore {
                     return null;
                 }
                 Object key = a.fileKey() != null ? a.fileKey() : p.toRealPath().toString();
-                return new Entry(path, a.isDirectory(), a.size(), key, Files.isSymbolicLink(p), a.isOther());
+                return new Entry(path, a.isDirectory(), a.size(), key, Files.isSymbolicLink(p), isStream(a));
             }
 
             @Override

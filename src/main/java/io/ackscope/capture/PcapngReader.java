@@ -7,6 +7,27 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.ackscope.capture.PcapngBlocks.BYTE_ORDER_MAGIC;
+import static io.ackscope.capture.PcapngBlocks.CB_COPY;
+import static io.ackscope.capture.PcapngBlocks.CB_NOCOPY;
+import static io.ackscope.capture.PcapngBlocks.EPB;
+import static io.ackscope.capture.PcapngBlocks.IDB;
+import static io.ackscope.capture.PcapngBlocks.ISB;
+import static io.ackscope.capture.PcapngBlocks.JOURNAL;
+import static io.ackscope.capture.PcapngBlocks.KIND_NAMES;
+import static io.ackscope.capture.PcapngBlocks.K_EPB;
+import static io.ackscope.capture.PcapngBlocks.K_IDB;
+import static io.ackscope.capture.PcapngBlocks.K_ISB;
+import static io.ackscope.capture.PcapngBlocks.K_PB;
+import static io.ackscope.capture.PcapngBlocks.K_SHB;
+import static io.ackscope.capture.PcapngBlocks.K_SPB;
+import static io.ackscope.capture.PcapngBlocks.PB;
+import static io.ackscope.capture.PcapngBlocks.SHB;
+import static io.ackscope.capture.PcapngBlocks.SPB;
+import static io.ackscope.capture.PcapngBlocks.kind;
+import static io.ackscope.capture.PcapngBlocks.kindName;
+import static io.ackscope.capture.PcapngBlocks.minimumLength;
+
 /**
  * Reads pcapng files (draft-ietf-opsawg-pcapng): any number of sections, each with its own byte order and its own
  * interfaces; Enhanced, Simple and obsolete Packet Blocks are returned as records; Name Resolution, Interface
@@ -26,19 +47,6 @@ import java.util.Map;
  * length is the smallest of the original length, the interface's snap length (when not 0) and the block's room.
  */
 public final class PcapngReader extends StreamCaptureReader {
-    static final int SHB = 0x0A0D0D0A;
-    static final int IDB = 1;
-    static final int PB = 2;
-    static final int SPB = 3;
-    static final int NRB = 4;
-    static final int ISB = 5;
-    static final int EPB = 6;
-    static final int JOURNAL = 9;
-    static final int DSB = 0x0A;
-    static final int CB_COPY = 0x0000_0BAD;
-    static final int CB_NOCOPY = 0x4000_0BAD;
-    static final int BYTE_ORDER_MAGIC = 0x1A2B3C4D;
-
     /** Most interfaces one section may declare. */
     public static final int MAX_INTERFACES = 65_536;
     /** Room allowed in a block beyond the largest record, for options. */
@@ -50,21 +58,6 @@ public final class PcapngReader extends StreamCaptureReader {
     private static final int OPTS_COMMENTS = 0;
     private static final int OPTS_SHB = 1;
     private static final int OPTS_IDB = 2;
-
-    // kinds for counting
-    private static final String[] KIND_NAMES = {"SHB", "IDB", "PB", "SPB", "NRB", "ISB", "EPB", "DSB", "CB",
-        "journal", "unknown"};
-    private static final int K_SHB = 0;
-    private static final int K_IDB = 1;
-    private static final int K_PB = 2;
-    private static final int K_SPB = 3;
-    private static final int K_NRB = 4;
-    private static final int K_ISB = 5;
-    private static final int K_EPB = 6;
-    private static final int K_DSB = 7;
-    private static final int K_CB = 8;
-    private static final int K_JOURNAL = 9;
-    private static final int K_UNKNOWN = 10;
 
     private final int maxBlockLength;
     private final boolean resumed;
@@ -271,37 +264,6 @@ public final class PcapngReader extends StreamCaptureReader {
                 return true;
             }
             in.consume(n);
-        }
-    }
-
-    private static int minimumLength(int type) {
-        switch (type) {
-            case IDB: return 20;
-            case PB: case EPB: return 32;
-            case SPB: return 16;
-            case ISB: return 24;
-            case CB_COPY: case CB_NOCOPY: return 16;
-            default: return 12;
-        }
-    }
-
-    private static String kindName(int type) {
-        return KIND_NAMES[kind(type)];
-    }
-
-    private static int kind(int type) {
-        switch (type) {
-            case SHB: return K_SHB;
-            case IDB: return K_IDB;
-            case PB: return K_PB;
-            case SPB: return K_SPB;
-            case NRB: return K_NRB;
-            case ISB: return K_ISB;
-            case EPB: return K_EPB;
-            case DSB: return K_DSB;
-            case CB_COPY: case CB_NOCOPY: return K_CB;
-            case JOURNAL: return K_JOURNAL;
-            default: return K_UNKNOWN;
         }
     }
 

@@ -379,12 +379,12 @@ public final class SplitLocator {
             int o = window.offset(p);
             int type = Endian.i32(b, o, be);
             long len = Endian.u32(b, o + 4, be);
-            if (type == PcapngReader.SHB) {
+            if (type == PcapngBlocks.SHB) {
                 // A new section, in its own byte order: believed if its length checks out in that order. A split
                 // reader reaching it asks for a whole-file read.
                 int bom = Endian.i32(b, o + 8, true);
-                boolean sbe = bom == PcapngReader.BYTE_ORDER_MAGIC;
-                if (!sbe && Integer.reverseBytes(bom) != PcapngReader.BYTE_ORDER_MAGIC) {
+                boolean sbe = bom == PcapngBlocks.BYTE_ORDER_MAGIC;
+                if (!sbe && Integer.reverseBytes(bom) != PcapngBlocks.BYTE_ORDER_MAGIC) {
                     return chainFailed();
                 }
                 long slen = Endian.u32(b, o + 4, sbe);
@@ -404,19 +404,19 @@ public final class SplitLocator {
             if (trailer != len) {
                 return chainFailed();
             }
-            if (type == PcapngReader.EPB || type == PcapngReader.PB) {
+            if (type == PcapngBlocks.EPB || type == PcapngBlocks.PB) {
                 if (len < 32) {
                     return chainFailed();
                 }
                 b = window.at(p, 28);
                 o = window.offset(p);
-                long id = type == PcapngReader.PB ? Endian.u16(b, o + 8, be) : Endian.u32(b, o + 8, be);
+                long id = type == PcapngBlocks.PB ? Endian.u16(b, o + 8, be) : Endian.u32(b, o + 8, be);
                 long captured = Endian.u32(b, o + 20, be);
                 long orig = Endian.u32(b, o + 24, be);
                 if (id >= interfaces || captured > len - 32 || orig > MAX_PLAUSIBLE_ORIGINAL_LENGTH) {
                     return chainFailed();
                 }
-            } else if (type == PcapngReader.SPB && (len < 16 || interfaces == 0)) {
+            } else if (type == PcapngBlocks.SPB && (len < 16 || interfaces == 0)) {
                 return chainFailed();
             }
             if (++records >= MIN_CHAIN_RECORDS && p - start >= span) {

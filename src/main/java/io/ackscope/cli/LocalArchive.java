@@ -52,7 +52,7 @@ final class LocalArchive {
         int streams = 0;
         for (String in : inputs) {
             Path p = Path.of(in);
-            if (in.equals(CaptureInput.STDIN) || Files.exists(p) && !Files.isRegularFile(p) && !Files.isDirectory(p)) {
+            if (in.equals(CaptureInput.STDIN) || ArchiveStore.isStream(p)) {
                 streams++;
             }
         }

@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.json.JsonWriter;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -167,36 +168,34 @@ final class ResultWriter {
         return quote ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
 
-    /** Writes every row as one JSON object per line (Jackson's generator escapes the strings); returns the rows. */
+    /** Writes every row as one JSON object per line, through the project's one JSON writer; returns the rows. */
     static long jsonLines(StructType schema, Iterator<Row> rows, Writer out) throws IOException {
         String[] names = schema.fieldNames();
-        com.fasterxml.jackson.core.JsonGenerator g = new com.fasterxml.jackson.core.JsonFactory().createGenerator(out)
-                .disable(com.fasterxml.jackson.core.JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-        g.setRootValueSeparator(new com.fasterxml.jackson.core.io.SerializedString("\n"));
+        StringBuilder sb = new StringBuilder(256);
         long n = 0;
         while (rows.hasNext()) {
             Row r = rows.next();
-            g.writeStartObject();
+            sb.setLength(0);
+            JsonWriter w = new JsonWriter(sb).beginObject(JsonWriter.Layout.COMPACT);
             for (int i = 0; i < names.length; i++) {
-                g.writeFieldName(names[i]);
+                w.name(names[i]);
                 Object v = r.get(i);
-                if (v == null) {
-                    g.writeNull();
+                if (v == null || (v instanceof Double d && (d.isNaN() || d.isInfinite()))) {
+                    w.nullValue();
                 } else if (v instanceof Boolean b) {
-                    g.writeBoolean(b);
-                } else if (v instanceof Number && !(v instanceof Double d && (d.isNaN() || d.isInfinite()))) {
-                    g.writeNumber(text(v));
+                    w.value(b);
+                } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                    w.value(((Number) v).longValue());
+                } else if (v instanceof Number) {
+                    w.value(new BigDecimal(text(v)));
                 } else {
-                    g.writeString(text(v));
+                    w.value(text(v));
                 }
             }
-            g.writeEndObject();
+            w.end();
+            out.write(sb.append('\n').toString());
             n++;
         }
-        if (n > 0) {
-            g.writeRaw('\n');
-        }
-        g.flush();
         return n;
     }
 }

@@ -1,5 +1,7 @@
 package io.ackscope.cli;
 
+import io.ackscope.tcp.Addresses;
+
 import java.io.IOException;
 import java.io.OutputStream;
 
@@ -9,7 +11,7 @@ import java.io.OutputStream;
  */
 final class TsvOutput {
     private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    /** Longest single item written at once (an IPv6 address is at most 45 characters). */
+    /** Longest single item written at once (an address is at most {@value Addresses#MAX_TEXT} characters). */
     private static final int MAX_ITEM = 64;
 
     private final OutputStream out;
@@ -104,98 +106,23 @@ final class TsvOutput {
         }
     }
 
-    /** Dotted quad of the 4 bytes at {@code off}. */
+    /** Dotted quad of the 4 bytes at {@code off} ({@link Addresses}). */
     void ipv4(byte[] b, int off) throws IOException {
-        room(16);
-        for (int i = 0; i < 4; i++) {
-            if (i > 0) {
-                buf[n++] = '.';
-            }
-            decimalDigits(b[off + i] & 0xff);
-        }
+        room(MAX_ITEM);
+        n += Addresses.writeIpv4((int) bigEndian(b, off, 4), buf, n);
     }
 
-    private void decimalDigits(int v) {
-        if (v >= 100) {
-            buf[n++] = (byte) ('0' + v / 100);
-        }
-        if (v >= 10) {
-            buf[n++] = (byte) ('0' + (v / 10) % 10);
-        }
-        buf[n++] = (byte) ('0' + v % 10);
-    }
-
-    private void hexGroup(int v) {
-        boolean started = false;
-        for (int shift = 12; shift >= 0; shift -= 4) {
-            int digit = (v >>> shift) & 0xf;
-            if (digit != 0 || started || shift == 0) {
-                buf[n++] = HEX[digit];
-                started = true;
-            }
-        }
-    }
-
-    /**
-     * The 16 bytes at {@code off} as tshark prints an IPv6 address (the BSD inet_ntop algorithm, RFC 5952): lower
-     * case, no leading zeros, the first longest run of two or more zero groups as "::", and an IPv4-mapped
-     * ({@code ::ffff:a.b.c.d}) or IPv4-compatible ({@code ::a.b.c.d}, not {@code ::} or {@code ::1}-like) address
-     * with a dotted tail.
-     */
+    /** The 16 bytes at {@code off} as tshark prints an IPv6 address ({@link Addresses}: BSD inet_ntop, RFC 5952). */
     void ipv6(byte[] b, int off) throws IOException {
         room(MAX_ITEM);
-        int bestBase = -1;
-        int bestLen = 0;
-        int curBase = -1;
-        int curLen = 0;
-        for (int i = 0; i < 8; i++) {
-            if (b[off + 2 * i] == 0 && b[off + 2 * i + 1] == 0) {
-                if (curBase < 0) {
-                    curBase = i;
-                    curLen = 1;
-                } else {
-                    curLen++;
-                }
-            } else if (curBase >= 0) {
-                if (curLen > bestLen) {
-                    bestBase = curBase;
-                    bestLen = curLen;
-                }
-                curBase = -1;
-            }
+        n += Addresses.writeIpv6(bigEndian(b, off, 8), bigEndian(b, off + 8, 8), buf, n);
+    }
+
+    private static long bigEndian(byte[] b, int off, int len) {
+        long v = 0;
+        for (int i = 0; i < len; i++) {
+            v = (v << 8) | (b[off + i] & 0xff);
         }
-        if (curBase >= 0 && curLen > bestLen) {
-            bestBase = curBase;
-            bestLen = curLen;
-        }
-        if (bestLen < 2) {
-            bestBase = -1;
-        }
-        for (int i = 0; i < 8; i++) {
-            if (bestBase >= 0 && i >= bestBase && i < bestBase + bestLen) {
-                if (i == bestBase) {
-                    buf[n++] = ':';
-                }
-                continue;
-            }
-            if (i != 0) {
-                buf[n++] = ':';
-            }
-            boolean embeddedIpv4 = i == 6 && bestBase == 0
-                    && (bestLen == 6 || (bestLen == 5 && (b[off + 10] & 0xff) == 0xff && (b[off + 11] & 0xff) == 0xff));
-            if (embeddedIpv4) {
-                for (int k = 0; k < 4; k++) {
-                    if (k > 0) {
-                        buf[n++] = '.';
-                    }
-                    decimalDigits(b[off + 12 + k] & 0xff);
-                }
-                break;
-            }
-            hexGroup(((b[off + 2 * i] & 0xff) << 8) | (b[off + 2 * i + 1] & 0xff));
-        }
-        if (bestBase >= 0 && bestBase + bestLen == 8) {
-            buf[n++] = ':';
-        }
+        return v;
     }
 }

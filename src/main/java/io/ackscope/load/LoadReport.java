@@ -1,5 +1,8 @@
 package io.ackscope.load;
 
+import io.ackscope.json.JsonWriter;
+import io.ackscope.json.JsonWriter.Layout;
+
 import java.util.Locale;
 
 /**
@@ -92,63 +95,66 @@ public final class LoadReport {
         return sb.toString();
     }
 
-    /** The summary as one JSON object (latencies in microseconds), for scripts. */
+    /** The summary as one JSON object (latencies in microseconds, seconds and rates with 3 decimals), for scripts. */
     public static String json(LoadResult r, String outFile) {
         LoadConfig c = r.config();
         double[] rates = r.rateSamples();
         double mean = mean(rates);
-        StringBuilder sb = new StringBuilder(1024).append('{');
-        field(sb, "url", c.target().url());
-        field(sb, "threads", c.threads());
-        field(sb, "connections", c.connections());
-        field(sb, "duration_s", c.durationNanos() / 1e9);
-        field(sb, "warmup_s", c.warmupNanos() / 1e9);
-        sb.append("\"rate\":").append(c.openLoop() ? fmt("%.3f", c.rate()) : "null").append(',');
-        field(sb, "quickack", c.quickAck());
-        field(sb, "nodelay", c.noDelay());
-        field(sb, "requests", r.requests());
-        field(sb, "failed_requests", r.failedRequests());
-        field(sb, "elapsed_s", r.elapsedNanos() / 1e9);
-        field(sb, "bytes", r.bytes());
-        field(sb, "requests_per_sec", r.requestsPerSecond());
-        field(sb, "bytes_per_sec", r.bytesPerSecond());
-        field(sb, "connections_opened", r.connectionsOpened());
-        sb.append("\"latency_us\":");
-        latencyJson(sb, r.latency());
-        sb.append(",\"corrected_latency_us\":");
+        StringBuilder sb = new StringBuilder(1024);
+        JsonWriter w = new JsonWriter(sb).beginObject(Layout.COMPACT);
+        w.name("url").value(c.target().url());
+        w.name("threads").value(c.threads());
+        w.name("connections").value(c.connections());
+        w.name("duration_s").value(c.durationNanos() / 1e9, 3);
+        w.name("warmup_s").value(c.warmupNanos() / 1e9, 3);
+        w.name("rate");
+        if (c.openLoop()) {
+            w.value(c.rate(), 3);
+        } else {
+            w.nullValue();
+        }
+        w.name("quickack").value(c.quickAck());
+        w.name("nodelay").value(c.noDelay());
+        w.name("requests").value(r.requests());
+        w.name("failed_requests").value(r.failedRequests());
+        w.name("elapsed_s").value(r.elapsedNanos() / 1e9, 3);
+        w.name("bytes").value(r.bytes());
+        w.name("requests_per_sec").value(r.requestsPerSecond(), 3);
+        w.name("bytes_per_sec").value(r.bytesPerSecond(), 3);
+        w.name("connections_opened").value(r.connectionsOpened());
+        latencyJson(w.name("latency_us"), r.latency());
         if (r.correctedLatency() == null) {
-            sb.append("null");
+            w.name("corrected_latency_us").nullValue();
         } else {
-            latencyJson(sb, r.correctedLatency());
+            latencyJson(w.name("corrected_latency_us"), r.correctedLatency());
         }
-        sb.append(",\"req_per_sec_per_thread\":{");
-        field(sb, "mean", mean);
-        field(sb, "stdev", stdev(rates, mean));
-        sb.append("\"max\":").append(num(max(rates))).append("},\"errors\":{");
+        w.name("req_per_sec_per_thread").beginObject(Layout.COMPACT);
+        w.name("mean").value(mean, 3);
+        w.name("stdev").value(stdev(rates, mean), 3);
+        w.name("max").value(max(rates), 3);
+        w.end().name("errors").beginObject(Layout.COMPACT);
         for (LoadError e : LoadError.values()) {
-            field(sb, e.label(), r.errors(e));
+            w.name(e.label()).value(r.errors(e));
         }
-        sb.append("\"status\":").append(r.statusErrors()).append("},\"out\":");
-        if (outFile == null) {
-            sb.append("null");
-        } else {
-            string(sb, outFile);
-        }
-        return sb.append('}').toString();
+        w.name("status").value(r.statusErrors());
+        w.end().name("out").value(outFile);
+        w.end();
+        return sb.toString();
     }
 
-    private static void latencyJson(StringBuilder sb, LatencySummary s) {
-        sb.append('{');
-        field(sb, "count", s.count());
-        field(sb, "mean", s.mean());
-        field(sb, "stdev", s.stdev());
-        field(sb, "min", s.min());
-        field(sb, "max", s.max());
-        field(sb, "p50", s.p50());
-        field(sb, "p75", s.p75());
-        field(sb, "p90", s.p90());
-        field(sb, "p99", s.p99());
-        sb.append("\"p999\":").append(s.p999()).append('}');
+    private static void latencyJson(JsonWriter w, LatencySummary s) {
+        w.beginObject(Layout.COMPACT);
+        w.name("count").value(s.count());
+        w.name("mean").value(s.mean(), 3);
+        w.name("stdev").value(s.stdev(), 3);
+        w.name("min").value(s.min());
+        w.name("max").value(s.max());
+        w.name("p50").value(s.p50());
+        w.name("p75").value(s.p75());
+        w.name("p90").value(s.p90());
+        w.name("p99").value(s.p99());
+        w.name("p999").value(s.p999());
+        w.end();
     }
 
     private static long[] percentiles(LatencySummary s) {
@@ -245,48 +251,6 @@ public final class LoadReport {
             }
         }
         return 100.0 * n / v.length;
-    }
-
-    private static void field(StringBuilder sb, String name, String value) {
-        string(sb, name);
-        sb.append(':');
-        string(sb, value);
-        sb.append(',');
-    }
-
-    private static void field(StringBuilder sb, String name, long value) {
-        string(sb, name);
-        sb.append(':').append(value).append(',');
-    }
-
-    private static void field(StringBuilder sb, String name, double value) {
-        string(sb, name);
-        sb.append(':').append(num(value)).append(',');
-    }
-
-    private static void field(StringBuilder sb, String name, boolean value) {
-        string(sb, name);
-        sb.append(':').append(value).append(',');
-    }
-
-    private static String num(double v) {
-        return Double.isFinite(v) ? fmt("%.3f", v) : "null";
-    }
-
-    /** A JSON string with the characters RFC 8259 requires escaped. */
-    private static void string(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char ch = s.charAt(i);
-            if (ch == '"' || ch == '\\') {
-                sb.append('\\').append(ch);
-            } else if (ch < 0x20) {
-                sb.append(fmt("\\u%04x", (int) ch));
-            } else {
-                sb.append(ch);
-            }
-        }
-        sb.append('"');
     }
 
     private static String fmt(String format, Object... args) {

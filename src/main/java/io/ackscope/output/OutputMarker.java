@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ackscope.capture.Archive;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -171,12 +172,9 @@ public record OutputMarker(Map<String, Long> tables, List<String> files, boolean
         return m;
     }
 
-    /** The prefix of the hidden directories an analyze run stages its output in. */
-    public static final String STAGING_PREFIX = "_ackscope_staging_";
-
     private static boolean interrupted(Path dir) {
         try (var s = Files.list(dir)) {
-            return s.anyMatch(p -> p.getFileName().toString().startsWith(STAGING_PREFIX));
+            return s.anyMatch(p -> p.getFileName().toString().startsWith(Archive.STAGING_PREFIX));
         } catch (IOException e) {
             return false;
         }

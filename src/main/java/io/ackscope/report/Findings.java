@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.tcp.Cause;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,27 +11,13 @@ import static io.ackscope.report.Format.percent;
 import static io.ackscope.report.Format.plural;
 
 /**
- * The diagnosis in words: what happens, the evidence from the tables, and what to change. Written for a reader who
- * has never heard of delayed ACKs; every number in it comes from the tables.
+ * The diagnosis in words: what happens, the evidence from the tables, and what to change (the fixes of each
+ * {@link Cause}, the one catalogue). Written for a reader who has never heard of delayed ACKs; every number in it
+ * comes from the tables.
  */
 final class Findings {
     private Findings() {
     }
-
-    static final List<String> SERVER_HELD_FIXES = List.of(
-            "Turn on TCP_NODELAY on the server's sockets, so a small write is sent at once instead of waiting for "
-                    + "the previous one to be acknowledged (nginx: tcp_nodelay on; most application servers have "
-                    + "a similar setting).",
-            "Or send each response in one piece: with sendfile, nginx's tcp_nopush on (TCP_CORK) makes headers and "
-                    + "body leave together; in your own code, build the response in one buffer or use writev().",
-            "Or, if only the clients can be changed: set TCP_QUICKACK on the client socket after each read (Linux), "
-                    + "so the client acknowledges at once instead of after its delayed-ACK timer.");
-
-    static final List<String> CLIENT_HELD_FIXES = List.of(
-            "Turn on TCP_NODELAY on the client's sockets, so the second part of a request is sent at once.",
-            "Or write each request in one call (one buffer, or writev()), so there is no second part to hold back.",
-            "Or, if only the server can be changed: set TCP_QUICKACK on the server socket after each read (Linux), "
-                    + "so the server acknowledges at once.");
 
     /** The findings for one endpoint, most important first; "no stall" when there is none. */
     static List<ReportData.Finding> of(EndpointStats e) {
@@ -44,32 +32,27 @@ final class Findings {
             f.add(noStall(e));
         }
         if (e.rto.count > 0) {
-            f.add(waits("RETRANSMISSION_TIMEOUT", "Retransmission timeouts",
+            f.add(waits(Cause.RETRANSMISSION_TIMEOUT, "Retransmission timeouts",
                     "Segments or their acknowledgements were lost, and the sender waited for its retransmission "
                             + "timer before sending them again. Each timeout is at least 200 ms on Linux.",
-                    "retransmission timeouts", e.rto,
-                    List.of("Look for packet loss on the path (interface errors and drops, congested links).",
-                            "Loss of the last segments of a response is repaired faster with tail loss probes "
-                                    + "(RACK-TLP, on by default in current Linux).")));
+                    "retransmission timeouts", e.rto));
         }
         if (e.zeroWindow.count > 0) {
-            f.add(waits("ZERO_WINDOW", "Receiver stopped reading (zero window)",
+            f.add(waits(Cause.ZERO_WINDOW, "Receiver stopped reading (zero window)",
                     "A receiving application did not read its data fast enough; its buffer filled, it advertised "
                             + "a zero window, and the sender had to stop until it read again.",
-                    "zero-window waits", e.zeroWindow,
-                    List.of("Find out why the receiving application is slow to read (CPU, blocking work on the "
-                            + "reading thread), or give it larger socket buffers.")));
+                    "zero-window waits", e.zeroWindow));
         }
         return f;
     }
 
-    private static ReportData.Finding waits(String kind, String title, String explanation, String what,
-                                            EndpointStats.Waits w, List<String> fixes) {
-        return new ReportData.Finding(kind, "problem", title, explanation,
+    private static ReportData.Finding waits(Cause cause, String title, String explanation, String what,
+                                            EndpointStats.Waits w) {
+        return new ReportData.Finding(cause.name(), "problem", title, explanation,
                 evidence(count(w.count) + " " + what + " cost " + duration(w.micros) + " in total; the longest "
                                 + duration(w.maxMicros) + ".",
                         w.example == null ? null : "Longest, stream " + w.exampleStream + ": " + w.example),
-                fixes, List.of(w.exampleStream));
+                cause.fixes, List.of(w.exampleStream));
     }
 
     private static ReportData.Finding serverHeld(EndpointStats e) {
@@ -95,7 +78,7 @@ final class Findings {
                 duration(e.stallMicros) + " lost to stalls in total: " + percent(e.stallShare())
                         + " of all response time to this server.",
                 "Longest, stream " + e.serverHeld.exampleStream + ": " + e.serverHeld.example);
-        return new ReportData.Finding("NAGLE_SERVER_HELD", "problem",
+        return new ReportData.Finding(Cause.NAGLE_SERVER_HELD.name(), "problem",
                 "Responses wait for the client's delayed ACK (Nagle × delayed ACK)",
                 "The server writes each response in more than one piece with Nagle's algorithm on (TCP_NODELAY "
                         + "off). Nagle sends the first piece and holds the rest until the first is acknowledged. "
@@ -103,7 +86,7 @@ final class Findings {
                         + "40 ms on Linux, up to 200 ms on Windows), hoping to combine it with data. Each side waits for "
                         + "the other until the client's delayed-ACK timer fires; then the rest of the response "
                         + "leaves at once. " + where,
-                ev, SERVER_HELD_FIXES, List.of(e.serverHeld.exampleStream));
+                ev, Cause.NAGLE_SERVER_HELD.fixes, List.of(e.serverHeld.exampleStream));
     }
 
     private static ReportData.Finding clientHeld(EndpointStats e) {
@@ -114,13 +97,13 @@ final class Findings {
                 "The held request data left " + duration(e.clientHeld.resumeGap.percentile(0.5))
                         + " after that ACK arrived (median).",
                 "Longest, stream " + e.clientHeld.exampleStream + ": " + e.clientHeld.example);
-        return new ReportData.Finding("NAGLE_CLIENT_HELD", "problem",
+        return new ReportData.Finding(Cause.NAGLE_CLIENT_HELD.name(), "problem",
                 "Requests wait for the server's delayed ACK (Nagle × delayed ACK)",
                 "The client writes each request in more than one piece with Nagle's algorithm on. Nagle sends the "
                         + "first piece and holds the rest until it is acknowledged; the server, waiting for the "
                         + "whole request, delays its acknowledgement until its delayed-ACK timer fires. Only then "
                         + "does the rest of the request leave, and the server can answer.",
-                ev, CLIENT_HELD_FIXES, List.of(e.clientHeld.exampleStream));
+                ev, Cause.NAGLE_CLIENT_HELD.fixes, List.of(e.clientHeld.exampleStream));
     }
 
     private static ReportData.Finding noStall(EndpointStats e) {
@@ -236,7 +219,7 @@ final class Findings {
                         who + ": the server sends with Nagle's algorithm on and the client delays its "
                                 + "acknowledgement, so each of these responses takes ~" + duration(ack)
                                 + " longer. Stalls are " + percent(worst.stallShare()) + " of all response time."
-                                + others, SERVER_HELD_FIXES);
+                                + others, Cause.NAGLE_SERVER_HELD.fixes);
             }
             long ack = worst.clientHeld.ackDelay.percentile(0.5);
             return new ReportData.Verdict(true, stallHeadline(worst.clientHeld.count, worst.requests,
@@ -244,7 +227,7 @@ final class Findings {
                     plural(worst.clientHeld.count, "request was", "requests were")
                             + " held up: the client sends with Nagle's "
                             + "algorithm on and the server delays its acknowledgement. Stalls are "
-                            + percent(worst.stallShare()) + " of all response time." + others, CLIENT_HELD_FIXES);
+                            + percent(worst.stallShare()) + " of all response time." + others, Cause.NAGLE_CLIENT_HELD.fixes);
         }
         long rto = 0, zw = 0, rtoMicros = 0, zwMicros = 0;
         for (EndpointStats e : endpoints) {

@@ -1,6 +1,8 @@
 package io.ackscope.report;
 
 import java.util.List;
+import java.util.function.DoubleUnaryOperator;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The page's charts, drawn as inline SVG: nothing to load, nothing to run, and they print. Styling comes from
@@ -31,7 +33,7 @@ final class Svg {
         decLo = Math.max(0, Math.min(decLo, decHi - 3));
         // Values below 1 µs (bin 0) get the half decade left of 1 µs.
         final double lo = first == 0 ? -0.3 : decLo, span = decHi - lo;
-        java.util.function.DoubleUnaryOperator x = v -> left + (Math.log10(Math.max(v, Math.pow(10, lo))) - lo)
+        DoubleUnaryOperator x = v -> left + (Math.log10(Math.max(v, Math.pow(10, lo))) - lo)
                 / span * pw;
         long maxCount = 0;
         for (long c : d.bins()) {
@@ -53,6 +55,27 @@ final class Svg {
         text(sb, left - 4, yBase - ph * 0.9 + 4, "end", "tick", Format.count(maxCount));
         text(sb, left - 4, yBase + 4, "end", "tick", "0");
 
+        bars(sb, d, x, left, yBase, ph, maxCount);
+        cdf(sb, d, x, left, yBase, ph);
+        for (int i = 0; i < TIMERS.length; i++) {
+            double tx = x.applyAsDouble(TIMERS[i]);
+            if (TIMERS[i] < Math.pow(10, decHi)) {
+                line(sb, tx, top - 4, tx, yBase, "timer");
+                // 40 ms to the left of its line, 200 ms to the right: the two never meet.
+                text(sb, tx + (i == 0 ? -3 : 3), top - 8, i == 0 ? "end" : "start", "timer-label",
+                        i == 0 ? TIMER_LABELS[0] : "200 ms");
+            }
+        }
+        double p50 = x.applyAsDouble(d.p50Micros()), p99 = x.applyAsDouble(d.p99Micros());
+        percentileMark(sb, p50, yBase, 10, "p50");
+        percentileMark(sb, p99, yBase, p99 - p50 < 22 ? 22 : 10, "p99");
+        sb.append("</svg>");
+    }
+
+    /** One bar per non-empty bin, its count and share in a tooltip. */
+    private static void bars(StringBuilder sb, ReportData.Distribution d, DoubleUnaryOperator x,
+                             int left, double yBase, double ph, long maxCount) {
+        int first = d.firstBin();
         for (int k = 0; k < d.bins().length; k++) {
             long c = d.bins()[k];
             if (c == 0) {
@@ -74,6 +97,12 @@ final class Svg {
             Text.html(sb, range(bin) + ": " + Format.count(c) + " (" + Format.percent(c, d.count()) + ")");
             sb.append("</title></rect>");
         }
+    }
+
+    /** The cumulative share of values, as a line over the bins' upper edges. */
+    private static void cdf(StringBuilder sb, ReportData.Distribution d, DoubleUnaryOperator x,
+                            int left, double yBase, double ph) {
+        int first = d.firstBin();
         sb.append("<path class=\"cdf\" d=\"M");
         num(sb, first == 0 ? left : x.applyAsDouble(LatencyBins.EDGES[first]));
         sb.append(' ');
@@ -87,19 +116,6 @@ final class Svg {
             num(sb, yBase - (double) cum / d.count() * ph);
         }
         sb.append("\"/>");
-        for (int i = 0; i < TIMERS.length; i++) {
-            double tx = x.applyAsDouble(TIMERS[i]);
-            if (TIMERS[i] < Math.pow(10, decHi)) {
-                line(sb, tx, top - 4, tx, yBase, "timer");
-                // 40 ms to the left of its line, 200 ms to the right: the two never meet.
-                text(sb, tx + (i == 0 ? -3 : 3), top - 8, i == 0 ? "end" : "start", "timer-label",
-                        i == 0 ? TIMER_LABELS[0] : "200 ms");
-            }
-        }
-        double p50 = x.applyAsDouble(d.p50Micros()), p99 = x.applyAsDouble(d.p99Micros());
-        percentileMark(sb, p50, yBase, 10, "p50");
-        percentileMark(sb, p99, yBase, p99 - p50 < 22 ? 22 : 10, "p99");
-        sb.append("</svg>");
     }
 
     private static void percentileMark(StringBuilder sb, double px, double yBase, int labelUp, String label) {
@@ -148,9 +164,9 @@ final class Svg {
             decHi++;
         }
         final int lo = decLo, span = decHi - decLo;
-        java.util.function.DoubleUnaryOperator y = v -> mid - (Math.log10(Math.max(v, Math.pow(10, lo))) - lo)
+        DoubleUnaryOperator y = v -> mid - (Math.log10(Math.max(v, Math.pow(10, lo))) - lo)
                 / span * (mid - top);
-        java.util.function.IntToDoubleFunction x = i -> left + (double) i / n * pw;
+        IntToDoubleFunction x = i -> left + (double) i / n * pw;
 
         for (int dec = decLo; dec <= decHi; dec++) {
             double gy = y.applyAsDouble(Math.pow(10, dec));
@@ -164,7 +180,20 @@ final class Svg {
                 text(sb, left + pw - 2, gy - 3, "end", "timer-label", TIMER_LABELS[i]);
             }
         }
-        // Ticks at round times: the first round width (a multiple of the bucket) that gives at most 7 of them.
+        timeTicks(sb, t, left, pw, top, bottom);
+        line(sb, left, mid, left + pw, mid, "axis");
+        line(sb, left, bottom, left + pw, bottom, "axis");
+
+        series(sb, t, x, y, pw);
+
+        requestBars(sb, t, x, left, pw, barsTop, bottom);
+        sb.append("</svg>");
+    }
+
+    /** Vertical grid lines and labels at round times: the first round width that gives at most 7 of them. */
+    private static void timeTicks(StringBuilder sb, ReportData.Timeline t, int left, double pw, int top, int bottom) {
+        int n = t.requests().length;
+        // the width is a multiple of the bucket
         long end = t.startMicros() + n * t.bucketMicros();
         long tick = t.bucketMicros() * Math.max(1, (n + 5) / 6);
         for (long c : TimelineBuilder.WIDTHS) {
@@ -180,9 +209,12 @@ final class Svg {
                     : tick % 1_000_000 == 0 ? Format.clock(at).substring(0, 8) : Format.clock(at);
             text(sb, gx, bottom + 14, "middle", "tick", label);
         }
-        line(sb, left, mid, left + pw, mid, "axis");
-        line(sb, left, bottom, left + pw, bottom, "axis");
+    }
 
+    /** Each latency series as a line; intervals without a value are bridged when the gap is short. */
+    private static void series(StringBuilder sb, ReportData.Timeline t, IntToDoubleFunction x,
+                               DoubleUnaryOperator y, double pw) {
+        int n = t.requests().length;
         int si = 0;
         for (ReportData.Series s : t.series()) {
             sb.append("<path class=\"series s").append(si++).append("\" d=\"");
@@ -209,7 +241,12 @@ final class Svg {
             Text.html(sb, s.label());
             sb.append("</title></path>");
         }
+    }
 
+    /** Requests and stalls per interval as bars under the lines, the scale their largest count. */
+    private static void requestBars(StringBuilder sb, ReportData.Timeline t, IntToDoubleFunction x,
+                                    int left, double pw, int barsTop, int bottom) {
+        int n = t.requests().length;
         long maxReq = 1;
         for (int i = 0; i < n; i++) {
             maxReq = Math.max(maxReq, Math.max(t.requests()[i], t.stalls()[i]));
@@ -224,7 +261,6 @@ final class Svg {
             bar(sb, x.applyAsDouble(i), bw, bottom, (double) t.stalls()[i] / maxReq * (bottom - barsTop), "stall",
                     null);
         }
-        sb.append("</svg>");
     }
 
     /** Longest run of empty intervals a timeline line is drawn across. */

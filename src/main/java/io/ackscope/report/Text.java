@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.json.JsonWriter;
+
 /**
  * Untrusted text (anything that came from a capture: file names, HTTP fields, payload bytes, evidence that quotes
  * them) made safe for the page: cut to a bound, characters that would not show made visible, and escaped for HTML
@@ -13,16 +15,16 @@ final class Text {
     /** Default bound for one piece of untrusted text on the page. */
     static final int MAX_CHARS = 200;
 
-    /**
-     * Characters that would not show as themselves, or could change how the text around them reads: C0 and C1
-     * controls, DEL, line and paragraph separators, zero-width and bidirectional formatting characters, the BOM,
-     * and lone surrogates.
-     */
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
+    /**
+     * Characters that would not show as themselves, or could change how the text around them reads: C0 and C1
+     * controls, DEL, line and paragraph separators, zero-width and bidirectional formatting characters and the BOM
+     * ({@link JsonWriter#isHidden}, the same set the report's JSON escapes); lone surrogates are handled by
+     * {@link #visible}.
+     */
     static boolean isHidden(char c) {
-        return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029 || (c >= 0x200B && c <= 0x200F)
-                || (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) || c == 0xFEFF;
+        return JsonWriter.isHidden(c);
     }
 
     /**

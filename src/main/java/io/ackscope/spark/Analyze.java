@@ -1,6 +1,8 @@
 package io.ackscope.spark;
 
 import io.ackscope.capture.Archive;
+import io.ackscope.json.JsonWriter;
+import io.ackscope.json.JsonWriter.Layout;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.LatencySummaryTable;
@@ -27,7 +29,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -84,20 +85,20 @@ public final class Analyze {
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
                           Map<String, String> taskTime, int sources, List<String> notRead) {
 
+        /** The summary {@code _SUCCESS} starts from ({@code OutputMarker} adds the file list). */
         public String json() {
             StringBuilder sb = new StringBuilder(256);
-            sb.append("{\"tool\":\"ackscope\",\"command\":\"analyze\",\"files\":").append(files)
-                    .append(",\"bytes\":").append(bytes).append(",\"frames\":").append(frames)
-                    .append(",\"tcp_frames\":").append(tcpFrames).append(",\"connections\":").append(connections)
-                    .append(",\"attempts_evicted\":").append(attemptsEvicted)
-                    .append(",\"seconds\":").append(String.format(Locale.ROOT, "%.3f", seconds)).append(",\"tables\":{");
-            int i = 0;
+            JsonWriter w = new JsonWriter(sb).beginObject(Layout.COMPACT);
+            w.name("tool").value("ackscope").name("command").value("analyze").name("files").value(files)
+                    .name("bytes").value(bytes).name("frames").value(frames).name("tcp_frames").value(tcpFrames)
+                    .name("connections").value(connections).name("attempts_evicted").value(attemptsEvicted)
+                    .name("seconds").value(seconds, 3).name("tables").beginObject(Layout.COMPACT);
             for (Map.Entry<String, Long> e : tableRows.entrySet()) {
-                sb.append(i++ > 0 ? "," : "").append('"').append(e.getKey()).append("\":").append(e.getValue());
+                w.name(e.getKey()).value(e.getValue());
             }
-            sb.append("},\"damaged_files\":").append(damaged.size()).append(",\"sources\":").append(sources)
-                    .append(",\"paths_not_read\":").append(notRead.size()).append("}\n");
-            return sb.toString();
+            w.end().name("damaged_files").value(damaged.size()).name("sources").value(sources)
+                    .name("paths_not_read").value(notRead.size()).end();
+            return sb.append('\n').toString();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.ackscope.spark;
 
 import io.ackscope.capture.Archive;
+import io.ackscope.capture.ArchiveStore;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hadoop.conf.Configuration;
@@ -270,7 +271,7 @@ final class CapturePlanner {
             java.net.URI uri = new Path(f.path()).toUri();
             java.nio.file.Path local = "file".equals(uri.getScheme()) ? java.nio.file.Path.of(uri)
                     : uri.getScheme() == null ? java.nio.file.Path.of(uri.getPath()) : null;
-            return local != null && java.nio.file.Files.exists(local) && !java.nio.file.Files.isRegularFile(local);
+            return local != null && ArchiveStore.isStream(local);
         } catch (RuntimeException e) {
             return false;
         }

@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ackscope.capture.Archive;
 import io.ackscope.output.OutputLock;
 import io.ackscope.output.OutputMarker;
 import org.apache.hadoop.conf.Configuration;
@@ -68,7 +69,7 @@ import java.util.UUID;
  * {@code ackscope.test.step NAME} on stderr on reaching that step and blocks, for the test to kill it there.
  */
 public final class OutputDirectory implements AutoCloseable {
-    static final String STAGING_PREFIX = OutputMarker.STAGING_PREFIX;
+    static final String STAGING_PREFIX = Archive.STAGING_PREFIX;
     static final String SUCCESS = OutputMarker.FILE;
     static final String LOCK = OutputLock.FILE;
     static final String COMMIT_RECORD = "_ackscope_commit";

@@ -4,6 +4,8 @@ import io.ackscope.decode.DecodeStatus;
 import io.ackscope.decode.Layer;
 import io.ackscope.decode.PacketDecoder;
 import io.ackscope.tables.PacketSchema;
+import io.ackscope.tcp.Addresses;
+import io.ackscope.tcp.HttpStartLine;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeArrayWriter;
 import org.apache.spark.sql.catalyst.expressions.codegen.UnsafeRowWriter;
@@ -29,7 +31,7 @@ final class PacketRowWriter {
     private final int fileIndex;
     private final int payloadBytes;
     private final boolean httpOnly;
-    private final byte[] text = new byte[AddressText.MAX_LENGTH];
+    private final byte[] text = new byte[Addresses.MAX_TEXT];
     private final Map<String, UTF8String> reasons = new IdentityHashMap<>();
 
     /** What the readers give a record without a timestamp (pcapng Simple Packet Block). */
@@ -50,7 +52,7 @@ final class PacketRowWriter {
     /**
      * @param required     the columns to write, a subset of {@link PacketSchema#TABLE} in any order
      * @param payloadBytes how many payload bytes the {@code payload} column keeps
-     * @param httpOnly     keep payload bytes only when they may start an HTTP/1.x message ({@link HttpStart})
+     * @param httpOnly     keep payload bytes only when they may start an HTTP/1.x message ({@link HttpStartLine})
      */
     PacketRowWriter(StructType required, String file, int fileIndex, String source, int payloadBytes,
                     boolean httpOnly) {
@@ -152,7 +154,7 @@ final class PacketRowWriter {
                     if (tcp || d.hasUdp()) {
                         int n = Math.min(payloadBytes, d.capturedPayloadLength());
                         if (httpOnly) {
-                            n = HttpStart.keep(buf, d.payloadOffset(), n);
+                            n = HttpStartLine.bytesNeeded(buf, d.payloadOffset(), n);
                         }
                         row.write(i, buf, d.payloadOffset(), n);
                     } else {
@@ -198,7 +200,7 @@ final class PacketRowWriter {
             row.setNullAt(i);
             return;
         }
-        int n = AddressText.format(version, hi, lo, text, 0);
+        int n = Addresses.write(version, hi, lo, text, 0);
         row.write(i, text, 0, n);
     }
 

@@ -1,6 +1,7 @@
 package io.ackscope.spark;
 
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.HttpStartLine;
 import io.ackscope.tcp.Segment;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -87,7 +88,7 @@ final class SegmentRows {
 
         /**
          * @param payloadBytes payload bytes kept, at most {@link Segment#MAX_PAYLOAD_PREFIX}
-         * @param httpOnly     keep them only when they may start an HTTP/1.x message ({@link HttpStart})
+         * @param httpOnly     keep them only when they may start an HTTP/1.x message ({@link HttpStartLine})
          */
         Writer(int fileIndex, int payloadBytes, boolean httpOnly) {
             this.fileIndex = fileIndex;
@@ -126,7 +127,7 @@ final class SegmentRows {
             // the decoder bounds the captured payload by the captured bytes; bound it again by the array
             int n = off < 0 ? 0 : Math.min(Math.min(payloadBytes, d.capturedPayloadLength()), data.length - off);
             if (n > 0 && httpOnly) {
-                n = HttpStart.keep(data, off, n);
+                n = HttpStartLine.bytesNeeded(data, off, n);
             }
             if (n > 0) {
                 System.arraycopy(data, off, buf, p, n);

@@ -1,7 +1,26 @@
 package io.ackscope.tcp;
 
-/** Text forms of the two-long addresses used by the decoder (IPv4 as IPv4-mapped IPv6). */
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The one text form of IP addresses, as tshark prints them: the {@code packets} table ({@code src_ip}), the engine's
+ * tables ({@code client_ip}, {@code server_ip}), the report and {@code fields} all write through here, so a join
+ * on the text agrees.
+ *
+ * <p>IPv4 is a dotted quad. IPv6 follows the BSD {@code inet_ntop} that tshark's {@code ipv6.src} uses (RFC 5952):
+ * lower-case groups without leading zeros, the first longest run of two or more zero groups as {@code ::}, and a
+ * dotted tail for IPv4-mapped ({@code ::ffff:a.b.c.d}) and IPv4-compatible ({@code ::a.b.c.d}, but {@code ::1}
+ * and the like stay hexadecimal) addresses.
+ *
+ * <p>Addresses are the decoder's two longs (network order, IPv4 as {@code ::ffff:a.b.c.d}). The byte writers
+ * allocate nothing (the per-frame paths use them); {@link #format} makes a String (once per connection side).
+ */
 public final class Addresses {
+    /** Longest text written: 8 groups of 4 hex digits and 7 colons (a dotted tail makes a shorter text). */
+    public static final int MAX_TEXT = 39;
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
     private Addresses() {
     }
 
@@ -18,45 +37,85 @@ public final class Addresses {
         return hi == 0 && lo == 1;
     }
 
-    /** Dotted quad for IPv4, RFC 5952 text (longest zero run compressed, lower case) for IPv6. */
+    /**
+     * Dotted quad when the address is IPv4-mapped (the decoder's form of an IPv4 address), IPv6 text otherwise. The
+     * engine does not keep the IP version, so an IPv6 packet's {@code ::ffff:a.b.c.d} reads as IPv4 here (its
+     * {@code packets} row, which knows the version, says {@code ::ffff:a.b.c.d}); no capture in the corpus has one.
+     */
     public static String format(long hi, long lo) {
-        if (isIpv4(hi, lo)) {
-            return ((lo >>> 24) & 0xff) + "." + ((lo >>> 16) & 0xff) + "." + ((lo >>> 8) & 0xff) + "." + (lo & 0xff);
+        byte[] text = new byte[MAX_TEXT];
+        int n = write(isIpv4(hi, lo) ? 4 : 6, hi, lo, text, 0);
+        return new String(text, 0, n, StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Writes the address to {@code out} from {@code off} (at least {@link #MAX_TEXT} bytes of room); returns the
+     * number of bytes written.
+     *
+     * @param ipVersion 4: {@code lo} holds the address as {@code ::ffff:a.b.c.d}; otherwise the full 128 bits
+     */
+    public static int write(int ipVersion, long hi, long lo, byte[] out, int off) {
+        return ipVersion == 4 ? writeIpv4((int) lo, out, off) : writeIpv6(hi, lo, out, off);
+    }
+
+    /** Writes the dotted quad of {@code a} (network order in an int); returns the number of bytes written. */
+    public static int writeIpv4(int a, byte[] out, int off) {
+        int p = off;
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            int b = (a >>> shift) & 0xff;
+            if (b >= 100) {
+                out[p++] = (byte) ('0' + b / 100);
+            }
+            if (b >= 10) {
+                out[p++] = (byte) ('0' + (b / 10) % 10);
+            }
+            out[p++] = (byte) ('0' + b % 10);
+            if (shift > 0) {
+                out[p++] = '.';
+            }
         }
-        int[] g = new int[8];
-        for (int i = 0; i < 4; i++) {
-            g[i] = (int) ((hi >>> (48 - 16 * i)) & 0xffff);
-            g[i + 4] = (int) ((lo >>> (48 - 16 * i)) & 0xffff);
-        }
-        int bestStart = -1, bestLen = 0;
-        for (int i = 0; i < 8; ) {
-            if (g[i] != 0) {
-                i++;
+        return p - off;
+    }
+
+    /** Writes the 128 bits {@code hi, lo} as IPv6 text (class comment); returns the number of bytes written. */
+    public static int writeIpv6(long hi, long lo, byte[] out, int off) {
+        // the first longest run of zero groups, as inet_ntop finds it; a single zero group is not compressed
+        int bestStart = -1, bestLen = 0, runStart = -1;
+        for (int i = 0; i < 8; i++) {
+            if (group(hi, lo, i) != 0) {
+                runStart = -1;
                 continue;
             }
-            int j = i;
-            while (j < 8 && g[j] == 0) {
-                j++;
+            if (runStart < 0) {
+                runStart = i;
             }
-            if (j - i > bestLen && j - i >= 2) {
-                bestStart = i;
-                bestLen = j - i;
+            if (i - runStart + 1 > bestLen) {
+                bestStart = runStart;
+                bestLen = i - runStart + 1;
             }
-            i = j;
         }
-        StringBuilder sb = new StringBuilder(39);
+        if (bestLen < 2) {
+            bestStart = -1;
+        }
+        // inet_ntop's test for an embedded IPv4 address: ::a.b.c.d (six zero groups) or ::ffff:a.b.c.d
+        boolean dottedTail = bestStart == 0 && (bestLen == 6 || (bestLen == 5 && group(hi, lo, 5) == 0xffff));
+        int p = off;
         for (int i = 0; i < 8; i++) {
             if (i == bestStart) {
-                sb.append("::");
+                out[p++] = ':';
+                out[p++] = ':';
                 i += bestLen - 1;
                 continue;
             }
-            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-                sb.append(':');
+            if (p > off && out[p - 1] != ':') {
+                out[p++] = ':';
             }
-            sb.append(Integer.toHexString(g[i]));
+            if (i == 6 && dottedTail) {
+                return p + writeIpv4((int) lo, out, p) - off;
+            }
+            p = hex(group(hi, lo, i), out, p);
         }
-        return sb.toString();
+        return p - off;
     }
 
     /** "addr:port", with IPv6 addresses in brackets. */
@@ -67,5 +126,22 @@ public final class Addresses {
     /** "addr:port" from an address already in text form (IPv6 in brackets). */
     public static String endpointText(String address, int port) {
         return address.indexOf(':') >= 0 ? "[" + address + "]:" + port : address + ":" + port;
+    }
+
+    private static int group(long hi, long lo, int i) {
+        long word = i < 4 ? hi : lo;
+        return (int) (word >>> (48 - 16 * (i & 3))) & 0xffff;
+    }
+
+    private static int hex(int v, byte[] out, int p) {
+        boolean started = false;
+        for (int shift = 12; shift >= 0; shift -= 4) {
+            int d = (v >>> shift) & 0xf;
+            if (d != 0 || started || shift == 0) {
+                out[p++] = HEX[d];
+                started = true;
+            }
+        }
+        return p;
     }
 }

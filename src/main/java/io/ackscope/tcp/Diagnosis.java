@@ -55,26 +55,23 @@ public final class Diagnosis implements AnalysisSink {
                         "Nagle x delayed ACK: %s of requests after the first on a keep-alive connection "
                                 + "(%d of %d) wait ~%s for the client's delayed ACK (%s) because the server sends "
                                 + "with Nagle on: it writes each response in more than one piece and Nagle holds "
-                                + "the rest until the first piece is acknowledged. Fix: TCP_NODELAY on the server "
-                                + "(nginx: tcp_nodelay on), or TCP_QUICKACK on the client, or send the response "
-                                + "in one write (nginx: tcp_nopush on; TCP_CORK).",
+                                + "the rest until the first piece is acknowledged. Fix: %s",
                         pct(laterExchangesStalled, laterExchanges), laterExchangesStalled, laterExchanges,
-                        ms(serverStallAckDelay.getValueAtPercentile(50) * 1000L), band(serverStallBands)));
+                        ms(serverStallAckDelay.getValueAtPercentile(50) * 1000L), band(serverStallBands),
+                        Cause.NAGLE_SERVER_HELD.fixInOneLine));
             }
             if (clientHeldStalls > 0) {
                 f.add(String.format(java.util.Locale.ROOT,
                         "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s) because the "
-                                + "client sends each request in more than one write with Nagle on. Fix: "
-                                + "TCP_NODELAY on the client, or TCP_QUICKACK on the server, or write each request "
-                                + "in one call.",
+                                + "client sends each request in more than one write with Nagle on. Fix: %s",
                         clientHeldStalls, ms(clientStallAckDelay.getValueAtPercentile(50) * 1000L),
-                        band(clientStallBands)));
+                        band(clientStallBands), Cause.NAGLE_CLIENT_HELD.fixInOneLine));
             }
             if (rtoEvents > 0) {
                 f.add(String.format(java.util.Locale.ROOT,
                         "%d retransmission timeouts cost %s in total: segments or their ACKs were lost and the "
-                                + "sender waited for its retransmission timer (look for loss on the path, or "
-                                + "tail loss at the end of responses).", rtoEvents, ms(rtoNanos)));
+                                + "sender waited for its retransmission timer (%s).", rtoEvents, ms(rtoNanos),
+                        Cause.RETRANSMISSION_TIMEOUT.fixInOneLine));
             }
             if (zeroWindowWaits > 0) {
                 f.add(String.format(java.util.Locale.ROOT,

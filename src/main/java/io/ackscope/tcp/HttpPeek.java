@@ -8,8 +8,6 @@ package io.ackscope.tcp;
  * really starts like HTTP, once per exchange).
  */
 final class HttpPeek {
-    /** RFC 9110 methods are short tokens; anything longer is not a method we report. */
-    static final int MAX_METHOD = 16;
     /** Longer targets are cut (and marked with a trailing "..."). */
     static final int MAX_TARGET = 256;
     static final int MAX_HOST = 128;
@@ -22,13 +20,13 @@ final class HttpPeek {
     private HttpPeek() {
     }
 
-    /** Parses a request; returns null when the bytes do not start with "METHOD SP target SP HTTP/1.". */
+    /**
+     * Parses a request; returns null when the bytes do not start with "METHOD SP target SP HTTP/1." (the method as
+     * {@link HttpStartLine} has it).
+     */
     static HttpPeek request(byte[] b, int len) {
-        int i = 0;
-        while (i < len && i <= MAX_METHOD && b[i] >= 'A' && b[i] <= 'Z') {
-            i++;
-        }
-        if (i == 0 || i > MAX_METHOD || i >= len || b[i] != ' ') {
+        int i = HttpStartLine.methodLength(b, 0, len);
+        if (i == 0) {
             return null;
         }
         int tStart = i + 1;
@@ -44,7 +42,7 @@ final class HttpPeek {
             return null;
         }
         HttpPeek p = new HttpPeek();
-        p.method = text(b, 0, i, MAX_METHOD);
+        p.method = text(b, 0, i, HttpStartLine.MAX_METHOD);
         p.target = text(b, tStart, tEnd, MAX_TARGET);
         p.status = -1;
         int h = findHeader(b, tEnd, len, "host:");
@@ -65,9 +63,9 @@ final class HttpPeek {
         return p;
     }
 
-    /** Parses "HTTP/1.x NNN"; returns the status code or -1. */
+    /** Parses "HTTP/1.x NNN" (a status line as {@link HttpStartLine} has it, of version 1.x); the code or -1. */
     static int status(byte[] b, int len) {
-        if (len < 12 || !startsWith(b, 0, len, "HTTP/1.") || b[8] != ' ') {
+        if (len < 12 || !HttpStartLine.isStatusLine(b, 0, len) || b[5] != '1' || b[6] != '.' || b[8] != ' ') {
             return -1;
         }
         int v = 0;

@@ -22,8 +22,8 @@ final class Pcapng {
     }
 
     static byte[] shb(boolean be, byte[] options) {
-        return block(be, PcapngReader.SHB, body(be)
-                .u32(PcapngReader.BYTE_ORDER_MAGIC)     // byte-order magic
+        return block(be, PcapngBlocks.SHB, body(be)
+                .u32(PcapngBlocks.BYTE_ORDER_MAGIC)     // byte-order magic
                 .u16(1).u16(0)                          // version 1.0
                 .u64(-1)                                // section length: unknown
                 .raw(options).build());
@@ -34,7 +34,7 @@ final class Pcapng {
     }
 
     static byte[] idb(boolean be, int linkType, long snaplen, byte[] options) {
-        return block(be, PcapngReader.IDB, body(be)
+        return block(be, PcapngBlocks.IDB, body(be)
                 .u16(linkType)      // link type
                 .u16(0)             // reserved
                 .u32(snaplen)       // snap length
@@ -46,7 +46,7 @@ final class Pcapng {
     }
 
     static byte[] epb(boolean be, long iface, long units, byte[] data, long orig, byte[] options) {
-        return block(be, PcapngReader.EPB, body(be)
+        return block(be, PcapngBlocks.EPB, body(be)
                 .u32(iface)             // interface id
                 .u32(units >>> 32)      // timestamp high
                 .u32(units)             // timestamp low
@@ -61,7 +61,7 @@ final class Pcapng {
     }
 
     static byte[] spb(boolean be, long orig, byte[] data) {
-        return block(be, PcapngReader.SPB, body(be)
+        return block(be, PcapngBlocks.SPB, body(be)
                 .u32(orig)              // original length
                 .raw(data).build());
     }

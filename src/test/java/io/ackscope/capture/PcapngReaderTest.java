@@ -137,7 +137,7 @@ class PcapngReaderTest {
     @Test
     void obsoletePacketBlockIsReadLikeAnEnhancedOne() throws Exception {
         byte[] p = Bytes.payload(30, 4);
-        byte[] pb = block(BE, PcapngReader.PB, Pcapng.body(BE)
+        byte[] pb = block(BE, PcapngBlocks.PB, Pcapng.body(BE)
                 .u16(0)                 // interface id (16 bits)
                 .u16(0)                 // drops count
                 .u32(0).u32(2_000_000)  // timestamp high, low
@@ -155,13 +155,13 @@ class PcapngReaderTest {
     void nonPacketBlocksAreSkippedAndCustomBlocksTakeAFrameNumber() throws Exception {
         byte[] custom = Pcapng.body(LE).u32(32473).raw(Bytes.payload(8, 0)).build();   // PEN + data
         byte[] file = Bytes.concat(shb(LE),
-                block(LE, PcapngReader.CB_COPY, custom),
+                block(LE, PcapngBlocks.CB_COPY, custom),
                 idb(LE, 1, 0),
-                block(LE, PcapngReader.NRB, Pcapng.body(LE).u16(0).u16(0).build()),
+                block(LE, PcapngBlocks.NRB, Pcapng.body(LE).u16(0).u16(0).build()),
                 epb(LE, 0, 1, Bytes.payload(10, 0)),
-                block(LE, PcapngReader.ISB, Pcapng.body(LE).u32(0).u32(0).u32(0).build()),
-                block(LE, PcapngReader.CB_NOCOPY, custom),
-                block(LE, PcapngReader.DSB, Pcapng.body(LE).u32(0x544c534b).u32(0).build()),
+                block(LE, PcapngBlocks.ISB, Pcapng.body(LE).u32(0).u32(0).u32(0).build()),
+                block(LE, PcapngBlocks.CB_NOCOPY, custom),
+                block(LE, PcapngBlocks.DSB, Pcapng.body(LE).u32(0x544c534b).u32(0).build()),
                 block(LE, 0x0BADBEEF, new byte[20]),
                 epb(LE, 0, 2, Bytes.payload(10, 0)));
         try (CaptureReader r = Bytes.open(file)) {
@@ -204,7 +204,7 @@ class PcapngReaderTest {
     @Test
     void blockLengthNotAMultipleOf4IsDamageAtTheBlock() throws Exception {
         byte[] good = Bytes.concat(shb(LE), idb(LE, 1, 0));
-        byte[] bad = Pcapng.body(LE).u32(PcapngReader.EPB).u32(45).zeros(37).build();
+        byte[] bad = Pcapng.body(LE).u32(PcapngBlocks.EPB).u32(45).zeros(37).build();
         CaptureException e = damage(Bytes.concat(good, bad));
         assertEquals(good.length, e.offset());
         assertEquals("EPB block length 45 is not a multiple of 4", e.reason());
@@ -213,7 +213,7 @@ class PcapngReaderTest {
     @Test
     void blockLengthBelowTheMinimumIsDamage() throws Exception {
         byte[] good = Bytes.concat(shb(LE), idb(LE, 1, 0));
-        byte[] bad = Pcapng.body(LE).u32(PcapngReader.EPB).u32(28).zeros(16).u32(28).build();
+        byte[] bad = Pcapng.body(LE).u32(PcapngBlocks.EPB).u32(28).zeros(16).u32(28).build();
         CaptureException e = damage(Bytes.concat(good, bad));
         assertEquals(good.length, e.offset());
         assertEquals("EPB block length 28 is below the minimum of 32", e.reason());
@@ -236,7 +236,7 @@ class PcapngReaderTest {
     @Test
     void blockLengthBeyondTheBoundIsDamageBeforeAnyAllocation() throws Exception {
         byte[] good = Bytes.concat(shb(LE), idb(LE, 1, 0));
-        byte[] bad = Pcapng.body(LE).u32(PcapngReader.EPB).u32(0xffff_fff0L).zeros(64).build();
+        byte[] bad = Pcapng.body(LE).u32(PcapngBlocks.EPB).u32(0xffff_fff0L).zeros(64).build();
         CaptureException e = damage(Bytes.concat(good, bad));
         assertEquals(good.length, e.offset());
         assertEquals("EPB block length 4294967280 exceeds the bound of "

@@ -90,7 +90,7 @@ class SplitLocatorTest {
             // a last fake whose length runs 4 bytes past the real block's end: 28 (real EPB header) + payload
             // + 4 (trailer) + 4
             int fakeLen = len - payload.size() + 4 + 4;
-            payload.u32(PcapngReader.EPB).u32(fakeLen).u32(0);
+            payload.u32(PcapngBlocks.EPB).u32(fakeLen).u32(0);
             while (payload.size() < len) {
                 payload.u8(rnd.nextInt(256));
             }
@@ -181,7 +181,7 @@ class SplitLocatorTest {
 
     @Test
     void fileWideFrameNumbersFollowFromSplitCountsIncludingCustomBlocks() throws Exception {
-        byte[] custom = Pcapng.block(false, PcapngReader.CB_COPY, Pcapng.body(false).u32(32473).u32(7).build());
+        byte[] custom = Pcapng.block(false, PcapngBlocks.CB_COPY, Pcapng.body(false).u32(32473).u32(7).build());
         List<byte[]> parts = new ArrayList<>(List.of(Pcapng.shb(false), Pcapng.idb(false, 1, 0), custom, custom));
         for (int i = 0; i < 120; i++) {
             parts.add(Pcapng.epb(false, 0, (BASE_SECONDS + i) * 1_000_000L, Bytes.payload(60 + i, i)));

@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.HttpStartLine;
 import io.ackscope.tcp.Segment;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -85,7 +86,7 @@ class SegmentRowsTest {
                     assertCarries(d, r.data(), r.frameNumber(), ts, r.originalLength(), keepAll, s, where);
                     assertEquals(SegmentRows.FIXED_BYTES + 8 * s.sackBlockCount + keepAll, bytes.length, where);
 
-                    int keepHttp = keepAll == 0 ? 0 : HttpStart.keep(r.data(), d.payloadOffset(), keepAll);
+                    int keepHttp = keepAll == 0 ? 0 : HttpStartLine.bytesNeeded(r.data(), d.payloadOffset(), keepAll);
                     SegmentRows.fill(s, http.write(d, r.data(), r.frameNumber(), ts, r.originalLength()));
                     assertCarries(d, r.data(), r.frameNumber(), ts, r.originalLength(), keepHttp, s, where);
                     // both directions of a 4-tuple get one shuffle key

@@ -87,14 +87,4 @@ class EngineRobustnessTest {
         assertEquals(AckClass.DELAYED_OTHER, AckClass.classify(100_000_000, 1, 100_000_000));
         assertTrue(AckClass.DELAYED_OTHER.delayed() && !AckClass.PIGGYBACKED.delayed());
     }
-
-    @Test
-    void addressesPrintLikeTshark() {
-        assertEquals("10.0.0.1", Addresses.format(0, 0x0000_ffff_0a00_0001L));
-        assertEquals("2001:db8::1", Addresses.format(0x2001_0db8_0000_0000L, 1));
-        assertEquals("::1", Addresses.format(0, 1));
-        assertEquals("fe80::1:0:0:2", Addresses.format(0xfe80_0000_0000_0000L, 0x0001_0000_0000_0002L));
-        assertEquals("[::1]:80", Addresses.endpoint(0, 1, 80));
-        assertTrue(Addresses.isLoopback(0, 0x0000_ffff_7f00_0001L) && Addresses.isLoopback(0, 1));
-    }
 }
