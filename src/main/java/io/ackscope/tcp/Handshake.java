@@ -19,6 +19,10 @@ abstract class Handshake {
     /** Capture point to responder and back (SYN to SYN/ACK), and to originator and back (SYN/ACK to ACK); -1. */
     long legServer = -1, legClient = -1;
     boolean synRetransmitted, synAckRetransmitted;
+    /** SYNs seen, and the SYN/ACK retransmissions the responder sent on its own timer (no SYN since the last one). */
+    int syns, ownSynAckRetransmissions;
+    long synFrame = -1, lastSynFrame = -1, synAckFrame = -1, lastSynAckFrame = -1;
+    private boolean synSinceSynAck;
     /** Both ends on one host (same address, or both loopback). */
     final boolean sameHost;
 
@@ -49,13 +53,18 @@ abstract class Handshake {
         if (f == SYN && fromOrig) {
             if (synTs < 0) {
                 synTs = now;
+                synFrame = s.frameNumber;
             } else {
                 synRetransmitted = true;
             }
+            syns++;
+            synSinceSynAck = true;
             lastSynTs = now;
+            lastSynFrame = s.frameNumber;
         } else if (f == (SYN | ACK) && !fromOrig) {
             if (synAckTs < 0) {
                 synAckTs = now;
+                synAckFrame = s.frameNumber;
                 if (lastSynTs >= 0) {
                     legServer = now - lastSynTs;
                     leg = new RttSample(id, now, s.frameNumber, RttSample.Kind.HANDSHAKE_SYN_SYNACK, Side.ORIGINATOR,
@@ -63,8 +72,13 @@ abstract class Handshake {
                 }
             } else {
                 synAckRetransmitted = true;
+                if (!synSinceSynAck) {
+                    ownSynAckRetransmissions++;
+                }
             }
+            synSinceSynAck = false;
             lastSynAckTs = now;
+            lastSynAckFrame = s.frameNumber;
         } else if (f == ACK && fromOrig && hsAckTs < 0 && lastSynAckTs >= 0) {
             hsAckTs = now;
             legClient = now - lastSynAckTs;
@@ -73,6 +87,27 @@ abstract class Handshake {
         }
         return leg;
     }
+
+    /**
+     * The handshake's retransmission causes, once: SYNs the originator retransmitted, SYN/ACKs the responder
+     * retransmitted on its own timer. Called when the handshake completes or the connection ends.
+     */
+    void handshakeCauses(ConnectionId id, AnalysisSink sink) {
+        if (handshakeReported) {
+            return;
+        }
+        handshakeReported = true;
+        if (syns > 1) {
+            sink.onCause(CauseDetector.handshake(id, Cause.SYN_RETRANSMISSION, synFrame, synTs, lastSynFrame,
+                    lastSynTs, syns - 1));
+        }
+        if (ownSynAckRetransmissions > 0) {
+            sink.onCause(CauseDetector.handshake(id, Cause.SYNACK_RETRANSMISSION, synAckFrame, synAckTs,
+                    lastSynAckFrame, lastSynAckTs, ownSynAckRetransmissions));
+        }
+    }
+
+    private boolean handshakeReported;
 
     Vantage vantage() {
         return Vantage.infer(legServer, legClient, sameHost);
