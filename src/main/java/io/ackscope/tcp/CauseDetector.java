@@ -16,10 +16,12 @@ import java.util.Arrays;
  *   <li>tshark's fast-retransmission flag (two or more duplicate ACKs), or a wait under the minimum RTO for data
  *       that is not the highest sent (RACK / early retransmit): fast;</li>
  *   <li>a wait under the minimum RTO for the highest data sent: a tail-loss probe;</li>
- *   <li>a wait of the minimum RTO or more: an RTO. The wait is measured from the later of the data's last
- *       transmission and the last ACK that advanced the sender's window (RFC 6298 5.3 restarts the timer there).
- *       When the next retransmission of the same data waits less than 1.5 times as long, the earlier one was not
- *       backed off, so it was a probe (Linux caps its probe timer at the RTO when one segment is in flight);</li>
+ *   <li>a wait of the minimum RTO or more: an RTO. The wait is measured from the latest of the data's
+ *       transmission, the last ACK that advanced the sender's window and the episode's previous retransmission
+ *       (RFC 6298 5.3 and 5.5 restart the timer there). Retransmissions that follow an RTO sooner than that are
+ *       the rest of the flight, resent after it, not timeouts of their own. When the first timeout resent only
+ *       the tail segment and the next one waits less than 1.5 times as long, the first was not backed off, so it
+ *       was a probe (Linux caps its probe timer at the RTO when one segment is in flight);</li>
  *   <li>tshark's spurious flag (all of it already ACKed), or a D-SACK from the peer covering the retransmitted
  *       bytes on the covering ACK or the one after: spurious.</li>
  * </ul>
@@ -113,27 +115,26 @@ final class CauseDetector {
         }
         e.addFrame(s.frameNumber);
         e.retransmissions++;
-        boolean again = e.lastSeq == s.seq;
+        boolean tail = Seq.ge(end, fwd.nextSeq);
         if (fa.has(FrameAnalysis.SPURIOUS_RETRANSMISSION)) {
             e.spuriousOnly++;
         } else if (fa.has(FrameAnalysis.FAST_RETRANSMISSION)) {
             e.fast++;
         } else {
-            long wait = now - Math.max(again ? e.lastTs : origTs, fwd.ackedAt);
+            // the sender's timer restarts at the data's transmission, at each ACK of new data, at each retransmission
+            long wait = now - Math.max(Math.max(origTs, fwd.ackedAt), e.retransmissions > 1 ? e.lastTs : origTs);
             if (wait >= MIN_RTO_NANOS) {
-                if (again && e.rto == 1 && !e.probe && e.lastWait >= MIN_RTO_NANOS && wait * 2 < e.lastWait * 3) {
-                    e.rto = 0;   // the first one was not backed off: a probe capped at the RTO
-                    e.probe = true;
+                timerFired(e, wait, tail);
+            } else if (e.rto > 0) {
+                if (e.rto == 1) {
+                    e.firstFiringSegments++;   // more of the flight, resent right after the timeout
                 }
-                e.rto++;
-            } else if (Seq.ge(end, fwd.nextSeq)) {
+            } else if (tail) {
                 e.probe = true;
             } else {
                 e.fast++;
             }
-            e.lastWait = wait;
         }
-        e.lastSeq = s.seq;
         e.lastTs = now;
         if (Seq.lt(s.seq, e.lowSeq)) {
             e.lowSeq = s.seq;
@@ -142,6 +143,23 @@ final class CauseDetector {
             e.highEnd = end;
         }
         e.endTs = now;
+    }
+
+    /**
+     * A retransmission after a wait of the minimum RTO or more: an RTO, unless it shows that the previous one was a
+     * probe: that one resent only the tail segment and this wait is not backed off (under 1.5 times that one's).
+     */
+    private static void timerFired(Episode e, long wait, boolean tail) {
+        if (e.rto == 1 && !e.probe && e.firstFiringTail && e.firstFiringSegments == 1 && wait * 2 < e.lastRtoWait * 3) {
+            e.rto = 0;
+            e.probe = true;
+        }
+        if (e.rto == 0) {
+            e.firstFiringTail = tail;
+            e.firstFiringSegments = 1;
+        }
+        e.rto++;
+        e.lastRtoWait = wait;
     }
 
     /**
@@ -200,9 +218,9 @@ final class CauseDetector {
     private static final class Episode {
         final int side;
         final long startTs, minRtt;
-        long lowSeq, highEnd, endTs, lastSeq = -1, lastTs, lastWait;
-        int retransmissions, fast, rto, spuriousOnly, acksAfter;
-        boolean probe, spurious;
+        long lowSeq, highEnd, endTs, lastTs, lastRtoWait;
+        int retransmissions, fast, rto, spuriousOnly, acksAfter, firstFiringSegments;
+        boolean probe, spurious, firstFiringTail;
         final long[] frames = new long[CauseEvent.MAX_FRAMES];
         int frameCount;
 

@@ -19,8 +19,13 @@ abstract class Handshake {
     /** Capture point to responder and back (SYN to SYN/ACK), and to originator and back (SYN/ACK to ACK); -1. */
     long legServer = -1, legClient = -1;
     boolean synRetransmitted, synAckRetransmitted;
-    /** SYNs seen, and the SYN/ACK retransmissions the responder sent on its own timer (no SYN since the last one). */
+    /**
+     * SYNs counted as sent (a repeat sooner than {@link CauseDetector#MIN_RTO_NANOS} after the last counted one is a
+     * duplicate of it, in the capture or on the path, not a retransmission), and the SYN/ACK retransmissions the
+     * responder sent on its own timer (no SYN since the last SYN/ACK, and at least that long after it).
+     */
     int syns, ownSynAckRetransmissions;
+    private long countedSynTs = -1, ownSynAckTs = -1;
     long synFrame = -1, lastSynFrame = -1, synAckFrame = -1, lastSynAckFrame = -1;
     private boolean synSinceSynAck;
     /** Both ends on one host (same address, or both loopback). */
@@ -57,10 +62,13 @@ abstract class Handshake {
             } else {
                 synRetransmitted = true;
             }
-            syns++;
-            synSinceSynAck = true;
+            if (countedSynTs < 0 || now - countedSynTs >= CauseDetector.MIN_RTO_NANOS) {
+                syns++;
+                countedSynTs = now;
+                lastSynFrame = s.frameNumber;
+                synSinceSynAck = true;
+            }
             lastSynTs = now;
-            lastSynFrame = s.frameNumber;
         } else if (f == (SYN | ACK) && !fromOrig) {
             if (synAckTs < 0) {
                 synAckTs = now;
@@ -72,13 +80,17 @@ abstract class Handshake {
                 }
             } else {
                 synAckRetransmitted = true;
-                if (!synSinceSynAck) {
+                if (!synSinceSynAck && now - lastSynAckTs >= CauseDetector.MIN_RTO_NANOS) {
                     ownSynAckRetransmissions++;
+                    lastSynAckFrame = s.frameNumber;
+                    ownSynAckTs = now;
                 }
+            }
+            if (synAckFrame == s.frameNumber) {
+                lastSynAckFrame = s.frameNumber;
             }
             synSinceSynAck = false;
             lastSynAckTs = now;
-            lastSynAckFrame = s.frameNumber;
         } else if (f == ACK && fromOrig && hsAckTs < 0 && lastSynAckTs >= 0) {
             hsAckTs = now;
             legClient = now - lastSynAckTs;
@@ -99,11 +111,11 @@ abstract class Handshake {
         handshakeReported = true;
         if (syns > 1) {
             sink.onCause(CauseDetector.handshake(id, Cause.SYN_RETRANSMISSION, synFrame, synTs, lastSynFrame,
-                    lastSynTs, syns - 1));
+                    countedSynTs, syns - 1));
         }
         if (ownSynAckRetransmissions > 0) {
             sink.onCause(CauseDetector.handshake(id, Cause.SYNACK_RETRANSMISSION, synAckFrame, synAckTs,
-                    lastSynAckFrame, lastSynAckTs, ownSynAckRetransmissions));
+                    lastSynAckFrame, ownSynAckTs, ownSynAckRetransmissions));
         }
     }
 
