@@ -30,6 +30,10 @@ public interface AnalysisSink {
     default void onExchange(Exchange exchange) {
     }
 
+    /** A latency cause found on a connection, with its evidence frames (see {@link Cause}). */
+    default void onCause(CauseEvent event) {
+    }
+
     /**
      * A connection of an engine made with {@link TcpEngine#boundariesOnly} ended; such an engine calls nothing
      * else. Its connections (their ids, first frames and stream numbers) are exactly those a full engine gives.

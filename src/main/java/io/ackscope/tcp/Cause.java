@@ -7,6 +7,12 @@ import java.util.List;
  * {@link #fixes} under each finding and in its verdict, {@code diagnose} prints {@link #fixInOneLine} in its
  * findings ({@link Diagnosis.Endpoint#findings}). A new cause gets its fixes here, beside its detection; the
  * report's finding kinds are these names.
+ *
+ * <p>Two families: the stall and wait kinds the tables carry today ({@link #NAGLE_SERVER_HELD},
+ * {@link #NAGLE_CLIENT_HELD}, {@link #RETRANSMISSION_TIMEOUT}, {@link #ZERO_WINDOW}), and the per-connection
+ * {@link CauseEvent}s of {@link CauseDetector} (handshake retransmissions and the recovery episodes, classified by
+ * the rules in docs/causes.md). {@code RETRANSMISSION_TIMEOUT} is the older, coarser kind (any retransmission that
+ * was not a fast one); {@link #RTO} is the classified one, never a wait shorter than the minimum RTO.
  */
 public enum Cause {
     /** Responses wait for the client's delayed ACK: the server sends with Nagle on. */
@@ -27,17 +33,47 @@ public enum Cause {
             "Or write each request in one call (one buffer, or writev()), so there is no second part to hold back.",
             "Or, if only the server can be changed: set TCP_QUICKACK on the server socket after each read (Linux), "
                     + "so the server acknowledges at once."),
-    /** A sender waited for its retransmission timer. */
+    /** A sender waited for its retransmission timer (the tables' coarse latency-event kind). */
     RETRANSMISSION_TIMEOUT(
             "look for loss on the path, or tail loss at the end of responses",
             "Look for packet loss on the path (interface errors and drops, congested links).",
             "Loss of the last segments of a response is repaired faster with tail loss probes "
                     + "(RACK-TLP, on by default in current Linux)."),
-    /** A receiver advertised a zero window and its peer waited. */
+    /** The receiver advertised a zero window: its application did not read; the sender waited for it. */
     ZERO_WINDOW(
             null,
             "Find out why the receiving application is slow to read (CPU, blocking work on the "
-                    + "reading thread), or give it larger socket buffers.");
+                    + "reading thread), or give it larger socket buffers."),
+    /** The originator's SYN was retransmitted: the connect waited for the SYN retransmission timer (1 s on Linux). */
+    SYN_RETRANSMISSION(
+            "find where SYNs are lost: the server's listen queue (backlog, SYN cookies), a firewall, the path",
+            "Check the server's listen queue: accept-queue overflows (netstat -s: 'times the listen queue of a "
+                    + "socket overflowed') drop SYNs; raise the backlog (listen(), net.core.somaxconn) or accept "
+                    + "faster.",
+            "Look for a firewall or rate limiter dropping SYNs, and for loss on the path."),
+    /** The responder retransmitted its SYN/ACK on its own timer (not in answer to a retransmitted SYN). */
+    SYNACK_RETRANSMISSION(
+            "find where SYN/ACKs or the handshake's last ACK are lost",
+            "Look for loss on the path from the server to the client, or for a middlebox dropping the handshake's "
+                    + "last ACK."),
+    /** Loss repaired by a retransmission triggered by duplicate ACKs or SACK (RFC 5681 fast retransmit, RACK). */
+    FAST_RETRANSMIT(
+            "look for loss on the path",
+            "Look for packet loss on the path (interface errors and drops, congested links, policers)."),
+    /** Loss at the tail of a flight, repaired by a tail-loss probe sent before any RTO could fire (RFC 8985). */
+    TAIL_LOSS_PROBE(
+            "look for loss on the path at the end of responses",
+            "Look for packet loss on the path; tail losses already cost only a probe timeout (RACK-TLP)."),
+    /** Loss repaired only after a retransmission timeout (RFC 6298), possibly backed off; count = backoffs. */
+    RTO(
+            "look for loss on the path; repeated timeouts mean a path that loses many packets in a row",
+            "Look for packet loss on the path (interface errors and drops, congested links, policers).",
+            "Keep RACK-TLP on (Linux default) so tail losses are probed before the retransmission timer fires."),
+    /** Retransmitted data the receiver already had (already ACKed, or reported by a D-SACK, RFC 2883). */
+    SPURIOUS_RETRANSMISSION(
+            null,
+            "Spurious retransmissions mean the sender's timer fired before the ACK came back: look for delay "
+                    + "spikes (queueing) on the path rather than loss.");
 
     /** What to change, one step a line, most effective first: the report's words. */
     public final List<String> fixes;

@@ -29,6 +29,8 @@ public final class ConnectionAnalyzer extends Handshake {
     final Flow a = new Flow();
     final Flow b = new Flow();
     private boolean origIsA = true;
+    /** Loss-recovery episodes; created at the first data retransmission. */
+    private CauseDetector causes;
     private ConnectionRecord.OriginatorRule originatorRule;
 
     private long firstTs = -1, lastTs = -1;
@@ -208,9 +210,13 @@ public final class ConnectionAnalyzer extends Handshake {
         if (leg != null) {
             sink.onRttSample(leg);
         }
+        if (hsAckTs == now) {
+            handshakeCauses(id, sink);
+        }
         rttSamples(s, fromA, fwd, rev);
         ackDelayAndStall(s, fromA, rev);
         zeroWindow(s, fromA, fwd, rev);
+        recovery(s, fromA, fwd, rev);
         if (s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE)) {
             if (exchanges == null) {
                 exchanges = new ExchangeTracker(id, sink);
@@ -332,6 +338,20 @@ public final class ConnectionAnalyzer extends Handshake {
         }
     }
 
+    /** Loss-recovery episodes ({@link CauseDetector}), from the connection's first data retransmission on. */
+    private void recovery(Segment s, boolean fromA, Flow fwd, Flow rev) {
+        if (fa.ackedSegments > 0) {
+            rev.ackedAt = s.timestampNanos;
+        }
+        if (causes == null && s.payloadLength > 0 && fa.retransmission()) {
+            causes = new CauseDetector(id);
+        }
+        if (causes != null) {
+            int si = sideOf(fromA).ordinal();
+            causes.frame(s, fa, si, fwd, fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1), sink);
+        }
+    }
+
     private void zeroWindow(Segment s, boolean fromA, Flow fwd, Flow rev) {
         if ((s.flags & (SYN | FIN | RST)) != 0) {
             return;
@@ -341,7 +361,9 @@ public final class ConnectionAnalyzer extends Handshake {
             if (fwd.zeroWindowSince < 0) {
                 fwd.zeroWindowSince = now;
                 fwd.zeroWindowFrame = s.frameNumber;
+                fwd.zeroWindowAdverts = 0;
             }
+            fwd.zeroWindowAdverts++;
         } else if (fwd.zeroWindowSince >= 0) {
             zeroWindowWaits++;
             Side advertiser = sideOf(fromA);
@@ -350,6 +372,8 @@ public final class ConnectionAnalyzer extends Handshake {
                     advertiser.other(), fwd.zeroWindowFrame, s.frameNumber,
                     advertiser.role() + " advertised a zero window in frame " + fwd.zeroWindowFrame
                             + " and reopened it in frame " + s.frameNumber + " " + LatencyEvent.micros(d) + " later"));
+            sink.onCause(CauseDetector.zeroWindow(id, advertiser, fwd.zeroWindowFrame, fwd.zeroWindowSince,
+                    s.frameNumber, now, fwd.zeroWindowAdverts));
             fwd.zeroWindowSince = -1;
         }
     }
@@ -386,6 +410,10 @@ public final class ConnectionAnalyzer extends Handshake {
         }
         if (exchanges != null) {
             exchanges.finish();
+        }
+        handshakeCauses(id, sink);
+        if (causes != null) {
+            causes.finish(lastTs, sink);
         }
         Flow o = origIsA ? a : b;
         Flow r = origIsA ? b : a;

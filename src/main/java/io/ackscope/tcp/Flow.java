@@ -105,6 +105,10 @@ final class Flow {
 
     /** Zero-window episode this side advertised: start time and frame, -1 when its window is open. */
     long zeroWindowSince = -1;
+    /** When the peer last acknowledged new data of this flow (restarts the sender's RTO timer), or Long.MIN_VALUE. */
+    long ackedAt = Long.MIN_VALUE;
+    /** Zero-window advertisements of this flow's sender in its current zero-window episode. */
+    int zeroWindowAdverts;
     long zeroWindowFrame = -1;
 
     /** Records a TSval the first time this side sends it. */

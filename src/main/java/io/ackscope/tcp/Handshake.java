@@ -19,6 +19,15 @@ abstract class Handshake {
     /** Capture point to responder and back (SYN to SYN/ACK), and to originator and back (SYN/ACK to ACK); -1. */
     long legServer = -1, legClient = -1;
     boolean synRetransmitted, synAckRetransmitted;
+    /**
+     * SYNs counted as sent (a repeat sooner than {@link CauseDetector#MIN_RTO_NANOS} after the last counted one is a
+     * duplicate of it, in the capture or on the path, not a retransmission), and the SYN/ACK retransmissions the
+     * responder sent on its own timer (no SYN since the last SYN/ACK, and at least that long after it).
+     */
+    int syns, ownSynAckRetransmissions;
+    private long countedSynTs = -1, ownSynAckTs = -1;
+    long synFrame = -1, lastSynFrame = -1, synAckFrame = -1, lastSynAckFrame = -1;
+    private boolean synSinceSynAck;
     /** Both ends on one host (same address, or both loopback). */
     final boolean sameHost;
 
@@ -49,13 +58,21 @@ abstract class Handshake {
         if (f == SYN && fromOrig) {
             if (synTs < 0) {
                 synTs = now;
+                synFrame = s.frameNumber;
             } else {
                 synRetransmitted = true;
+            }
+            if (countedSynTs < 0 || now - countedSynTs >= CauseDetector.MIN_RTO_NANOS) {
+                syns++;
+                countedSynTs = now;
+                lastSynFrame = s.frameNumber;
+                synSinceSynAck = true;
             }
             lastSynTs = now;
         } else if (f == (SYN | ACK) && !fromOrig) {
             if (synAckTs < 0) {
                 synAckTs = now;
+                synAckFrame = s.frameNumber;
                 if (lastSynTs >= 0) {
                     legServer = now - lastSynTs;
                     leg = new RttSample(id, now, s.frameNumber, RttSample.Kind.HANDSHAKE_SYN_SYNACK, Side.ORIGINATOR,
@@ -63,7 +80,16 @@ abstract class Handshake {
                 }
             } else {
                 synAckRetransmitted = true;
+                if (!synSinceSynAck && now - lastSynAckTs >= CauseDetector.MIN_RTO_NANOS) {
+                    ownSynAckRetransmissions++;
+                    lastSynAckFrame = s.frameNumber;
+                    ownSynAckTs = now;
+                }
             }
+            if (synAckFrame == s.frameNumber) {
+                lastSynAckFrame = s.frameNumber;
+            }
+            synSinceSynAck = false;
             lastSynAckTs = now;
         } else if (f == ACK && fromOrig && hsAckTs < 0 && lastSynAckTs >= 0) {
             hsAckTs = now;
@@ -73,6 +99,27 @@ abstract class Handshake {
         }
         return leg;
     }
+
+    /**
+     * The handshake's retransmission causes, once: SYNs the originator retransmitted, SYN/ACKs the responder
+     * retransmitted on its own timer. Called when the handshake completes or the connection ends.
+     */
+    void handshakeCauses(ConnectionId id, AnalysisSink sink) {
+        if (handshakeReported) {
+            return;
+        }
+        handshakeReported = true;
+        if (syns > 1) {
+            sink.onCause(CauseDetector.handshake(id, Cause.SYN_RETRANSMISSION, synFrame, synTs, lastSynFrame,
+                    countedSynTs, syns - 1));
+        }
+        if (ownSynAckRetransmissions > 0) {
+            sink.onCause(CauseDetector.handshake(id, Cause.SYNACK_RETRANSMISSION, synAckFrame, synAckTs,
+                    lastSynAckFrame, ownSynAckTs, ownSynAckRetransmissions));
+        }
+    }
+
+    private boolean handshakeReported;
 
     Vantage vantage() {
         return Vantage.infer(legServer, legClient, sameHost);

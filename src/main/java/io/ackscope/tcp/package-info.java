@@ -7,7 +7,9 @@
  * one canonical 4-tuple's segments into connections; part (b), {@link io.ackscope.tcp.ConnectionAnalyzer},
  * analyses one connection. {@link io.ackscope.tcp.TcpEngine} runs both over a whole capture with a bounded flow
  * table. Results go to an {@link io.ackscope.tcp.AnalysisSink} as they are found; nothing is buffered beyond the
- * state of open connections.
+ * state of open connections. Latency causes found per connection (handshake retransmissions, loss recovery, zero
+ * windows) arrive as {@link io.ackscope.tcp.CauseEvent}s through {@code AnalysisSink.onCause}; their rules are in
+ * docs/causes.md.
  *
  * <p><b>Contract for distributed runs.</b> Everything about a connection depends only on its 4-tuple's segments in
  * (file index, frame number) order. Grouping by 4-tuple, running one {@code TupleTracker} per group and

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""HTTP/1.1 clients with the behaviours ackscope load does not have, for the cause labs (jobs/lab-causes).
+
+  slow-read URL --rcvbuf B --read-bytes N --every-ms T --requests R
+      one keep-alive connection whose socket has SO_RCVBUF = B (set before connect, so the window scale is small
+      too; 0 leaves the kernel's autotuning); it sends R requests one after another and reads each response N bytes at a time, T ms apart: a reader
+      slower than the path, which fills its receive buffer and advertises a zero window.
+  churn URL --requests R [--gap-ms G]
+      R requests, each on a new connection with "Connection: close" that the client closes once it has read the
+      response, G ms apart: connection churn.
+
+Both are bounded by --timeout per socket operation and print one summary line (requests, errors, seconds).
+"""
+import argparse
+import socket
+import sys
+import time
+from urllib.parse import urlsplit
+
+
+def request(host, path, close):
+    extra = "Connection: close\r\n" if close else ""
+    return f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n".encode()
+
+
+def read_response(sock, chunk, pause):
+    """Reads one response (Content-Length framed) chunk bytes at a time, pause seconds apart; returns its size."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        more = sock.recv(4096)
+        if not more:
+            raise ConnectionError("closed before the response header")
+        data += more
+    head, _, body = data.partition(b"\r\n\r\n")
+    size = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            size = int(value.strip())
+    got = len(body)
+    while got < size:
+        if pause:
+            time.sleep(pause)
+        more = sock.recv(min(chunk, size - got))
+        if not more:
+            raise ConnectionError("closed in the body")
+        got += len(more)
+    return size
+
+
+def slow_read(args, host, port, path):
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if args.rcvbuf:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, args.rcvbuf)
+    sock.settimeout(args.timeout)
+    sock.connect((host, port))
+    done = 0
+    for _ in range(args.requests):
+        sock.sendall(request(host, path, False))
+        read_response(sock, args.read_bytes, args.every_ms / 1000.0)
+        done += 1
+    sock.close()
+    return done, 0
+
+
+def churn(args, host, port, path):
+    done = errors = 0
+    for _ in range(args.requests):
+        try:
+            with socket.create_connection((host, port), timeout=args.timeout) as sock:
+                sock.sendall(request(host, path, True))
+                read_response(sock, 65536, 0)
+            done += 1
+        except OSError:
+            errors += 1
+        time.sleep(args.gap_ms / 1000.0)
+    return done, errors
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("mode", choices=["slow-read", "churn"])
+    p.add_argument("url")
+    p.add_argument("--requests", type=int, default=1)
+    p.add_argument("--rcvbuf", type=int, default=4096)
+    p.add_argument("--read-bytes", type=int, default=1024)
+    p.add_argument("--every-ms", type=float, default=10.0)
+    p.add_argument("--gap-ms", type=float, default=0.0)
+    p.add_argument("--timeout", type=float, default=10.0)
+    args = p.parse_args()
+    if not 1 <= args.requests <= 100000:
+        p.error("--requests must be 1 to 100000")
+    url = urlsplit(args.url)
+    start = time.monotonic()
+    mode = slow_read if args.mode == "slow-read" else churn
+    done, errors = mode(args, url.hostname, url.port or 80, url.path or "/")
+    print(f"{args.mode}: {done} requests, {errors} errors, {time.monotonic() - start:.3f} s", flush=True)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+package io.ackscope.tcp;
+
+/**
+ * One occurrence of a {@link Cause} on one connection, numbers only, so a table of findings can be built from it.
+ * Times are epoch nanoseconds, durations nanoseconds.
+ *
+ * @param connection     the connection
+ * @param cause          what happened
+ * @param side           whose behaviour it is: the SYN sender, the retransmitting sender, the side advertising a
+ *                       zero window (the one whose application did not read)
+ * @param startNanos     when it began: the first SYN / SYN/ACK, the original transmission of the first data that
+ *                       had to be retransmitted, the zero-window advertisement
+ * @param endNanos       when it ended: the SYN / SYN/ACK that got through, the ACK that covered all retransmitted
+ *                       data (the connection's last frame if none did), the window reopening
+ * @param timeLostNanos  what it cost: SYN / SYN/ACK: from the first to the last one sent; recovery: from the
+ *                       original transmission to the covering ACK less the sender's minimum data RTT (0 for a
+ *                       spurious retransmission); zero window: its duration
+ * @param count          SYN / SYN/ACK retransmissions; retransmissions in the recovery episode; RTO: backoffs (RTOs
+ *                       of the same data after the first); zero window: zero-window advertisements in the episode
+ * @param frames         evidence frame numbers in capture order (at most {@link #MAX_FRAMES}; the first and the last
+ *                       frames of the episode are always kept); never modified after construction
+ */
+public record CauseEvent(ConnectionId connection, Cause cause, Side side, long startNanos, long endNanos,
+                         long timeLostNanos, int count, long[] frames) {
+
+    /** Evidence frames kept per event. */
+    public static final int MAX_FRAMES = 16;
+}

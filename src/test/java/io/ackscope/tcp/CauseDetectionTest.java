@@ -1,0 +1,193 @@
+package io.ackscope.tcp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ackscope.capture.CaptureReader;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cause events on the lab captures of jobs/lab-causes (sample-pcaps/README.md): each cause is found with the
+ * magnitudes the lab set (src/test/resources/lab-causes-settings.tsv) and the counts tshark measured
+ * (src/test/resources/lab-causes.tsv, made by jobs/lib/lab-truth.sh), and is absent where tshark sees none of it.
+ */
+class CauseDetectionTest {
+    private static final Path RESOURCES = Path.of("src", "test", "resources");
+    private static final long MS = 1_000_000L;
+    private static final Set<Cause> RECOVERY = EnumSet.of(Cause.FAST_RETRANSMIT, Cause.TAIL_LOSS_PROBE, Cause.RTO,
+            Cause.SPURIOUS_RETRANSMISSION);
+
+    static List<CauseEvent> causes(String capture) throws Exception {
+        Path p = Path.of("sample-pcaps", capture);
+        assertTrue(Files.isRegularFile(p), "sample capture missing: " + p.toAbsolutePath());
+        List<CauseEvent> out = new ArrayList<>();
+        TcpEngine engine = new TcpEngine(new AnalysisSink() {
+            @Override
+            public void onCause(CauseEvent e) {
+                out.add(e);
+            }
+        });
+        try (CaptureReader reader = CaptureReader.open(p)) {
+            new CaptureFeeder().feed(reader, 0, engine);
+        }
+        engine.finish();
+        return out;
+    }
+
+    /** capture -> column -> value, from a TSV with a header line whose first column is the capture. */
+    static Map<String, Map<String, String>> truth() throws IOException {
+        List<String> lines = Files.readAllLines(RESOURCES.resolve("lab-causes.tsv"));
+        String[] head = lines.get(0).split("\t");
+        Map<String, Map<String, String>> m = new HashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split("\t");
+            Map<String, String> row = new HashMap<>();
+            for (int i = 1; i < head.length; i++) {
+                row.put(head[i], f[i]);
+            }
+            m.put(f[0], row);
+        }
+        return m;
+    }
+
+    static long setting(String capture, String name) throws IOException {
+        for (String line : Files.readAllLines(RESOURCES.resolve("lab-causes-settings.tsv"))) {
+            String[] f = line.split("\t");
+            if (f[0].equals(capture) && f[1].equals(name)) {
+                return Long.parseLong(f[2]);
+            }
+        }
+        throw new AssertionError("no setting " + name + " for " + capture);
+    }
+
+    static List<CauseEvent> of(List<CauseEvent> events, Cause c) {
+        return events.stream().filter(e -> e.cause() == c).toList();
+    }
+
+    @Test
+    void droppedSynsAreRetransmittedSynsThatCostTheConnectTheRetryTimers() throws Exception {
+        String cap = "lab-cause-syn-drop.pcap.gz";
+        List<CauseEvent> events = causes(cap);
+        List<CauseEvent> syn = of(events, Cause.SYN_RETRANSMISSION);
+        long dropped = setting(cap, "syns_dropped_per_connection");
+        assertEquals(setting(cap, "connections"), syn.size());
+        assertEquals(Long.parseLong(truth().get(cap).get("syn_retransmissions")),
+                syn.stream().mapToLong(CauseEvent::count).sum());
+        for (CauseEvent e : syn) {
+            assertEquals(Side.ORIGINATOR, e.side());
+            assertEquals(dropped, e.count());
+            long expected = dropped * setting(cap, "syn_retry_ms") * MS;
+            assertTrue(Math.abs(e.timeLostNanos() - expected) < 50 * MS, "time lost " + e.timeLostNanos());
+            assertEquals(2, e.frames().length);
+        }
+        // the first SYNs are frames 1 and 2, the ones that got through frames 5 and 6 (tshark)
+        assertArrayEquals(new long[] {1, 5}, syn.get(0).frames());
+        assertArrayEquals(new long[] {2, 6}, syn.get(1).frames());
+        assertEquals(syn.size(), events.size(), "nothing else on this capture: " + events);
+    }
+
+    @Test
+    void droppedSegmentsAreFastRetransmitsProbesAndBackedOffRtosAsTheLabSetThem() throws Exception {
+        String cap = "lab-cause-loss.pcap.gz";
+        List<CauseEvent> events = causes(cap);
+        List<CauseEvent> fast = of(events, Cause.FAST_RETRANSMIT);
+        List<CauseEvent> probe = of(events, Cause.TAIL_LOSS_PROBE);
+        List<CauseEvent> rto = of(events, Cause.RTO);
+        assertEquals(events.size(), fast.size() + probe.size() + rto.size(), "only these: " + events);
+        // every segment the wire dropped is accounted for by the kind of episode it was dropped in
+        assertEquals(setting(cap, "segments_dropped"), fast.size() * setting(cap, "drops_fast_episode")
+                + probe.size() * setting(cap, "drops_probe_episode") + rto.size() * setting(cap, "drops_rto_episode"));
+        assertEquals(Long.parseLong(truth().get(cap).get("fast_retransmissions")), fast.size());
+        for (CauseEvent e : events) {
+            assertEquals(Side.RESPONDER, e.side());
+        }
+        int cut = 0;
+        for (CauseEvent e : rto) {
+            if (e.frames().length == 2) {
+                // the load ended (the client closed) after the first retransmission of the last episode on each
+                // connection: a lone wait of 200 ms or more, which is all the wire shows
+                cut++;
+                assertEquals(0, e.count());
+                assertTrue(e.timeLostNanos() >= CauseDetector.MIN_RTO_NANOS, "cut RTO " + e);
+                continue;
+            }
+            assertEquals(setting(cap, "rto_backoffs"), e.count());
+            // original, probe after ~230 ms, RTO 220 ms later, backed-off RTO 440 ms later, then the ACK
+            assertTrue(e.timeLostNanos() > 800 * MS && e.timeLostNanos() < 1000 * MS, "RTO lost " + e);
+            assertEquals(5, e.frames().length, "original, 3 retransmissions, covering ACK");
+        }
+        assertEquals(2, cut, "one cut episode per connection");
+        for (CauseEvent e : probe) {
+            assertEquals(2, e.count(), "the probe and the RACK retransmission of the other lost segment");
+            assertTrue(e.timeLostNanos() < CauseDetector.MIN_RTO_NANOS, "a probe is no RTO: " + e);
+        }
+        for (CauseEvent e : fast) {
+            assertEquals(1, e.count());
+            assertTrue(e.timeLostNanos() < 50 * MS, "fast retransmit lost " + e);
+        }
+    }
+
+    @Test
+    void aSlowReaderIsZeroWindowEpisodesOfTheClientWithItsPauseAndSpuriousProbes() throws Exception {
+        String cap = "lab-cause-zero-window.pcap.gz";
+        Map<String, String> t = truth().get(cap);
+        List<CauseEvent> events = causes(cap);
+        List<CauseEvent> zero = of(events, Cause.ZERO_WINDOW);
+        assertEquals(Long.parseLong(t.get("zero_windows")), zero.stream().mapToLong(CauseEvent::count).sum());
+        long pause = setting(cap, "reader_pause_ms") * MS;
+        for (CauseEvent e : zero) {
+            assertEquals(Side.ORIGINATOR, e.side(), "the client's application does not read");
+            // the window reopens at the reader's next read: at most one pause (plus scheduling) after it closed
+            assertTrue(e.timeLostNanos() > 0 && e.timeLostNanos() < pause * 2, "zero window " + e);
+        }
+        // the server's probes into the full window were all D-SACKed: spurious, no time lost
+        List<CauseEvent> spurious = of(events, Cause.SPURIOUS_RETRANSMISSION);
+        assertEquals(Long.parseLong(t.get("dsacks")), spurious.size());
+        assertTrue(spurious.stream().allMatch(e -> e.timeLostNanos() == 0));
+        assertEquals(zero.size() + spurious.size(), events.size(), "nothing else: " + events);
+    }
+
+    @Test
+    void eachCauseIsAbsentWhereTsharkSeesNoneOfIt() throws Exception {
+        for (Map.Entry<String, Map<String, String>> row : truth().entrySet()) {
+            List<CauseEvent> events = causes(row.getKey());
+            Map<String, String> t = row.getValue();
+            String where = row.getKey() + ": ";
+            if (t.get("syn_retransmissions").equals("0")) {
+                assertTrue(of(events, Cause.SYN_RETRANSMISSION).isEmpty(), where + events);
+            }
+            if (t.get("synack_retransmissions").equals("0")) {
+                assertTrue(of(events, Cause.SYNACK_RETRANSMISSION).isEmpty(), where + events);
+            }
+            if (t.get("zero_windows").equals("0")) {
+                assertTrue(of(events, Cause.ZERO_WINDOW).isEmpty(), where + events);
+            }
+            if (t.get("retransmissions").equals("0")) {
+                assertTrue(events.stream().noneMatch(e -> RECOVERY.contains(e.cause())), where + events);
+            }
+        }
+        assertTrue(causes("nginx-nodelay-on.pcap.gz").isEmpty());
+        assertTrue(causes("lab-cause-server-slow.pcap.gz").isEmpty());
+        assertTrue(causes("lab-cause-network-delay.pcap.gz").isEmpty());
+    }
+
+    @Test
+    void noWaitShorterThanTheMinimumRtoIsCalledAnRto() throws Exception {
+        for (String cap : List.of("lab-cause-loss.pcap.gz", "lab-cause-queueing.pcap.gz",
+                "lab-cause-zero-window.pcap.gz")) {
+            for (CauseEvent e : of(causes(cap), Cause.RTO)) {
+                assertTrue(e.endNanos() - e.startNanos() >= CauseDetector.MIN_RTO_NANOS, cap + ": " + e);
+            }
+        }
+    }
+}
