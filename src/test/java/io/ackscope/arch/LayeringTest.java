@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packages point one way: {@code cli -> (spark | report | probe | load | lab) -> (tcp -> decode -> capture |
+ * The packages point one way: {@code cli -> (spark | report | probe | load | lab | vantage) -> (tcp -> decode -> capture |
  * output)}. {@code output} (an analyze output's marker and lock) stands beside the engine: spark, report and cli use
  * it, it uses nothing of ackscope.
  * Reads every main source file, strips comments and string literals, and fails on any reference (import or fully
@@ -28,12 +28,13 @@ import org.junit.jupiter.api.Test;
 class LayeringTest {
 
     /** Layer of each package: a package may use only packages of a lower layer. */
-    static final Map<String, Integer> LAYER = Map.of(
-            "capture", 0,
-            "decode", 1,
-            "tcp", 2, "output", 2,
-            "spark", 3, "report", 3, "probe", 3, "load", 3, "lab", 3,
-            "cli", 4);
+    static final Map<String, Integer> LAYER = Map.ofEntries(
+            Map.entry("capture", 0),
+            Map.entry("decode", 1),
+            Map.entry("tcp", 2), Map.entry("output", 2),
+            Map.entry("spark", 3), Map.entry("report", 3), Map.entry("probe", 3), Map.entry("load", 3),
+            Map.entry("lab", 3), Map.entry("vantage", 3),
+            Map.entry("cli", 4));
 
     private static final Pattern REF = Pattern.compile("\\bio\\.ackscope\\.([a-z][a-z0-9_]*)\\b");
     private static final Path MAIN = Path.of("src/main/java/io/ackscope");
