@@ -24,4 +24,16 @@ final class PointSegmentsCopies {
         }
         return c;
     }
+
+    /** The segments with their TSvals (and, with {@code ipIdToo}, their IP IDs) removed, as a capture without them. */
+    static PointSegments withoutTsVal(PointSegments p, boolean ipIdToo) {
+        PointSegments c = new PointSegments(p.source());
+        for (PointConnection pc : p.connections()) {
+            for (int i : pc.segments()) {
+                c.add(pc.stream(), p.fromOriginator(i), p.seq(i), p.ack(i), p.payloadLength(i), p.flags(i), -1,
+                        ipIdToo ? 0 : p.ipId(i), p.timeNanos(i), p.captureOrder(i), pc.tuple(), pc.ports());
+            }
+        }
+        return c;
+    }
 }
