@@ -33,7 +33,7 @@ public record PointConnection(long stream, long[] tuple, int[] ports, long origI
             this.ports = ports.clone();
         }
 
-        void add(int i, PointSegments p) {
+        void add(int i) {
             if (n == idx.length) {
                 idx = Arrays.copyOf(idx, n * 2);
             }

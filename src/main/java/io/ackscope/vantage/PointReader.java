@@ -45,21 +45,13 @@ public final class PointReader {
         TcpEngine engine = new TcpEngine(new AnalysisSink() {
             @Override
             public void onFrame(Segment s, FrameAnalysis fa) {
-                if (fa.fromOriginator) {
-                    tuple[0] = s.srcHi;
-                    tuple[1] = s.srcLo;
-                    tuple[2] = s.dstHi;
-                    tuple[3] = s.dstLo;
-                    ports[0] = s.srcPort;
-                    ports[1] = s.dstPort;
-                } else {
-                    tuple[0] = s.dstHi;
-                    tuple[1] = s.dstLo;
-                    tuple[2] = s.srcHi;
-                    tuple[3] = s.srcLo;
-                    ports[0] = s.dstPort;
-                    ports[1] = s.srcPort;
-                }
+                boolean o = fa.fromOriginator;
+                tuple[0] = o ? s.srcHi : s.dstHi;
+                tuple[1] = o ? s.srcLo : s.dstLo;
+                tuple[2] = o ? s.dstHi : s.srcHi;
+                tuple[3] = o ? s.dstLo : s.srcLo;
+                ports[0] = o ? s.srcPort : s.dstPort;
+                ports[1] = o ? s.dstPort : s.srcPort;
                 int[] ids = ipIds.get(s.fileIndex);
                 int ipId = s.frameNumber < ids.length ? ids[(int) s.frameNumber] : 0;
                 out.add(fa.stream, fa.fromOriginator, s.seq, s.ack, s.payloadLength, s.flags,

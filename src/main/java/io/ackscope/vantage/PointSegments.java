@@ -74,7 +74,7 @@ public final class PointSegments {
             b = new PointConnection.Builder(streamNo, tuple, ports);
             builders.set((int) streamNo, b);
         }
-        b.add(size, this);
+        b.add(size);
         size++;
         connections = null;
     }

@@ -15,15 +15,6 @@ class VantageCommandTest {
     static final String CLIENT = "sample-pcaps/lab-two-points-client.pcap.gz";
     static final String SERVER = "sample-pcaps/lab-two-points-server.pcap.gz";
 
-    private static String[] run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new String[] {Integer.toString(rc), out.toString(StandardCharsets.UTF_8),
-            err.toString(StandardCharsets.UTF_8)};
-    }
-
     /** Runs the command itself: {@link Main} hands it no stream (commands print to standard output). */
     private static String[] print(String a, String b) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -55,10 +46,10 @@ class VantageCommandTest {
 
     @Test
     void anythingButTwoCapturesIsAUsageError() {
-        String[] r = run("vantage", "-r", CLIENT);
+        String[] r = LabCommandTest.run("vantage", "-r", CLIENT);
         assertEquals("2", r[0]);
         assertTrue(r[2].contains("ackscope vantage: -r: give exactly two captures, one per point (got 1)"), r[2]);
-        String[] missing = run("vantage", "-r", CLIENT, "-r", "sample-pcaps/no-such.pcap");
+        String[] missing = LabCommandTest.run("vantage", "-r", CLIENT, "-r", "sample-pcaps/no-such.pcap");
         assertEquals("1", missing[0]);
         assertTrue(missing[2].startsWith("ackscope vantage: sample-pcaps/no-such.pcap"), missing[2]);
     }
