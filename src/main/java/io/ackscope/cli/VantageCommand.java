@@ -3,7 +3,7 @@ package io.ackscope.cli;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.capture.CaptureException;
-import io.ackscope.vantage.AckDelaySplit;
+import io.ackscope.vantage.HostTimes;
 import io.ackscope.vantage.MatchedConnection;
 import io.ackscope.vantage.PairAnalysis;
 import io.ackscope.vantage.PointReader;
@@ -74,13 +74,16 @@ public final class VantageCommand extends Command {
         line("lost_a_to_b", Long.toString(s.lostAtoB()));
         line("lost_b_to_a", Long.toString(s.lostBtoA()));
         line("only_downstream", Long.toString(pair.onlyDownstream()));
-        AckDelaySplit all = pair.ackDelays();
-        AckDelaySplit stalls = all.stalls();
-        line("client_ack_delay", String.format(Locale.ROOT, "p50 %.3f ms at A, %.3f ms at B (%d ACKs; round trip "
-                + "between the points %.3f ms)", all.atClientP50Us() / 1e3, all.atServerP50Us() / 1e3,
-                all.samples(), all.pathRttP50Us() / 1e3));
+        HostTimes acks = pair.ackDelays();
+        HostTimes stalls = acks.marked();
+        HostTimes turns = pair.turnarounds();
+        line("client_ack_delay", String.format(Locale.ROOT, "p50 %.3f ms at A (the client's own), %.3f ms at B "
+                + "(%d ACKs; round trip between the points %.3f ms)", acks.atAP50Us() / 1e3, acks.atBP50Us() / 1e3,
+                acks.samples(), acks.pathRttP50Us() / 1e3));
         line("stall_ack_delay", String.format(Locale.ROOT, "p50 %.3f ms at A, %.3f ms at B (%d ACKs that released "
-                + "held server data)", stalls.atClientP50Us() / 1e3, stalls.atServerP50Us() / 1e3, stalls.samples()));
+                + "held server data)", stalls.atAP50Us() / 1e3, stalls.atBP50Us() / 1e3, stalls.samples()));
+        line("server_turnaround", String.format(Locale.ROOT, "p50 %.3f ms at B (the server's own), %.3f ms at A "
+                + "(%d requests)", turns.atBP50Us() / 1e3, turns.atAP50Us() / 1e3, turns.samples()));
         if (!pair.delaysBounded()) {
             out.println("note: the offset's bound is wider than 1 ms, so the one-way delays rest on both directions'"
                     + " smallest delays being equal (docs/vantage.md)");

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Lines up two capture points: matches their connections ({@link ConnectionMatcher}) and segments
  * ({@link SegmentMatcher}), decides which point is nearer the clients, estimates the clock offset
- * ({@link ClockEstimate}), and derives one-way delays, loss per direction and the client's ACK delay from both
- * sides ({@link AckDelaySplit}).
+ * ({@link ClockEstimate}), and derives one-way delays, loss per direction, and the hosts' own times from both
+ * sides ({@link HostTimes}: the client's ACK delays, the server's turnarounds).
  *
  * <p>Which point is A: a client's segment reaches the point nearer the client first, and a server's segment
  * reaches it last, so over the matched segments {@code median(tY - tX)} (client to server) plus
@@ -54,7 +54,8 @@ public final class PairAnalysis {
                                      List<SegmentMatcher.Result> results, ClockEstimate clock) {
         List<MatchedConnection> connections = new ArrayList<>();
         List<OneWayDelay> delays = new ArrayList<>();
-        AckDelaySplit.Builder acks = new AckDelaySplit.Builder();
+        HostTimes.Builder acks = new HostTimes.Builder();
+        HostTimes.Builder turnarounds = new HostTimes.Builder();
         LongList ab = new LongList();
         LongList ba = new LongList();
         long lostAB = 0, lostBA = 0, onlyDown = 0;
@@ -82,7 +83,8 @@ public final class PairAnalysis {
             lostAB += lostHere;
             lostBA += lostThere;
             onlyDown += downHere + downThere;
-            acks.add(a, ca, b, r.partnerOfX());
+            ClientAckDelays.add(acks, a, ca, b, r.partnerOfX());
+            ServerTurnarounds.add(turnarounds, a, ca, b, r.partnerOfX());
             connections.add(new MatchedConnection(ca.stream(), cb.stream(),
                     Addresses.endpoint(ca.tuple()[0], ca.tuple()[1], ca.ports()[0]),
                     Addresses.endpoint(ca.tuple()[2], ca.tuple()[3], ca.ports()[1]),
@@ -92,7 +94,8 @@ public final class PairAnalysis {
                 Math.round(clock.errorNanos() / 1e3), clock.driftPpm(), Percentiles.micros(ab.values(), 50),
                 Percentiles.micros(ab.values(), 99), Percentiles.micros(ba.values(), 50),
                 Percentiles.micros(ba.values(), 99), lostAB, lostBA);
-        return new VantagePair(row, clock, List.copyOf(connections), List.copyOf(delays), acks.build(), onlyDown);
+        return new VantagePair(row, clock, List.copyOf(connections), List.copyOf(delays), acks.build(),
+                turnarounds.build(), onlyDown);
     }
 
     /**

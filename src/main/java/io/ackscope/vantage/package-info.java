@@ -5,7 +5,9 @@
  * same numbers, flags and TSval; copies by IP ID, then by occurrence). The clock offset between the points comes
  * from the smallest one-way delays each way ({@link io.ackscope.vantage.ClockEstimate}, Paxson's minimum-filter
  * bound, drift fitted on the lower envelope), and with it every matched segment's one-way delay; a segment seen
- * where it leaves but not where it arrives is loss in that direction. {@link io.ackscope.vantage.PairAnalysis}
+ * where it leaves but not where it arrives is loss in that direction. Each host's own time (the client's ACK delay,
+ * the server's turnaround) is read at the point next to it and compared with the other's view
+ * ({@link io.ackscope.vantage.HostTimes}). {@link io.ackscope.vantage.PairAnalysis}
  * does all of it for two {@link io.ackscope.vantage.PointSegments}, which {@link io.ackscope.vantage.PointReader}
  * reads from capture files; the result is a {@link io.ackscope.vantage.VantagePair}. Method, formulas and limits:
  * {@code docs/vantage.md}.

@@ -92,17 +92,29 @@ class PairAnalysisTest {
 
     @Test
     void clientAckDelayIsReadAtTheClientAndTheServerSeesItPlusTheRoundTrip() {
-        AckDelaySplit all = PairAnalysis.analyze(client, server).ackDelays();
-        AckDelaySplit stalls = all.stalls();
+        HostTimes all = PairAnalysis.analyze(client, server).ackDelays();
+        HostTimes stalls = all.marked();
         // each later request: the header's ACK is delayed (the stall), the body's is immediate (no stall)
         assertTrue(stalls.samples() >= 100 && stalls.samples() < all.samples(), stalls.samples() + " of "
                 + all.samples());
-        assertTrue(stalls.atClientP50Us() >= 36_000 && stalls.atClientP50Us() <= 48_000,
-                "client-side ACK delay " + stalls.atClientP50Us());
+        assertTrue(stalls.atAP50Us() >= 36_000 && stalls.atAP50Us() <= 48_000,
+                "client-side ACK delay " + stalls.atAP50Us());
         // the server's view is one path round trip (2 x 5 ms) longer, for every sample
         assertTrue(Math.abs(all.pathRttP50Us() - 2 * PATH_DELAY_US) <= 1_000, "rtt " + all.pathRttP50Us());
-        assertTrue(Math.abs(stalls.atServerP50Us() - stalls.atClientP50Us() - 2 * PATH_DELAY_US) <= 1_500,
-                "server-side " + stalls.atServerP50Us());
+        assertTrue(Math.abs(stalls.atBP50Us() - stalls.atAP50Us() - 2 * PATH_DELAY_US) <= 1_500,
+                "server-side " + stalls.atBP50Us());
+    }
+
+    @Test
+    void serverTurnaroundIsReadAtTheServerAndTheClientSeesItPlusTheRoundTrip() {
+        HostTimes turns = PairAnalysis.analyze(client, server).turnarounds();
+        // about one per request (187 requests; those whose request was retransmitted are left out)
+        assertTrue(turns.samples() >= 150 && turns.samples() <= 187, "samples " + turns.samples());
+        assertEquals(4, turns.marked().samples(), "one first request per connection");
+        // serve answers with its header at once: well under a millisecond at the server on a quiet machine
+        assertTrue(turns.atBP50Us() >= 0 && turns.atBP50Us() < 3_000, "at the server " + turns.atBP50Us());
+        assertTrue(Math.abs(turns.atAP50Us() - turns.atBP50Us() - 2 * PATH_DELAY_US) <= 1_500,
+                "at the client " + turns.atAP50Us());
     }
 
     @Test
