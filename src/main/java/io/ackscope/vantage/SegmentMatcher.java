@@ -1,8 +1,9 @@
 package io.ackscope.vantage;
 
-import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -52,28 +53,45 @@ final class SegmentMatcher {
         return new Result(px, py, matched);
     }
 
-    /** One pass over the segments still without a partner; returns the pairs it made. */
+    /**
+     * One pass over the segments still without a partner; returns the pairs it made. Within each group of copies
+     * with one key, when one point has more copies than the other, its first ones are left out: a sender repeats a
+     * segment until a copy gets through, so the copies that arrived are the last ones sent.
+     */
     private static int pass(PointSegments x, int[] sx, int[] px, PointSegments y, int[] sy, int[] py, boolean flip,
                             boolean withIpId) {
-        Map<Key, ArrayDeque<Integer>> ys = new HashMap<>();
-        for (int k = 0; k < sy.length; k++) {
-            if (py[k] < 0) {
-                ys.computeIfAbsent(Key.of(y, sy[k], false, withIpId), u -> new ArrayDeque<>()).add(k);
-            }
-        }
+        Map<Key, List<Integer>> xs = group(x, sx, px, flip, withIpId);
+        Map<Key, List<Integer>> ys = group(y, sy, py, false, withIpId);
         int made = 0;
-        for (int k = 0; k < sx.length; k++) {
-            if (px[k] >= 0) {
+        for (Map.Entry<Key, List<Integer>> e : xs.entrySet()) {
+            List<Integer> gx = e.getValue();
+            List<Integer> gy = ys.get(e.getKey());
+            if (gy == null) {
                 continue;
             }
-            ArrayDeque<Integer> q = ys.get(Key.of(x, sx[k], flip, withIpId));
-            if (q != null && !q.isEmpty()) {
-                int j = q.poll();
-                px[k] = sy[j];
-                py[j] = sx[k];
+            int n = Math.min(gx.size(), gy.size());
+            int skipX = gx.size() - n;
+            int skipY = gy.size() - n;
+            for (int i = 0; i < n; i++) {
+                int kx = gx.get(skipX + i);
+                int ky = gy.get(skipY + i);
+                px[kx] = sy[ky];
+                py[ky] = sx[kx];
                 made++;
             }
         }
         return made;
+    }
+
+    /** Positions of the segments without a partner, by key, in capture order. */
+    private static Map<Key, List<Integer>> group(PointSegments p, int[] s, int[] partner, boolean flip,
+                                                 boolean withIpId) {
+        Map<Key, List<Integer>> out = new HashMap<>();
+        for (int k = 0; k < s.length; k++) {
+            if (partner[k] < 0) {
+                out.computeIfAbsent(Key.of(p, s[k], flip, withIpId), u -> new ArrayList<>()).add(k);
+            }
+        }
+        return out;
     }
 }
