@@ -28,6 +28,11 @@ public final class PairAnalysis {
 
     /** Matches {@code p} and {@code q}; null when they have no connection in common. */
     public static VantagePair analyze(PointSegments p, PointSegments q) {
+        return analyze(p, q, false);
+    }
+
+    /** As {@link #analyze(PointSegments, PointSegments)}; {@code swapped}: q was found nearer the clients once. */
+    private static VantagePair analyze(PointSegments p, PointSegments q, boolean swapped) {
         List<ConnectionMatcher.Pair> pairs = ConnectionMatcher.match(p, q);
         if (pairs.isEmpty()) {
             return null;
@@ -42,8 +47,8 @@ public final class PairAnalysis {
         if (s.toServer.n == 0 || s.toClient.n == 0) {
             return null;
         }
-        if (s.toServer.median() + s.toClient.median() < 0) {
-            return analyze(q, p);
+        if (!swapped && s.toServer.median() + s.toClient.median() < 0) {
+            return analyze(q, p, true);
         }
         ClockEstimate clock = ClockEstimate.estimate(s.toServer.times(), s.toServer.values(), s.toClient.times(),
                 s.toClient.values());

@@ -8,7 +8,8 @@ import java.util.Arrays;
 /**
  * One connection as one capture point saw it: its 4-tuple as the originator sent it, the initial sequence numbers
  * of both sides (-1 when that SYN was not seen), the originator's first TSval, and its segments' indices into the
- * point's {@link PointSegments} in capture order.
+ * point's {@link PointSegments} in capture order. The arrays are the record's own and are not copied by the
+ * accessors: read them, do not change them.
  */
 public record PointConnection(long stream, long[] tuple, int[] ports, long origIsn, long respIsn, long origFirstTsVal,
                               long firstNanos, long lastNanos, int[] segments) {
@@ -40,17 +41,30 @@ public record PointConnection(long stream, long[] tuple, int[] ports, long origI
             idx[n++] = i;
         }
 
-        PointConnection build(PointSegments p) {
-            Integer[] boxed = new Integer[n];
-            for (int k = 0; k < n; k++) {
-                boxed[k] = idx[k];
+        /** The indices in capture order: as added, unless the engine reported some frames late (replayed SYNs). */
+        private int[] inCaptureOrder(PointSegments p) {
+            int[] out = Arrays.copyOf(idx, n);
+            for (int k = 1; k < n; k++) {
+                if (p.captureOrder(out[k - 1]) > p.captureOrder(out[k])) {
+                    Integer[] boxed = new Integer[n];
+                    for (int j = 0; j < n; j++) {
+                        boxed[j] = out[j];
+                    }
+                    Arrays.sort(boxed, (x, y) -> Long.compare(p.captureOrder(x), p.captureOrder(y)));
+                    for (int j = 0; j < n; j++) {
+                        out[j] = boxed[j];
+                    }
+                    break;
+                }
             }
-            Arrays.sort(boxed, (x, y) -> Long.compare(p.captureOrder(x), p.captureOrder(y)));
-            int[] sorted = new int[n];
+            return out;
+        }
+
+        PointConnection build(PointSegments p) {
+            int[] sorted = inCaptureOrder(p);
             long origIsn = -1, respIsn = -1, origTs = -1, first = Long.MAX_VALUE, last = Long.MIN_VALUE;
             for (int k = 0; k < n; k++) {
-                int i = boxed[k];
-                sorted[k] = i;
+                int i = sorted[k];
                 first = Math.min(first, p.timeNanos(i));
                 last = Math.max(last, p.timeNanos(i));
                 boolean syn = (p.flags(i) & PacketDecoder.SYN) != 0;
