@@ -146,4 +146,30 @@ class PairAnalysisTest {
         assertNull(PairAnalysis.analyze(on, off));
         assertNull(PairAnalysis.analyze(client, off));
     }
+
+    @Test
+    void aCaptureStartedLaterCountsNoLossBeforeItsStart() {
+        long start = server.connections().stream().mapToLong(PointConnection::firstNanos).min().orElseThrow();
+        PointSegments late = PointSegmentsCopies.from(server, start + 2_000_000_000L);
+        VantagePair pair = PairAnalysis.analyze(client, late);
+        assertEquals(4, pair.connections().size());
+        // the client's segments of the first two seconds are not at the late capture, and are not counted as loss
+        assertTrue(pair.summary().lostAtoB() < DROPPED_CLIENT_TO_SERVER, pair.summary().toString());
+        assertTrue(pair.summary().lostBtoA() <= DROPPED_SERVER_TO_CLIENT, pair.summary().toString());
+        assertEquals(0, pair.onlyDownstream());
+        assertTrue(Math.abs(pair.summary().clockOffsetUs() - SHIFT_US) <= 1_000);
+    }
+
+    @Test
+    void aCaptureAgainstItselfShiftedGivesTheShiftExactlyAndNoDelay() throws IOException, CaptureException {
+        PointSegments on = PointReader.read("on", List.of(Path.of("sample-pcaps", "nginx-nodelay-on.pcap.gz")));
+        VantagePair pair = PairAnalysis.analyze(on, on.withClock(7_000_000L, 0));
+        assertEquals(on.connections().size(), pair.connections().size());
+        assertEquals(on.size(), pair.delays().size());
+        assertEquals(7_000, pair.summary().clockOffsetUs());
+        assertEquals(0, pair.summary().clockOffsetErrorUs());
+        assertEquals(0, pair.summary().oneWayAtoBP99Us());
+        assertEquals(0, pair.summary().lostAtoB() + pair.summary().lostBtoA());
+        assertTrue(pair.delaysBounded());
+    }
 }

@@ -36,4 +36,18 @@ final class PointSegmentsCopies {
         }
         return c;
     }
+
+    /** Only the segments captured at or after {@code fromNanos}: a capture started later. */
+    static PointSegments from(PointSegments p, long fromNanos) {
+        PointSegments c = new PointSegments(p.source());
+        for (PointConnection pc : p.connections()) {
+            for (int i : pc.segments()) {
+                if (p.timeNanos(i) >= fromNanos) {
+                    c.add(pc.stream(), p.fromOriginator(i), p.seq(i), p.ack(i), p.payloadLength(i), p.flags(i),
+                            p.tsVal(i), p.ipId(i), p.timeNanos(i), p.captureOrder(i), pc.tuple(), pc.ports());
+                }
+            }
+        }
+        return c;
+    }
 }
