@@ -31,14 +31,19 @@ public final class VantageCommand extends Command {
             + "compressed); exactly two: one per capture point")
     List<String> files;
 
+    @Parameter(names = "--strict", description = "Exit with status 3 if a capture is damaged or cut short")
+    boolean strict;
+
     private final PrintStream out;
+    private final PrintStream err;
 
     public VantageCommand() {
-        this(System.out);
+        this(System.out, System.err);
     }
 
-    VantageCommand(PrintStream out) {
+    VantageCommand(PrintStream out, PrintStream err) {
         this.out = out;
+        this.err = err;
     }
 
     @Override
@@ -52,11 +57,19 @@ public final class VantageCommand extends Command {
         VantagePair pair = PairAnalysis.analyze(p, q);
         if (pair == null) {
             out.println("no connection in common");
-            return EXIT_OK;
+        } else {
+            print(pair);
         }
-        print(pair);
         out.flush();
-        return EXIT_OK;
+        int exit = EXIT_OK;
+        for (PointSegments point : List.of(p, q)) {
+            for (String damage : point.damage()) {
+                err.println(TerminalText.escape("ackscope vantage: " + damage + " (the pair covers the frames before"
+                        + " it)"));
+                exit = strict ? EXIT_DAMAGED : exit;
+            }
+        }
+        return exit;
     }
 
     private void print(VantagePair pair) {

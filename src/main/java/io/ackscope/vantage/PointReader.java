@@ -1,6 +1,7 @@
 package io.ackscope.vantage;
 
 import io.ackscope.capture.CaptureException;
+import io.ackscope.capture.CaptureProblem;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.Captures;
 import io.ackscope.decode.PacketDecoder;
@@ -34,8 +35,8 @@ public final class PointReader {
     /**
      * Reads {@code files} as one capture point named {@code source}.
      *
-     * @throws CaptureException a file is damaged (its frames before the damage are not kept: the pair would be
-     *                          matched on part of a file)
+     * @throws CaptureException a file is not a capture, or is damaged before its first frame; damage after that
+     *                          is kept in {@link PointSegments#damage()} with the frames before it
      */
     public static PointSegments read(String source, List<Path> files) throws IOException, CaptureException {
         PointSegments out = new PointSegments(source);
@@ -65,23 +66,41 @@ public final class PointReader {
             int[] ids = new int[1024];
             ipIds.add(ids);
             try (CaptureReader reader = Captures.open(files.get(f))) {
-                while (reader.next()) {
-                    long frame = reader.frameNumber();
-                    decoder.decode(reader.linkType(), reader.data(), reader.dataOffset(), reader.capturedLength(),
-                            reader.originalLength());
-                    if (frame >= ids.length) {
-                        ids = Arrays.copyOf(ids, (int) Math.max(frame + 1, ids.length * 2L));
+                try {
+                    while (reader.next()) {
+                        ids = decode(reader, decoder, ids);
                         ipIds.set(f, ids);
+                        if (segment.fill(decoder, reader.data(), f, reader.frameNumber(), reader.timestampNanos(),
+                                reader.originalLength())) {
+                            engine.accept(segment);
+                        }
                     }
-                    ids[(int) frame] = decoder.ipId();
-                    if (segment.fill(decoder, reader.data(), f, frame, reader.timestampNanos(),
-                            reader.originalLength())) {
-                        engine.accept(segment);
+                } catch (CaptureException e) {
+                    if (reader.frameNumber() == 0) {
+                        throw e;    // nothing could be read: not a capture, or damaged from its start
                     }
+                    out.addDamage(e.getMessage());
+                }
+                CaptureProblem tail = reader.tailProblem();
+                if (tail != null) {
+                    out.addDamage(files.get(f) + ": byte " + tail.offset() + ": cut short: " + tail.reason());
                 }
             }
         }
         engine.finish();
+        return out;
+    }
+
+    /** Decodes the reader's current frame and notes its IP ID in {@code ids} (grown as needed; returned). */
+    private static int[] decode(CaptureReader reader, PacketDecoder decoder, int[] ids) {
+        long frame = reader.frameNumber();
+        decoder.decode(reader.linkType(), reader.data(), reader.dataOffset(), reader.capturedLength(),
+                reader.originalLength());
+        int[] out = ids;
+        if (frame >= out.length) {
+            out = Arrays.copyOf(out, (int) Math.max(frame + 1, out.length * 2L));
+        }
+        out[(int) frame] = decoder.ipId();
         return out;
     }
 }

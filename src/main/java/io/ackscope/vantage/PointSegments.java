@@ -28,6 +28,7 @@ public final class PointSegments {
     private long[] time = new long[256];
     private long[] order = new long[256];
     private final List<PointConnection.Builder> builders = new ArrayList<>();
+    private final List<String> damage = new ArrayList<>();
     private List<PointConnection> connections;
 
     public PointSegments(String source) {
@@ -37,6 +38,18 @@ public final class PointSegments {
     /** The capture point's name (a file, or a source of several files). */
     public String source() {
         return source;
+    }
+
+    /**
+     * Damage met while reading, one line each ("FILE: byte N: what"): the segments before it were kept, the rest of
+     * that file was not read.
+     */
+    public List<String> damage() {
+        return List.copyOf(damage);
+    }
+
+    void addDamage(String line) {
+        damage.add(line);
     }
 
     /** Segments held. */
