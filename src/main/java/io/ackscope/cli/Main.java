@@ -25,6 +25,7 @@ public final class Main {
         m.put("fields", FieldsCommand::new);
         m.put("conv", ConvCommand::new);
         m.put("diagnose", DiagnoseCommand::new);
+        m.put("vantage", VantageCommand::new);
         m.put("probe", ProbeCommand::new);
         m.put("trace", TraceCommand::new);
         m.put("capture", CaptureCommand::new);

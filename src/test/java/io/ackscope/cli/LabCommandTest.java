@@ -12,7 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code ackscope lab}'s arguments (the lab itself: io.ackscope.lab.LabEndToEndTest). */
 class LabCommandTest {
 
-    private static String[] run(String... args) {
+    /** Runs ackscope; returns the exit code, standard output and standard error (VantageCommandTest uses it too). */
+    static String[] run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int rc = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
