@@ -36,7 +36,8 @@ final class LabReadme {
     static String section(Lab.Result result, Lab.Options o) {
         LabEnvironment env = result.environment();
         StringBuilder sb = new StringBuilder(BEGIN).append('\n');
-        sb.append("## `lab-*.pcap.gz` — the seed experiment end to end, made by the lab\n\n");
+        sb.append("## `lab-serve-*.pcap.gz`, `lab-nginx-*.pcap.gz` — the seed experiment end to end, made by the lab"
+                + "\n\n");
         sb.append("Made by `").append(o.commandLine()).append("` (as root; only 127.0.0.1 ports) on ")
                 .append(env.date()).append(", Linux ").append(env.kernel()).append(" (loopback), Java ")
                 .append(env.java()).append(", ackscope ").append(env.ackscope());
@@ -57,8 +58,8 @@ final class LabReadme {
                 result.analysis()));
         sb.append(LabTable.markdown(result)).append('\n');
         sb.append(LabTable.legend(result)).append('\n');
-        sb.append("The HTML report of these captures: `jobs/ackscope analyze --out DIR sample-pcaps/lab-*.pcap.gz` "
-                + "writes `DIR/report.html` (the lab writes it to `out/lab/`).\n\n");
+        sb.append("The HTML report of these captures: `jobs/ackscope analyze --out DIR sample-pcaps/lab-serve-*.pcap.gz "
+                + "sample-pcaps/lab-nginx-*.pcap.gz` writes `DIR/report.html` (the lab writes it to `out/lab/`).\n\n");
         sb.append("Exactly how each was made (`ackscope` is `jobs/ackscope`, `$WORK` the lab's temporary directory, "
                 + "ports as used in this run):\n\n");
         for (Lab.Run r : result.runs()) {
