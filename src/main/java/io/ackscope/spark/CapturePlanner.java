@@ -170,7 +170,8 @@ final class CapturePlanner {
     /** As {@link #plan(SparkSession, List, Configuration, Broadcast)}, with a source rule and excluded paths. */
     static ReadPlan plan(SparkSession spark, List<String> paths, Archive.SourceRule rule, List<String> excluded,
                          Configuration conf, Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
-        Listed listed = list(paths, conf, rule, excluded);
+        Listed earlyListing = EarlyCount.listing(paths, rule, excluded);
+        Listed listed = earlyListing != null ? earlyListing : list(paths, conf, rule, excluded);
         List<CaptureFile> files = listed.files();
         Sizing sizing = Sizing.of(spark, files);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
