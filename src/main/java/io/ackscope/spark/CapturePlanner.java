@@ -40,8 +40,9 @@ import java.util.function.Function;
  * costs about what reading a few tens of kilobytes does (0.1 ms of CPU a file, measured on an archive of 10,008
  * files of 21 KB), and Spark's default, made for remote stores, counted each such file as 4 MB: 313 read tasks of
  * 32 files, whose per-task cost (launch, result, four shuffle files each) made the read stage 2-3 times as long as
- * with 7 tasks. Splits of a large file and files on other filesystems keep Spark's cost, so those plans are as
- * before.
+ * with 7 tasks. Such files are packed up to Spark's size computed with that cost instead (their bytes and open
+ * costs shared among the cores, at most the split size), so a few hundred small files still make a task per core.
+ * Splits of a large file and files on other filesystems keep Spark's cost and size, so those plans are as before.
  */
 final class CapturePlanner {
     private CapturePlanner() {
@@ -130,9 +131,10 @@ final class CapturePlanner {
      *
      * @param parallelism when above 0, splits are also cut by frame count (see {@link #plan}); 0 cuts by bytes only
      */
-    record Sizing(long maxSplitBytes, long openCostInBytes, int parallelism, long localOpenCost) {
+    record Sizing(long maxSplitBytes, long openCostInBytes, int parallelism, long localOpenCost,
+                  long localTaskBytes) {
         Sizing(long maxSplitBytes, long openCostInBytes, int parallelism) {
-            this(maxSplitBytes, openCostInBytes, parallelism, openCostInBytes);
+            this(maxSplitBytes, openCostInBytes, parallelism, openCostInBytes, maxSplitBytes);
         }
 
         Sizing(long maxSplitBytes, long openCostInBytes) {
@@ -141,7 +143,20 @@ final class CapturePlanner {
 
         /** A split's open cost when packed: {@link #localOpenCost} for a local file read whole, else Spark's. */
         long openCost(CaptureSplit s) {
-            return s.whole() && s.file().path().startsWith("file:") ? localOpenCost : openCostInBytes;
+            return localWhole(s) ? localOpenCost : openCostInBytes;
+        }
+
+        /**
+         * The most a task holding {@code s} may weigh: {@link #localTaskBytes} for a local file read whole (Spark's
+         * rule with the local open cost: the local files are shared among at least as many tasks as there are
+         * cores), else the split size.
+         */
+        long taskBytes(CaptureSplit s) {
+            return localWhole(s) ? localTaskBytes : maxSplitBytes;
+        }
+
+        private static boolean localWhole(CaptureSplit s) {
+            return s.whole() && s.file().path().startsWith("file:");
         }
 
         static Sizing of(SparkSession spark, List<CaptureFile> files) {
@@ -165,8 +180,15 @@ final class CapturePlanner {
             long perCore = total / Math.max(1, minPartitions);
             long localOpenCost = setting.apply("spark.sql.files.openCostInBytes") != null ? openCost
                     : Math.min(openCost, LOCAL_OPEN_COST);
-            return new Sizing(Math.max(1, Math.min(maxPartition, Math.max(openCost, perCore))), openCost,
-                    Math.max(1, minPartitions), localOpenCost);
+            long max = Math.max(1, Math.min(maxPartition, Math.max(openCost, perCore)));
+            long localTotal = 0;
+            for (CaptureFile f : files) {
+                boolean localWhole = f.path().startsWith("file:") && f.length() <= max;
+                localTotal += f.length() + (localWhole ? localOpenCost : openCost);
+            }
+            long localTask = Math.max(1, Math.min(max, Math.max(localOpenCost,
+                    localTotal / Math.max(1, minPartitions))));
+            return new Sizing(max, openCost, Math.max(1, minPartitions), localOpenCost, localTask);
         }
 
         private static long bytes(Function<String, String> setting, String key, String dflt) {
@@ -362,7 +384,7 @@ final class CapturePlanner {
         List<CaptureSplit> current = new ArrayList<>();
         long size = 0;
         for (CaptureSplit s : inOrder) {
-            if (!current.isEmpty() && size + weight.applyAsLong(s) > sizing.maxSplitBytes()) {
+            if (!current.isEmpty() && size + weight.applyAsLong(s) > sizing.taskBytes(s)) {
                 out.add(new CapturePartition(List.copyOf(current)));
                 current.clear();
                 size = 0;
