@@ -102,8 +102,9 @@ final class AnalyzeCommand extends Command {
     }
 
     private int analyze(SparkConf sc, OutputDirectory prepared) throws Exception {
-        // the split counting starts while Spark starts (local masters only; see EarlyCount)
-        EarlyCount.start(inputs, sc);
+        // the listing and split counting start while Spark starts (local masters only; see EarlyCount)
+        Archive.SourceRule rule = Archive.SourceRule.parse(sourceBy);
+        EarlyCount.start(inputs, rule, List.of(out), sc);
         // the classic session's own builder: SparkSession.builder() first looks for its implementation with Scala
         // runtime reflection (0.6 s of CPU before anything else starts), and analyze only ever runs classic Spark
         SparkSession spark = org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
@@ -116,8 +117,7 @@ final class AnalyzeCommand extends Command {
             // printed after the commit, below the summary
             java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
             Analyze.Summary s = Analyze.run(spark, prepared,
-                    new Analyze.Options(inputs, out, overwrite, packets, partitions,
-                            Archive.SourceRule.parse(sourceBy)), System.err,
+                    new Analyze.Options(inputs, out, overwrite, packets, partitions, rule), System.err,
                     System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
             printSummary(s, (System.nanoTime() - started) / 1e9);

@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.capture.Archive;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 
@@ -22,15 +23,22 @@ import java.util.regex.Pattern;
  * then asks for the same candidate splits ({@link #take}, the same files, sizes and settings) it takes these results
  * instead of running its job, waiting for them if they are not done. If anything differs (a setting changed
  * after the start, files changed, another master) the key does not match and the planner runs its job as usual, so
- * the plan is the same either way. Only for local masters: on a cluster the executors walk the splits where the data
+ * the plan is the same either way. The listing it starts from is the planner's own too ({@link #listing}): listing an
+ * archive opens every file for its first records, and an archive of 10,008 small files was listed and probed twice,
+ * once here and once by the planner, before this. Only for local masters: on a cluster the executors walk the splits where the data
  * is, and the driver must not read the whole archive itself.
  */
 public final class EarlyCount {
     private EarlyCount() {
     }
 
-    /** The count under way: its key once the files are listed, then its results. */
-    private record Pending(CompletableFuture<String> key, CompletableFuture<List<SplitCounter.Result>> results) {
+    /**
+     * The count under way: what it lists ({@link #listingKey}) and the listing, its key once the files are listed,
+     * then its results.
+     */
+    private record Pending(String listingKey, CompletableFuture<CapturePlanner.Listed> listed,
+                           java.util.concurrent.atomic.AtomicBoolean listingTaken, CompletableFuture<String> key,
+                           CompletableFuture<List<SplitCounter.Result>> results) {
     }
 
     private static volatile Pending pending;
@@ -41,16 +49,27 @@ public final class EarlyCount {
      * unless {@code conf}'s master is local. Failures are left to the planner's own job.
      */
     public static void start(List<String> inputs, SparkConf conf) {
+        start(inputs, Archive.SourceRule.DIRECTORY, List.of(), conf);
+    }
+
+    /**
+     * As {@link #start(List, SparkConf)}, listing {@code inputs} as the planner will for {@code analyze} (its source
+     * rule and excluded output directory), so that the planner can take the listing too.
+     */
+    public static void start(List<String> inputs, Archive.SourceRule rule, List<String> excluded, SparkConf conf) {
         int cores = localCores(conf);
         if (cores <= 0) {
             return;
         }
-        Pending p = new Pending(new CompletableFuture<>(), new CompletableFuture<>());
+        Pending p = new Pending(listingKey(inputs, rule, excluded), new CompletableFuture<>(),
+                new java.util.concurrent.atomic.AtomicBoolean(), new CompletableFuture<>(), new CompletableFuture<>());
         pending = p;
         Thread t = new Thread(() -> {
             try {
                 Configuration hadoop = org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(conf);
-                List<CaptureFile> files = CapturePlanner.list(inputs, hadoop);
+                CapturePlanner.Listed listed = CapturePlanner.list(inputs, hadoop, rule, excluded);
+                p.listed().complete(listed);
+                List<CaptureFile> files = listed.files();
                 CapturePlanner.Sizing sizing = CapturePlanner.Sizing.of(
                         key -> conf.contains(key) ? conf.get(key) : null, parallelism(conf, cores), files);
                 List<SplitCounter.Task> tasks = CapturePlanner.countingTasks(files, sizing);
@@ -58,7 +77,8 @@ public final class EarlyCount {
                 p.results().complete(tasks.isEmpty() ? List.of()
                         : count(tasks, hadoop, Math.min(tasks.size(), sizing.parallelism())));
             } catch (Exception | LinkageError e) {
-                // the planner's job will count (and report what is wrong)
+                // the planner lists and counts itself (and reports what is wrong)
+                p.listed().complete(null);
                 p.key().completeExceptionally(e);
                 p.results().completeExceptionally(e);
             }
@@ -76,18 +96,42 @@ public final class EarlyCount {
         if (p == null) {
             return null;
         }
+        String key = await(p.key());
+        if (key == null || !key.equals(key(tasks))) {
+            return null;
+        }
+        pending = null;
+        return await(p.results());
+    }
+
+    /**
+     * The listing of exactly {@code inputs} under {@code rule} without {@code excluded}, if an early count of them is
+     * under way (waiting for its listing); else null (none started, one of other inputs, or its listing failed: the
+     * planner lists itself and reports why). Each listing is taken at most once.
+     */
+    static CapturePlanner.Listed listing(List<String> inputs, Archive.SourceRule rule, List<String> excluded) {
+        Pending p = pending;
+        if (p == null || !p.listingKey().equals(listingKey(inputs, rule, excluded))
+                || p.listingTaken().getAndSet(true)) {
+            return null;
+        }
+        return await(p.listed());
+    }
+
+    /** A future's value, or null if it failed or the wait was interrupted. */
+    private static <T> T await(Future<T> f) {
         try {
-            if (!p.key().get().equals(key(tasks))) {
-                return null;
-            }
-            pending = null;
-            return p.results().get();
+            return f.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
         } catch (ExecutionException e) {
             return null;
         }
+    }
+
+    private static String listingKey(List<String> inputs, Archive.SourceRule rule, List<String> excluded) {
+        return String.join("\0", inputs) + "\n" + rule + "\n" + String.join("\0", excluded);
     }
 
     /** Forgets a count nobody took. */

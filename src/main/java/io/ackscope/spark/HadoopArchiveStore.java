@@ -86,6 +86,12 @@ final class HadoopArchiveStore implements ArchiveStore {
     @Override
     public InputStream open(String path) throws IOException {
         Path p = new Path(path);
+        String local = local(p);
+        if (local != null) {
+            // unbuffered: the capture readers buffer themselves, and Hadoop's local stream allocated its own
+            // io.file.buffer.size buffer for each of an archive's files, most of which are read for 64 records
+            return LOCAL.open(local);
+        }
         return HadoopSeekableInput.captureFileSystem(p, conf).open(p);
     }
 }

@@ -130,7 +130,13 @@ final class SegmentShuffle {
     /** The map side: each task reads its splits with a {@link PcapPartitionReader} into segment rows. */
     static final class SegmentsRDD extends RDD<Product2<Object, InternalRow>> {
         private static final long serialVersionUID = 1L;
-        private final List<CapturePartition> parts;
+        /**
+         * The planned tasks, on the driver only: a task gets its own {@link ReadSlot}, and the RDD itself is
+         * deserialized by every task, so shipping all of them cost each task the whole plan (an archive of 10,008
+         * files: each of 313 tasks deserialized all 10,008 splits, 27 ms a task, 8.4 s in all beside 6.0 s of run
+         * time).
+         */
+        private final transient List<CapturePartition> parts;
         private final Broadcast<SerializableConfiguration> conf;
         private final SplitStatsAccumulator stats;
         private final int payloadBytes;
