@@ -57,12 +57,17 @@ public final class CauseRanking {
         }
     }
 
+    /** Causes whose time lost is outside the requests' response times, so it is added to the denominator. */
+    private static final Set<Cause> OUTSIDE_RESPONSE_TIME = java.util.EnumSet.of(Cause.SYN_RETRANSMISSION,
+            Cause.SYNACK_RETRANSMISSION, Cause.FAST_RETRANSMIT, Cause.TAIL_LOSS_PROBE, Cause.RTO,
+            Cause.SPURIOUS_RETRANSMISSION);
+
     private final Map<Cause, Total> totals = new EnumMap<>(Cause.class);
     private long responseNanos;
 
     void cause(CauseEvent e) {
         total(e.cause()).add(e.connection(), e.timeLostNanos(), e.count(), e.frames());
-        if (e.cause() != Cause.ZERO_WINDOW) {
+        if (outsideResponseTime(e.cause())) {
             responseNanos += Math.max(0, e.timeLostNanos());
         }
     }
@@ -78,6 +83,19 @@ public final class CauseRanking {
         }
     }
 
+    /**
+     * Whether the time lost to {@code c} is outside the requests' response times (handshake retransmissions, loss
+     * recoveries), so the share's denominator adds it (see the class comment).
+     */
+    public static boolean outsideResponseTime(Cause c) {
+        return OUTSIDE_RESPONSE_TIME.contains(c);
+    }
+
+    /** The share 0-1 of {@code responseNanos} that {@code timeLostNanos} is (0 when nothing was timed; at most 1). */
+    public static double share(long timeLostNanos, long responseNanos) {
+        return responseNanos <= 0 ? 0 : Math.min(1.0, (double) timeLostNanos / responseNanos);
+    }
+
     private Total total(Cause c) {
         return totals.computeIfAbsent(c, Total::new);
     }
@@ -89,7 +107,7 @@ public final class CauseRanking {
 
     /** Share 0-1 of the endpoint's response time that {@code t} cost (0 when nothing was timed; at most 1). */
     public double share(Total t) {
-        return responseNanos == 0 ? 0 : Math.min(1.0, (double) t.timeLostNanos / responseNanos);
+        return share(t.timeLostNanos, responseNanos);
     }
 
     /** Whether {@code t} is a verdict: it cost at least {@link #VERDICT_SHARE} of the response time. */
