@@ -14,6 +14,7 @@ import io.ackscope.tcp.Stall;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -30,20 +31,51 @@ import java.util.TreeMap;
 final class FindingsAggregate implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** One cause of one endpoint (or, while open, of one connection). */
+    /**
+     * One cause of one endpoint (or, while open, of one connection). Its evidence is the frames of its costliest
+     * occurrences, kept while they add up to fewer than {@link CauseEvent#MAX_FRAMES}: a choice that does not depend
+     * on the order occurrences and tasks are merged in, so the table does not depend on partitioning.
+     */
     static final class Row implements Serializable {
         private static final long serialVersionUID = 1L;
-        long connections, requests, events, count, timeLostUs;
-        long[] frames = new long[0];
-
-        void addFrames(long[] more) {
-            int room = CauseEvent.MAX_FRAMES - frames.length;
-            if (room > 0 && more.length > 0) {
-                int n = Math.min(room, more.length);
-                long[] f = Arrays.copyOf(frames, frames.length + n);
-                System.arraycopy(more, 0, f, frames.length, n);
-                frames = f;
+        /** Costliest first, then by frames: the occurrence's time lost (ns), then its frames. */
+        private static final Comparator<long[]> COSTLIEST = (a, b) -> {
+            if (a[0] != b[0]) {
+                return Long.compare(b[0], a[0]);
             }
+            return Arrays.compare(a, 1, a.length, b, 1, b.length);
+        };
+        long connections, requests, events, count, timeLostUs;
+        private final List<long[]> evidence = new ArrayList<>();
+
+        void occurrence(long timeLostNanos, long[] frames) {
+            long[] e = new long[frames.length + 1];
+            e[0] = timeLostNanos;
+            System.arraycopy(frames, 0, e, 1, frames.length);
+            evidence.add(e);
+            select();
+        }
+
+        private void select() {
+            evidence.sort(COSTLIEST);
+            int frames = 0;
+            int keep = 0;
+            while (keep < evidence.size() && frames < CauseEvent.MAX_FRAMES) {
+                frames += evidence.get(keep++).length - 1;
+            }
+            evidence.subList(keep, evidence.size()).clear();
+        }
+
+        /** The evidence frames, costliest occurrence first, at most {@link CauseEvent#MAX_FRAMES}. */
+        long[] frames() {
+            long[] f = new long[CauseEvent.MAX_FRAMES];
+            int n = 0;
+            for (long[] e : evidence) {
+                for (int i = 1; i < e.length && n < f.length; i++) {
+                    f[n++] = e[i];
+                }
+            }
+            return Arrays.copyOf(f, n);
         }
 
         void merge(Row o) {
@@ -52,7 +84,8 @@ final class FindingsAggregate implements Serializable {
             events += o.events;
             count += o.count;
             timeLostUs += o.timeLostUs;
-            addFrames(o.frames);
+            evidence.addAll(o.evidence);
+            select();
         }
     }
 
@@ -85,7 +118,7 @@ final class FindingsAggregate implements Serializable {
             r.events++;
             r.count += count;
             r.timeLostUs += Math.max(0, timeLostNanos) / 1000;
-            r.addFrames(frames);
+            r.occurrence(timeLostNanos, frames);
             spans.computeIfAbsent(c, k -> new ArrayList<>()).add(new long[] {start, end});
             if (CauseRanking.outsideResponseTime(c)) {
                 responseNanos += Math.max(0, timeLostNanos);
@@ -183,7 +216,7 @@ final class FindingsAggregate implements Serializable {
                         .setInt(2, e.port).setString(3, en.getKey().name()).setLong(4, r.connections)
                         .setLong(5, r.requests).setLong(6, r.events).setLong(7, r.count).setLong(8, r.timeLostUs)
                         .setDouble(9, CauseRanking.share(r.timeLostUs, e.responseUs))
-                        .setLongList(10, r.frames));
+                        .setLongList(10, r.frames()));
             }
         }
         return rows;

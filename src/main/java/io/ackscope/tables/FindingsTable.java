@@ -39,6 +39,7 @@ public final class FindingsTable {
                     new Column("share", DOUBLE, false, "", "time_lost_us as a fraction 0-1 of the endpoint's "
                             + "response time (docs/causes.md, Ranking); the costliest cause of at least 0.01 is "
                             + "the verdict."),
-                    new Column("evidence_frames", LONG_LIST, false, "", "The first 16 evidence frame numbers, "
-                            + "in the order the occurrences were found.")));
+                    new Column("evidence_frames", LONG_LIST, false, "", "Evidence: the frame numbers of the "
+                            + "costliest occurrences, costliest first, at most 16 (the last occurrence's may be "
+                            + "cut); independent of partitioning.")));
 }
