@@ -8,6 +8,7 @@ import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.report.Format;
 import io.ackscope.tcp.CaptureFeeder;
+import io.ackscope.tcp.CauseRanking;
 import io.ackscope.tcp.TcpEngine;
 import io.ackscope.tcp.AckClass;
 import io.ackscope.tcp.ArchiveFeeder;
@@ -24,11 +25,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code ackscope diagnose -r FILE}: per server endpoint, latency distributions and the latency causes found, in
- * words a person can act on.
+ * {@code ackscope diagnose -r FILE}: per server endpoint, the verdict and the latency causes ranked by time lost
+ * (docs/causes.md, "Ranking"), then latency distributions and the findings in words a person can act on.
  */
 @Parameters(commandNames = "diagnose", commandDescription = "Explain where TCP latency comes from, per server "
-        + "endpoint: RTT, ACK delay and time-to-first-byte distributions, Nagle x delayed-ACK stalls, "
+        + "endpoint: the latency causes ranked by time lost, with evidence frames and fixes; RTT, ACK delay and time-to-first-byte distributions, Nagle x delayed-ACK stalls, "
         + "retransmission timeouts and zero-window waits, with fixes")
 public final class DiagnoseCommand extends Command {
 
@@ -140,6 +141,7 @@ public final class DiagnoseCommand extends Command {
         out.printf(Locale.ROOT, "Server %s: %s, %s; capture point: %s%n", e.server,
                 Format.plural(e.connections, "connection", "connections"),
                 Format.plural(e.exchanges, "request", "requests"), vantage(e.vantage));
+        causes(e.causes);
         out.println("  latency               p50        p90        p99        max     count");
         row("handshake RTT", e.handshakeRtt);
         row("data RTT", e.dataRtt);
@@ -157,6 +159,43 @@ public final class DiagnoseCommand extends Command {
             out.println("  - " + f);
         }
         out.println();
+    }
+
+    /**
+     * The causes, costliest first, with their share of the endpoint's response time, evidence frames and fix; the
+     * first one of at least 1% is the verdict, and without one the verdict is that no cause was found.
+     */
+    private void causes(CauseRanking r) {
+        List<CauseRanking.Total> ranked = r.ranked();
+        CauseRanking.Total verdict = ranked.isEmpty() || !r.verdict(ranked.get(0)) ? null : ranked.get(0);
+        out.printf(Locale.ROOT, "  verdict: %s%n", verdict == null ? "no cause found"
+                : verdict.cause.name() + ", " + percent(r.share(verdict)) + " of the response time");
+        if (ranked.isEmpty()) {
+            return;
+        }
+        out.printf(Locale.ROOT, "  causes by time lost (share of %s response time; under %s: listed, not the "
+                + "verdict):%n", Diagnosis.ms(r.responseNanos()), percent(CauseRanking.VERDICT_SHARE));
+        int rank = 0;
+        for (CauseRanking.Total t : ranked) {
+            out.printf(Locale.ROOT, "  %2d. %-24s %8s %14s  %s on %s, count %d%n", ++rank, t.cause.name(),
+                    percent(r.share(t)), Diagnosis.ms(t.timeLostNanos), Format.plural(t.events, "event", "events"),
+                    Format.plural(t.connections(), "connection", "connections"), t.count);
+            out.printf(Locale.ROOT, "      evidence frames: %s%n", frames(t.frames));
+            String fix = t.cause.fixInOneLine != null ? t.cause.fixInOneLine : t.cause.fixes.get(0);
+            out.printf(Locale.ROOT, "      fix: %s%n", fix);
+        }
+    }
+
+    private static String percent(double share) {
+        return String.format(Locale.ROOT, "%.2f%%", 100 * share);
+    }
+
+    private static String frames(List<Long> frames) {
+        StringBuilder sb = new StringBuilder();
+        for (long f : frames) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(f);
+        }
+        return sb.toString();
     }
 
     private void row(String name, Histogram h) {

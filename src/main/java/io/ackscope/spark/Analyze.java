@@ -5,6 +5,7 @@ import io.ackscope.json.JsonWriter;
 import io.ackscope.json.JsonWriter.Layout;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.FindingsTable;
 import io.ackscope.tables.LatencySummaryTable;
 import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
@@ -46,7 +47,8 @@ import java.util.UUID;
  *   <li>Pass 1: run the engine per partition to learn each connection's first appearance; rank those into global
  *       {@code tcp.stream} numbers on the driver.</li>
  *   <li>Pass 2: run it again over the same shuffle output, writing every engine table with the global numbers.</li>
- *   <li>Merge the tasks' per-server latency aggregates into {@code latency_summary}; write {@code capture_files}
+ *   <li>Merge the tasks' per-server latency aggregates into {@code latency_summary} and their cause aggregates into
+ *       {@code findings}; write {@code capture_files}
  *       and (with {@code --packets}) {@code packets}; stage the marker, let the caller add the report to the staged
  *       output ({@link BeforeCommit}), commit ({@link OutputDirectory}).</li>
  * </ol>
@@ -191,14 +193,19 @@ public final class Analyze {
 
             t = System.nanoTime();
             LatencyAggregate latency = new LatencyAggregate();
+            FindingsAggregate findings = new FindingsAggregate();
             long attemptsEvicted = 0;
             for (EngineTask.Result r : results) {
                 latency.merge(r.latency());
+                findings.merge(r.findings());
                 attemptsEvicted += r.attemptsEvicted();
             }
             List<RowBuffer> summary = latency.rows();
             writeSmallTable(out, LatencySummaryTable.TABLE, summary, conf);
             tableRows.put(LatencySummaryTable.TABLE.name(), (long) summary.size());
+            List<RowBuffer> findingRows = findings.rows();
+            writeSmallTable(out, FindingsTable.TABLE, findingRows, conf);
+            tableRows.put(FindingsTable.TABLE.name(), (long) findingRows.size());
             phases.put("latency summary", secondsSince(t));
 
             ReadPlan plan = splits.plan();

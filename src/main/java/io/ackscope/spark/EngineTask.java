@@ -12,6 +12,7 @@ import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.EngineConfig;
 import io.ackscope.tcp.Exchange;
+import io.ackscope.tcp.CauseEvent;
 import io.ackscope.tcp.LatencyEvent;
 import io.ackscope.tcp.RttSample;
 import io.ackscope.tcp.Segment;
@@ -155,7 +156,7 @@ final class EngineTask {
 
     /** What pass 2 of one partition produced. */
     record Result(int partition, List<Written> files, long connections, long segments, int peakOpenTuples,
-                  long attemptsEvicted, LatencyAggregate latency) implements Serializable {
+                  long attemptsEvicted, LatencyAggregate latency, FindingsAggregate findings) implements Serializable {
     }
 
     /**
@@ -172,7 +173,7 @@ final class EngineTask {
             Fed fed = feed(rows, numbering, source -> new TcpEngine(w));
             w.check();
             return new Result(partition, w.written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
-                    fed.attemptsEvicted(), w.latency.sealed());
+                    fed.attemptsEvicted(), w.latency.sealed(), w.findings);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -216,6 +217,7 @@ final class EngineTask {
         private ConnectionId lastValuesId;
         private LatencyAggregate.Values[] lastValues;
         final LatencyAggregate latency = new LatencyAggregate();
+        final FindingsAggregate findings = new FindingsAggregate();
         private ConnectionId lastId;
         private long lastStream;
         private String lastSource;
@@ -302,6 +304,7 @@ final class EngineTask {
 
         @Override
         public void onStall(Stall s) {
+            findings.stall(s);
             EngineRows.stall(stalls.row, s, stream(s.connection()), source());
             write(stalls);
         }
@@ -313,7 +316,13 @@ final class EngineTask {
         }
 
         @Override
+        public void onCause(CauseEvent e) {
+            findings.cause(e);
+        }
+
+        @Override
         public void onExchange(Exchange e) {
+            findings.exchange(e);
             if (e.ttfbNanos() >= 0) {
                 value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
             }
@@ -330,6 +339,7 @@ final class EngineTask {
             long stream = stream(c.id());
             int source = numbering.source(c.id().firstFileIndex());
             latency.connection(c, openValues.remove(c.id()), source());
+            findings.connection(c, source());
             if (c.id() == lastValuesId) {
                 lastValuesId = null;
                 lastValues = null;

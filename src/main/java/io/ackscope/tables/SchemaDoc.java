@@ -18,6 +18,7 @@ public final class SchemaDoc {
         t.add(CaptureFilesTable.TABLE);
         t.addAll(EngineTables.ALL);
         t.add(LatencySummaryTable.TABLE);
+        t.add(FindingsTable.TABLE);
         t.add(PacketSchema.TABLE);
         return t;
     }

@@ -11,8 +11,8 @@ import java.util.List;
  * <p>Two families: the stall and wait kinds the tables carry today ({@link #NAGLE_SERVER_HELD},
  * {@link #NAGLE_CLIENT_HELD}, {@link #RETRANSMISSION_TIMEOUT}, {@link #ZERO_WINDOW}), and the per-connection
  * {@link CauseEvent}s of {@link CauseDetector} (handshake retransmissions and the recovery episodes, classified by
- * the rules in docs/causes.md). {@code RETRANSMISSION_TIMEOUT} is the older, coarser kind (any retransmission that
- * was not a fast one); {@link #RTO} is the classified one, never a wait shorter than the minimum RTO.
+ * the rules in docs/causes.md). {@code RETRANSMISSION_TIMEOUT} is the older, coarser kind (a retransmission the
+ * sender's timer sent after at least the minimum RTO, one per firing); {@link #RTO} is the classified episode.
  */
 public enum Cause {
     /** Responses wait for the client's delayed ACK: the server sends with Nagle on. */

@@ -69,14 +69,18 @@ final class CauseDetector {
     /**
      * Segment {@code s} from side {@code si} (0 = originator) after the sequence analysis: {@code fwd} is its flow,
      * {@code minRtt} its minimum data RTT so far (-1 unknown).
+     *
+     * @return the sender's timer wait when {@code s} is a retransmission by timeout (a wait of the minimum RTO or
+     *         more), else -1
      */
-    void frame(Segment s, FrameAnalysis fa, int si, Flow fwd, long minRtt, AnalysisSink sink) {
+    long frame(Segment s, FrameAnalysis fa, int si, Flow fwd, long minRtt, AnalysisSink sink) {
         if ((s.flags & ACK) != 0) {
             peerAck(s, 1 - si, sink);
         }
         if (s.payloadLength > 0 && fa.retransmission()) {
-            retransmission(s, fa, si, fwd, minRtt, sink);
+            return retransmission(s, fa, si, fwd, minRtt, sink);
         }
+        return -1;
     }
 
     /** An ACK from the peer of sender {@code si}: a D-SACK, the end of its open episode, the emission of a closed one. */
@@ -99,7 +103,7 @@ final class CauseDetector {
         }
     }
 
-    private void retransmission(Segment s, FrameAnalysis fa, int si, Flow fwd, long minRtt, AnalysisSink sink) {
+    private long retransmission(Segment s, FrameAnalysis fa, int si, Flow fwd, long minRtt, AnalysisSink sink) {
         long now = s.timestampNanos;
         long end = Seq.add(s.seq, s.payloadLength);
         int orig = original(fwd.unacked, s.seq, end, s.frameNumber);
@@ -116,6 +120,7 @@ final class CauseDetector {
         e.addFrame(s.frameNumber);
         e.retransmissions++;
         boolean tail = Seq.ge(end, fwd.nextSeq);
+        long timerWait = -1;
         if (fa.has(FrameAnalysis.SPURIOUS_RETRANSMISSION)) {
             e.spuriousOnly++;
         } else if (fa.has(FrameAnalysis.FAST_RETRANSMISSION)) {
@@ -125,6 +130,7 @@ final class CauseDetector {
             long wait = now - Math.max(Math.max(origTs, fwd.ackedAt), e.retransmissions > 1 ? e.lastTs : origTs);
             if (wait >= MIN_RTO_NANOS) {
                 timerFired(e, wait, tail);
+                timerWait = wait;
             } else if (e.rto > 0) {
                 if (e.rto == 1) {
                     e.firstFiringSegments++;   // more of the flight, resent right after the timeout
@@ -143,6 +149,7 @@ final class CauseDetector {
             e.highEnd = end;
         }
         e.endTs = now;
+        return timerWait;
     }
 
     /**

@@ -278,15 +278,6 @@ public final class ConnectionAnalyzer extends Handshake {
                 sink.onStall(st);
             }
         }
-
-        if (fa.has(FrameAnalysis.RETRANSMISSION) && fa.rtoNanos > 0) {
-            rtoEvents++;
-            Side sender = sideOf(fromA);
-            sink.onLatencyEvent(new LatencyEvent(id, LatencyEvent.Kind.RETRANSMISSION_TIMEOUT, now - fa.rtoNanos,
-                    fa.rtoNanos, sender, fa.rtoStartFrame, s.frameNumber,
-                    sender.role() + " retransmitted in frame " + s.frameNumber + " " + LatencyEvent.micros(fa.rtoNanos)
-                            + " after frame " + fa.rtoStartFrame + " without a fast-retransmit trigger"));
-        }
     }
 
     /**
@@ -348,8 +339,25 @@ public final class ConnectionAnalyzer extends Handshake {
         }
         if (causes != null) {
             int si = sideOf(fromA).ordinal();
-            causes.frame(s, fa, si, fwd, fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1), sink);
+            long timerWait = causes.frame(s, fa, si, fwd, fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1), sink);
+            if (timerWait > 0 && fa.rtoNanos > 0) {
+                retransmissionTimeout(s, fromA);
+            }
         }
+    }
+
+    /**
+     * A retransmission the sender's timer sent: its wait (from the data's transmission, the last ACK of new data
+     * or the previous retransmission) was at least the minimum RTO. A shorter wait is a probe or a RACK / early
+     * retransmit, never an RTO (docs/causes.md); the event keeps tshark's {@code tcp.analysis.rto} as its duration.
+     */
+    private void retransmissionTimeout(Segment s, boolean fromA) {
+        rtoEvents++;
+        Side sender = sideOf(fromA);
+        sink.onLatencyEvent(new LatencyEvent(id, LatencyEvent.Kind.RETRANSMISSION_TIMEOUT,
+                s.timestampNanos - fa.rtoNanos, fa.rtoNanos, sender, fa.rtoStartFrame, s.frameNumber,
+                sender.role() + " retransmitted in frame " + s.frameNumber + " " + LatencyEvent.micros(fa.rtoNanos)
+                        + " after frame " + fa.rtoStartFrame + " without a fast-retransmit trigger"));
     }
 
     private void zeroWindow(Segment s, boolean fromA, Flow fwd, Flow rev) {

@@ -30,6 +30,8 @@ public final class Diagnosis implements AnalysisSink {
         public long rtoEvents, rtoNanos, zeroWindowWaits, zeroWindowNanos;
         public long stallNanos;
         public final Map<Vantage, Long> vantage = new LinkedHashMap<>();
+        /** The causes found on its connections, to rank by time lost. */
+        public final CauseRanking causes = new CauseRanking();
         public final long[][] ackClasses = new long[2][AckClass.values().length];   // [acking side][class]
         public final Histogram handshakeRtt = hist();
         public final Histogram dataRtt = hist();
@@ -124,6 +126,7 @@ public final class Diagnosis implements AnalysisSink {
     @Override
     public void onStall(Stall s) {
         Endpoint e = of(s.connection());
+        e.causes.stall(s);
         e.stallNanos += s.durationNanos();
         record(e.stallDuration, s.durationNanos());
         AckClass band = AckClass.delayedBand(s.ackDelayNanos());
@@ -151,8 +154,14 @@ public final class Diagnosis implements AnalysisSink {
     }
 
     @Override
+    public void onCause(CauseEvent c) {
+        of(c.connection()).causes.cause(c);
+    }
+
+    @Override
     public void onExchange(Exchange x) {
         Endpoint e = of(x.connection());
+        e.causes.exchange(x);
         e.exchanges++;
         boolean stalled = x.stallNanos() > 0 || x.responseStallNanos() > 0;
         if (x.index() > 0) {

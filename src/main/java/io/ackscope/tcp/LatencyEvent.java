@@ -16,7 +16,11 @@ public record LatencyEvent(ConnectionId connection, Kind kind, long startNanos, 
                            long startFrame, long endFrame, String evidence) {
 
     public enum Kind {
-        /** A segment retransmitted after a timeout (not a fast retransmission): the sender waited an RTO. */
+        /**
+         * A segment retransmitted by the sender's timer: no fast-retransmit trigger, and a wait of at least the
+         * minimum RTO (200 ms) since the data's transmission, the last ACK of new data or the previous
+         * retransmission. A shorter wait is a probe or a RACK / early retransmit, not an RTO (docs/causes.md).
+         */
         RETRANSMISSION_TIMEOUT,
         /** The receiver advertised a zero window; the sender waited until it reopened. */
         ZERO_WINDOW_WAIT

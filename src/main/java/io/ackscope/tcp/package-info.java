@@ -9,7 +9,8 @@
  * table. Results go to an {@link io.ackscope.tcp.AnalysisSink} as they are found; nothing is buffered beyond the
  * state of open connections. Latency causes found per connection (handshake retransmissions, loss recovery, zero
  * windows) arrive as {@link io.ackscope.tcp.CauseEvent}s through {@code AnalysisSink.onCause}; their rules are in
- * docs/causes.md.
+ * docs/causes.md. {@link io.ackscope.tcp.CauseRanking} ranks them with the stalls per server endpoint by time lost
+ * ({@code diagnose}; {@code spark/FindingsAggregate} does the same for the {@code findings} table).
  *
  * <p><b>Contract for distributed runs.</b> Everything about a connection depends only on its 4-tuple's segments in
  * (file index, frame number) order. Grouping by 4-tuple, running one {@code TupleTracker} per group and

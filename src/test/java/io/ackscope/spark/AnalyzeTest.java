@@ -126,6 +126,21 @@ class AnalyzeTest {
         }
         assertEquals(SparkTests.sortedText(table(whole, "latency_summary")),
                 SparkTests.sortedText(table(split, "latency_summary")));
+        assertEquals(SparkTests.sortedText(table(whole, "findings")), SparkTests.sortedText(table(split, "findings")));
+    }
+
+    @Test
+    void findingsLeadWithTheNagleStallWhateverThePartitioning() throws IOException {
+        Path one = analyzed(1, "128m");
+        Path split = analyzed(3, "16k");
+        assertEquals(SparkTests.sortedText(table(one, "findings")), SparkTests.sortedText(table(split, "findings")));
+        Row top = spark.read().parquet(one.resolve("findings").toString()).orderBy(
+                org.apache.spark.sql.functions.col("time_lost_us").desc()).first();
+        assertEquals("NAGLE_SERVER_HELD", top.getAs("cause"));
+        long stalls = ref.rows.get("stalls").size();
+        assertEquals(stalls, (long) top.getAs("events"), "one occurrence per stall");
+        assertTrue((double) top.getAs("share") > 0.5, "share " + top.getAs("share"));
+        assertEquals(16, top.getList(top.fieldIndex("evidence_frames")).size());
     }
 
     @Test

@@ -95,10 +95,11 @@ class ArchiveAnalyzeTest {
             t.add(s.name());
         }
         t.add(LatencySummaryTable.TABLE.name());
+        t.add("findings");
         return t;
     }
 
-    /** Every engine table and latency_summary of {@code out} equals the uncut capture's. */
+    /** Every engine table, latency_summary and findings of {@code out} equals the uncut capture's. */
     static void assertSameAsWhole(Path out) {
         for (String t : tables()) {
             assertEquals(rows(wholeOut, t), rows(out, t), t);

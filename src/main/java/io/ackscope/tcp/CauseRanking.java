@@ -1,0 +1,125 @@
+package io.ackscope.tcp;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The latency causes of one server endpoint ranked by the time each cost: the {@link CauseEvent}s of its connections
+ * and its Nagle x delayed-ACK stalls, summed per {@link Cause}. What {@code diagnose} leads with (issue 18: the
+ * diagnosis starts from "requests were slow" and names what cost the most first).
+ *
+ * <p>A cause's share is its time lost over the endpoint's response time: the sum of its requests' response times
+ * (first request byte to last new response byte, as {@link Exchange} measures them) plus the time lost that those
+ * do not contain: the handshake retransmissions' (before the first request) and the loss recoveries' (a response
+ * time ends at its last new segment, before a retransmission of its tail). A recovery in the middle of a response
+ * is then counted twice in the denominator, so its share is a lower bound; stalls and zero windows lie inside the
+ * response times. A share under {@link #VERDICT_SHARE} is listed but is not the verdict.
+ */
+public final class CauseRanking {
+    /** Below this share of the endpoint's response time a cause is listed but never the verdict (1%). */
+    public static final double VERDICT_SHARE = 0.01;
+
+    /** One cause of one endpoint, summed over its occurrences. */
+    public static final class Total {
+        public final Cause cause;
+        /** Occurrences: episodes, stalls, handshakes with retransmissions. */
+        public long events;
+        /** Sum of the occurrences' counts (retransmissions, backoffs, zero-window segments; 1 per stall). */
+        public long count;
+        public long timeLostNanos;
+        /** The first evidence frames, in arrival order, at most {@link CauseEvent#MAX_FRAMES}. */
+        public final List<Long> frames = new ArrayList<>();
+        private final Set<ConnectionId> connections = new HashSet<>();
+
+        Total(Cause cause) {
+            this.cause = cause;
+        }
+
+        /** Connections on which the cause occurred. */
+        public int connections() {
+            return connections.size();
+        }
+
+        void add(ConnectionId c, long timeLost, long n, long... evidence) {
+            events++;
+            count += n;
+            timeLostNanos += Math.max(0, timeLost);
+            connections.add(c);
+            for (long f : evidence) {
+                if (frames.size() < CauseEvent.MAX_FRAMES && f >= 0) {
+                    frames.add(f);
+                }
+            }
+        }
+    }
+
+    /** Causes whose time lost is outside the requests' response times, so it is added to the denominator. */
+    private static final Set<Cause> OUTSIDE_RESPONSE_TIME = java.util.EnumSet.of(Cause.SYN_RETRANSMISSION,
+            Cause.SYNACK_RETRANSMISSION, Cause.FAST_RETRANSMIT, Cause.TAIL_LOSS_PROBE, Cause.RTO,
+            Cause.SPURIOUS_RETRANSMISSION);
+
+    private final Map<Cause, Total> totals = new EnumMap<>(Cause.class);
+    private long responseNanos;
+
+    void cause(CauseEvent e) {
+        total(e.cause()).add(e.connection(), e.timeLostNanos(), e.count(), e.frames());
+        if (outsideResponseTime(e.cause())) {
+            responseNanos += Math.max(0, e.timeLostNanos());
+        }
+    }
+
+    void stall(Stall s) {
+        Cause c = s.holdingSide() == Side.RESPONDER ? Cause.NAGLE_SERVER_HELD : Cause.NAGLE_CLIENT_HELD;
+        total(c).add(s.connection(), s.durationNanos(), 1, s.heldFrame(), s.ackFrame(), s.resumeFrame());
+    }
+
+    void exchange(Exchange x) {
+        if (x.completeNanos() > 0) {
+            responseNanos += x.completeNanos();
+        }
+    }
+
+    /**
+     * Whether the time lost to {@code c} is outside the requests' response times (handshake retransmissions, loss
+     * recoveries), so the share's denominator adds it (see the class comment).
+     */
+    public static boolean outsideResponseTime(Cause c) {
+        return OUTSIDE_RESPONSE_TIME.contains(c);
+    }
+
+    /** The share 0-1 of {@code responseNanos} that {@code timeLostNanos} is (0 when nothing was timed; at most 1). */
+    public static double share(long timeLostNanos, long responseNanos) {
+        return responseNanos <= 0 ? 0 : Math.min(1.0, (double) timeLostNanos / responseNanos);
+    }
+
+    private Total total(Cause c) {
+        return totals.computeIfAbsent(c, Total::new);
+    }
+
+    /** The endpoint's response time the shares are of, nanoseconds (see the class comment). */
+    public long responseNanos() {
+        return responseNanos;
+    }
+
+    /** Share 0-1 of the endpoint's response time that {@code t} cost (0 when nothing was timed; at most 1). */
+    public double share(Total t) {
+        return share(t.timeLostNanos, responseNanos);
+    }
+
+    /** Whether {@code t} is a verdict: it cost at least {@link #VERDICT_SHARE} of the response time. */
+    public boolean verdict(Total t) {
+        return share(t) >= VERDICT_SHARE;
+    }
+
+    /** The causes found, costliest first (then by events, then by name for a stable order). */
+    public List<Total> ranked() {
+        List<Total> l = new ArrayList<>(totals.values());
+        l.sort((x, y) -> x.timeLostNanos != y.timeLostNanos ? Long.compare(y.timeLostNanos, x.timeLostNanos)
+                : x.events != y.events ? Long.compare(y.events, x.events) : x.cause.compareTo(y.cause));
+        return l;
+    }
+}

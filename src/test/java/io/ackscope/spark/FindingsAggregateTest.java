@@ -1,0 +1,113 @@
+package io.ackscope.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.ackscope.capture.CaptureReader;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tcp.AnalysisSink;
+import io.ackscope.tcp.CaptureFeeder;
+import io.ackscope.tcp.CauseEvent;
+import io.ackscope.tcp.ConnectionRecord;
+import io.ackscope.tcp.Exchange;
+import io.ackscope.tcp.Stall;
+import io.ackscope.tcp.TcpEngine;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code findings} rows of the lab captures, made as the engine tasks make them (the engine's events into a
+ * {@link FindingsAggregate}), without a Spark session: the cause each lab made is the costliest row of its
+ * endpoint with the magnitudes the lab set, and merging two tasks' aggregates keeps both.
+ */
+class FindingsAggregateTest {
+
+    private static FindingsAggregate aggregate(String capture, String source) throws Exception {
+        FindingsAggregate a = new FindingsAggregate();
+        TcpEngine engine = new TcpEngine(new AnalysisSink() {
+            @Override
+            public void onCause(CauseEvent e) {
+                a.cause(e);
+            }
+
+            @Override
+            public void onStall(Stall s) {
+                a.stall(s);
+            }
+
+            @Override
+            public void onExchange(Exchange x) {
+                a.exchange(x);
+            }
+
+            @Override
+            public void onConnection(ConnectionRecord c) {
+                a.connection(c, source);
+            }
+        });
+        try (CaptureReader reader = CaptureReader.open(Path.of("sample-pcaps", capture))) {
+            new CaptureFeeder().feed(reader, 0, engine);
+        }
+        engine.finish();
+        return a;
+    }
+
+    /** source, server_ip, server_port, cause, connections, requests, events, count, time_lost_us, share, frames. */
+    private static List<Object[]> rows(FindingsAggregate a) {
+        return a.rows().stream().map(RowBuffer::toObjects).toList();
+    }
+
+    @Test
+    void droppedSynsAreOneRowWithTheRetryTimersAsTheirCost() throws Exception {
+        List<Object[]> rows = rows(aggregate("lab-cause-syn-drop.pcap.gz", "lab"));
+        assertEquals(1, rows.size());
+        Object[] r = rows.get(0);
+        assertEquals(List.of("lab", "10.218.0.2", 8080, "SYN_RETRANSMISSION", 2L, 2L, 2L, 4L),
+                List.of(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]));
+        long lost = (Long) r[8];
+        assertTrue(lost > 4_000_000 && lost < 4_100_000, "two connects of ~2.02 s: " + lost);
+        double share = (Double) r[9];
+        assertTrue(share > 0.3 && share < 0.5, "share " + share);
+        // both connections' first and last SYN, the costlier connection's first
+        assertEquals(List.of(1L, 2L, 5L, 6L), toList(r[10]).stream().sorted().toList());
+    }
+
+    @Test
+    void lossRowsAreTheRecoveriesCostliestFirst() throws Exception {
+        List<Object[]> rows = rows(aggregate("lab-cause-loss.pcap.gz", "lab"));
+        assertEquals(List.of("RTO", "TAIL_LOSS_PROBE", "FAST_RETRANSMIT"), rows.stream().map(r -> r[3]).toList());
+        assertEquals(List.of(8L, 8L, 6L), rows.stream().map(r -> r[6]).toList());
+        double shares = 0;
+        for (Object[] r : rows) {
+            assertTrue((Long) r[5] >= 1, "a recovery affects a request: " + r[3]);
+            shares += (Double) r[9];
+        }
+        assertTrue(shares <= 1.0 + 1e-9, "shares " + shares);
+    }
+
+    @Test
+    void theNagleStallRowCountsTheStalledRequestsAndMergingKeepsBothTasks() throws Exception {
+        FindingsAggregate nagle = aggregate("lab-nginx-nodelay-off.pcap.gz", "off");
+        List<Object[]> rows = rows(nagle);
+        Object[] first = rows.get(0);
+        assertEquals("NAGLE_SERVER_HELD", first[3]);
+        assertEquals(266L, first[6], "stalls");
+        assertEquals(266L, first[5], "each stall holds one request");
+        assertTrue((Double) first[9] > 0.9, "share " + first[9]);
+        nagle.merge(aggregate("lab-cause-syn-drop.pcap.gz", "syn"));
+        List<Object[]> merged = rows(nagle);
+        assertEquals(rows.size() + 1, merged.size());
+        assertEquals("syn", merged.get(merged.size() - 1)[0]);
+    }
+
+    private static List<Long> toList(Object o) {
+        if (o instanceof long[] a) {
+            return java.util.Arrays.stream(a).boxed().toList();
+        }
+        @SuppressWarnings("unchecked")
+        List<Long> l = (List<Long>) o;
+        return l;
+    }
+}
