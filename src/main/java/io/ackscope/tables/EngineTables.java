@@ -14,8 +14,9 @@ import static io.ackscope.tables.ColumnType.TIMESTAMP;
  * The tables made from the TCP engine's records (how each record becomes a row is {@code spark/EngineRows}). Every
  * row names its connection by {@code source} and {@code stream} ({@code tcp.stream}: connections numbered in order
  * of first appearance over the source's files in file order, from 0 in each source), and by {@code uid}, which does
- * not depend on the run (columns added later come last, so readers by position of older columns keep working). Engine nanoseconds become
- * {@code _us} columns (integer microseconds, rounded down) and TIMESTAMP columns; the engine's "absent" becomes null.
+ * not depend on the run (columns added later come last, so readers by position of older columns keep working).
+ * Engine nanoseconds become {@code _us} columns (integer microseconds, rounded down) and TIMESTAMP columns; the
+ * engine's "absent" becomes null.
  */
 public final class EngineTables {
     private EngineTables() {

@@ -196,4 +196,31 @@ class SqlExportCommandsTest {
         List<String> second = Files.readAllLines(again);
         assertEquals(data, second.subList(8, second.size() - 1), "the same uids and lines in a second run");
     }
+
+    @Test
+    void exportOfAnOutputWithoutUidSaysSo(@TempDir Path dir) throws Exception {
+        // an output as version 1 wrote it: the same tables, connections without uid
+        Path old = dir.resolve("old");
+        try (var w = Files.walk(out)) {
+            for (Path p : w.toList()) {
+                Files.copy(p, old.resolve(out.relativize(p).toString()));
+            }
+        }
+        try (var w = Files.list(old.resolve("connections"))) {
+            for (Path p : w.toList()) {
+                Files.delete(p);
+            }
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (SELECT * EXCLUDE (uid) FROM read_parquet('" + out.resolve("connections")
+                    + "/*.parquet')) TO '" + old.resolve("connections").resolve("part-0.parquet")
+                    + "' (FORMAT parquet)");
+        }
+        ExportCommand e = new ExportCommand(System.out, new PrintStream(new ByteArrayOutputStream()));
+        CommandFailure f = org.junit.jupiter.api.Assertions.assertThrows(CommandFailure.class,
+                () -> run(e, old.toString(), "--zeek-conn", dir.resolve("conn.log").toString()));
+        assertEquals(1, f.exitCode());
+        assertEquals(old + ": connections has no uid column (an output written before schema version 2): analyze "
+                + "the captures again", f.getMessage());
+    }
 }
