@@ -42,8 +42,8 @@ directory, e.g. of the README's main job:
 jobs/ackscope analyze sample-pcaps/nginx-nodelay-off.pcap.gz --out out/nginx --overwrite
 ```
 
-Percentiles are nearest-rank (`quantile_disc`), as in the tables, `diagnose` and the report. Connections are
-identified by (`source`, `stream`): stream numbers are per capture source."""),
+Percentiles are nearest-rank (`quantile_disc`), as in the tables, `diagnose` and the report. Tables join on
+`uid`, the connection's key, the same in every run over the same capture (`stream` numbers are per run and source)."""),
 ("code", """import os
 OUT = os.environ.get("ACKSCOPE_OUT", "../out/nginx")   # the --out directory of ackscope analyze"""),
 ("code", SETUP + """
@@ -72,7 +72,7 @@ in Nagle × delayed-ACK stalls (`stall_us` before the first response byte plus `
            round(sum(coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0)) / sum(e.complete_us), 4)
                AS stall_share,
            count(*) FILTER (WHERE coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0) > 0) AS stalled_requests
-    FROM exchanges e JOIN connections c USING (source, stream)
+    FROM exchanges e JOIN connections c USING (uid)
     WHERE e.complete_us IS NOT NULL
     GROUP BY ALL ORDER BY response_us DESC\"\"\").df()
 endpoints"""),
@@ -92,14 +92,14 @@ Who held its ACKs, and for how long: 40 ms is the Linux/FreeBSD delayed-ACK time
     SELECT a.source,
            CASE a.acking_side WHEN 'CLIENT' THEN c.client_ip ELSE c.server_ip END AS acking_host,
            a.acking_side, a.ack_class, a.method, a.ack_delay_us
-    FROM ack_delays a JOIN connections c USING (source, stream)\"\"\").df()
+    FROM ack_delays a JOIN connections c USING (uid)\"\"\").df()
 per_host = con.sql(\"\"\"
     SELECT a.source, CASE a.acking_side WHEN 'CLIENT' THEN c.client_ip ELSE c.server_ip END AS acking_host,
            a.acking_side, count(*) AS acks, quantile_disc(a.ack_delay_us, 0.5) AS p50_us,
            quantile_disc(a.ack_delay_us, 0.99) AS p99_us,
            count(*) FILTER (WHERE a.ack_class = 'DELAYED_40MS') AS delayed_40ms,
            count(*) FILTER (WHERE a.ack_class = 'DELAYED_200MS') AS delayed_200ms
-    FROM ack_delays a JOIN connections c USING (source, stream)
+    FROM ack_delays a JOIN connections c USING (uid)
     GROUP BY ALL ORDER BY acks DESC\"\"\").df()
 per_host"""),
 ("code", """fig, ax = plt.subplots(figsize=(8, 3))
@@ -166,7 +166,7 @@ request's time, with the frames that prove it (open them in Wireshark with `fram
            e.stall_us, e.response_stall_us, e.http_method, e.http_target, e.http_status,
            s.held_frame, s.ack_frame, s.resume_frame, s.evidence
     FROM exchanges e
-    LEFT JOIN stalls s ON s.source = e.source AND s.stream = e.stream
+    LEFT JOIN stalls s ON s.uid = e.uid
          AND s.start_timestamp BETWEEN e.request_start AND coalesce(e.response_last, e.request_end)
     ORDER BY e.complete_us DESC NULLS LAST LIMIT 10\"\"\").df()"""),
 ("md", """## Key figures
@@ -213,13 +213,13 @@ open_output(con, AFTER, "after")"""),
     SELECT 'before' AS run, c.server_ip, c.server_port, count(*) AS requests,
            quantile_disc(e.complete_us, 0.5) AS p50_us, quantile_disc(e.complete_us, 0.99) AS p99_us,
            count(*) FILTER (WHERE coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0) > 0) AS stalled
-    FROM before.exchanges e JOIN before.connections c USING (source, stream)
+    FROM before.exchanges e JOIN before.connections c USING (uid)
     WHERE e.complete_us IS NOT NULL GROUP BY ALL
     UNION ALL
     SELECT 'after' AS run, c.server_ip, c.server_port, count(*) AS requests,
            quantile_disc(e.complete_us, 0.5) AS p50_us, quantile_disc(e.complete_us, 0.99) AS p99_us,
            count(*) FILTER (WHERE coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0) > 0) AS stalled
-    FROM after.exchanges e JOIN after.connections c USING (source, stream)
+    FROM after.exchanges e JOIN after.connections c USING (uid)
     WHERE e.complete_us IS NOT NULL GROUP BY ALL
     ORDER BY server_ip, server_port, run DESC\"\"\").df()
 compare"""),

@@ -55,6 +55,10 @@ final class ExportCommand extends TablesCommand {
             if (!OutputViews.register(spark, outputs).containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
+            if (!java.util.Arrays.asList(spark.table("connections").columns()).contains("uid")) {
+                throw new IOException(String.join(", ", outputs) + ": connections has no uid column (an output "
+                        + "written before schema version 2): analyze the captures again");
+            }
             Dataset<Row> rows = spark.table("connections")
                     .select(ZeekConnLog.COLUMNS.stream().map(org.apache.spark.sql.functions::col)
                             .toArray(org.apache.spark.sql.Column[]::new))

@@ -1,6 +1,5 @@
 package io.ackscope.cli;
 
-import io.ackscope.tcp.ConnectionUid;
 import org.apache.spark.sql.Row;
 
 import java.io.IOException;
@@ -18,7 +17,7 @@ import java.util.Locale;
  * {@code #open}, {@code #fields}, {@code #types}), one line per connection, and {@code #close}; so zeek-cut,
  * Brim/Zui and Zeek's own log readers take it.
  *
- * <p>Mapping: {@code uid} is {@link ConnectionUid} (stable, unlike Zeek's); {@code orig_bytes}/{@code resp_bytes}
+ * <p>Mapping: {@code uid} is the table's {@code uid} column (stable, unlike Zeek's: {@code tcp/ConnectionUid}); {@code orig_bytes}/{@code resp_bytes}
  * are the TCP payload bytes each side sent (retransmitted bytes included, where Zeek counts sequence space);
  * {@code service} is {@code http} when request/response exchanges were found, else unset;
  * {@code local_orig}, {@code local_resp}, {@code missed_bytes}, {@code orig_ip_bytes}, {@code resp_ip_bytes} and
@@ -27,7 +26,7 @@ import java.util.Locale;
 final class ZeekConnLog {
 
     /** The connections columns read, in this order. */
-    static final List<String> COLUMNS = List.of("first_timestamp", "source", "client_ip", "client_port",
+    static final List<String> COLUMNS = List.of("first_timestamp", "uid", "client_ip", "client_port",
             "server_ip", "server_port", "duration_us", "exchanges", "client_payload_bytes", "server_payload_bytes",
             "conn_state", "history", "client_packets", "server_packets");
 
@@ -61,7 +60,7 @@ final class ZeekConnLog {
             int serverPort = r.<Integer>getAs("server_port");
             sb.setLength(0);
             sb.append(seconds(micros)).append('\t')
-                    .append(ConnectionUid.of(r.getAs("source"), clientIp, clientPort, serverIp, serverPort, micros))
+                    .append(escape(r.getAs("uid")))
                     .append('\t').append(escape(clientIp)).append('\t').append(clientPort)
                     .append('\t').append(escape(serverIp)).append('\t').append(serverPort)
                     .append("\ttcp\t").append(r.<Long>getAs("exchanges") > 0 ? "http" : UNSET)

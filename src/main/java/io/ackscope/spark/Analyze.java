@@ -91,7 +91,8 @@ public final class Analyze {
         public String json() {
             StringBuilder sb = new StringBuilder(256);
             JsonWriter w = new JsonWriter(sb).beginObject(Layout.COMPACT);
-            w.name("tool").value("ackscope").name("command").value("analyze").name("files").value(files)
+            w.name("tool").value("ackscope").name("command").value("analyze")
+                    .name("schema_version").value(TableSchema.VERSION).name("files").value(files)
                     .name("bytes").value(bytes).name("frames").value(frames).name("tcp_frames").value(tcpFrames)
                     .name("connections").value(connections).name("attempts_evicted").value(attemptsEvicted)
                     .name("seconds").value(seconds, 3).name("tables").beginObject(Layout.COMPACT);

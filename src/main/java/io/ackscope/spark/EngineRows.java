@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tcp.AckDelay;
+import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.LatencyEvent;
@@ -14,7 +15,8 @@ import io.ackscope.tcp.Summary;
 /**
  * How each record of the TCP engine becomes a row of its table ({@link EngineTables}, in column order): engine
  * nanoseconds become {@code _us} columns (integer microseconds, rounded down) and TIMESTAMP columns, the engine's
- * "absent" (-1) becomes null, and sides become CLIENT (originator) or SERVER.
+ * "absent" (-1) becomes null, and sides become CLIENT (originator) or SERVER. Child rows take their connection's uid
+ * from the caller, which computes it once per connection (a SHA-256 per row would cost more than the row).
  */
 final class EngineRows {
     private EngineRows() {
@@ -52,7 +54,7 @@ final class EngineRows {
         summary(r, C_TTFB, c.ttfb());
         int k = C_TTFB + 4;
         r.setLong(k++, c.rtoEvents()).setLong(k++, c.zeroWindowWaits()).setBoolean(k++, crossesGap)
-                .setString(k, source);
+                .setString(k++, source).setString(k, c.id().uid(source));
     }
 
     private static void side(RowBuffer r, int i, SideStats s) {
@@ -83,37 +85,41 @@ final class EngineRows {
     }
 
 
-    static void rttSample(RowBuffer r, RttSample s, long stream, String source) {
+    static void rttSample(RowBuffer r, RttSample s, long stream, String source, String uid) {
         r.clear().setLong(0, stream).setTimestampNanos(1, s.timeNanos()).setLong(2, s.frameNumber())
                 .setString(3, s.kind().name()).setString(4, role(s.measuredFrom())).setLong(5, s.valueNanos() / 1000)
-                .setBoolean(6, s.karnAmbiguous()).setString(7, source);
+                .setBoolean(6, s.karnAmbiguous());
+        tail(r, 7, source, uid, s.connection());
     }
 
 
-    static void ackDelay(RowBuffer r, AckDelay a, long stream, String source) {
+    static void ackDelay(RowBuffer r, AckDelay a, long stream, String source, String uid) {
         r.clear().setLong(0, stream).setTimestampNanos(1, a.timeNanos()).setLong(2, a.frameNumber())
                 .setString(3, role(a.ackingSide())).setLong(4, a.valueNanos() / 1000)
                 .setLong(5, a.sinceNewestNanos() / 1000).setInt(6, a.segments()).setLong(7, a.bytes())
-                .setString(8, a.method().name()).setString(9, a.ackClass().name()).setString(10, source);
+                .setString(8, a.method().name()).setString(9, a.ackClass().name());
+        tail(r, 10, source, uid, a.connection());
     }
 
 
-    static void stall(RowBuffer r, Stall s, long stream, String source) {
+    static void stall(RowBuffer r, Stall s, long stream, String source, String uid) {
         r.clear().setLong(0, stream).setTimestampNanos(1, s.startNanos()).setLong(2, s.durationNanos() / 1000)
                 .setLong(3, s.ackDelayNanos() / 1000).setLong(4, s.resumeGapNanos() / 1000)
                 .setString(5, role(s.holdingSide())).setString(6, role(s.delayingSide())).setLong(7, s.heldFrame())
-                .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, s.evidence()).setString(11, source);
+                .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, s.evidence());
+        tail(r, 11, source, uid, s.connection());
     }
 
 
-    static void latencyEvent(RowBuffer r, LatencyEvent e, long stream, String source) {
+    static void latencyEvent(RowBuffer r, LatencyEvent e, long stream, String source, String uid) {
         r.clear().setLong(0, stream).setString(1, e.kind().name()).setTimestampNanos(2, e.startNanos())
                 .setLong(3, e.durationNanos() / 1000).setString(4, role(e.side())).setLong(5, e.startFrame())
-                .setLong(6, e.endFrame()).setString(7, e.evidence()).setString(8, source);
+                .setLong(6, e.endFrame()).setString(7, e.evidence());
+        tail(r, 8, source, uid, e.connection());
     }
 
 
-    static void exchange(RowBuffer r, Exchange e, long stream, String source) {
+    static void exchange(RowBuffer r, Exchange e, long stream, String source, String uid) {
         r.clear().setLong(0, stream).setInt(1, e.index()).setTimestampNanos(2, e.requestStartNanos())
                 .setTimestampNanos(3, e.requestEndNanos());
         ts(r, 4, e.responseFirstNanos());
@@ -127,11 +133,15 @@ final class EngineRows {
         us(r, 13, e.completeNanos());
         r.setString(14, e.httpMethod()).setString(15, e.httpTarget()).setString(16, e.httpHost());
         intOrNull(r, 17, e.httpStatus());
-        r.setString(18, source);
+        tail(r, 18, source, uid, e.connection());
     }
 
 
     // ---- helpers -------------------------------------------------------------------------------------------
+    /** The columns every child row ends with, from {@code i}: source, uid ({@code id.uid(source)}), server. */
+    private static void tail(RowBuffer r, int i, String source, String uid, ConnectionId id) {
+        r.setString(i, source).setString(i + 1, uid).setString(i + 2, id.serverIp()).setInt(i + 3, id.serverPort());
+    }
     private static void ts(RowBuffer r, int i, long nanos) {
         if (nanos >= 0) {
             r.setTimestampNanos(i, nanos);

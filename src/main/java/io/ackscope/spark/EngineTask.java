@@ -221,6 +221,9 @@ final class EngineTask {
         private ConnectionId lastId;
         private long lastStream;
         private String lastSource;
+        private String lastUid;
+        /** Uids of open connections, each computed once (a SHA-256), until the connection's record. */
+        private final Map<ConnectionId, String> uids = new HashMap<>();
         private IOException failure;
 
         Writers(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
@@ -243,8 +246,14 @@ final class EngineTask {
                 lastId = id;
                 lastStream = numbering.stream(r, id.firstFileIndex());
                 lastSource = numbering.sourceName(numbering.source(id.firstFileIndex()));
+                lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
             }
             return lastStream;
+        }
+
+        /** The uid of the connection {@link #stream} was last called for. */
+        private String uid() {
+            return lastUid;
         }
 
         /** The source of the connection {@link #stream} was last called for. */
@@ -291,27 +300,27 @@ final class EngineTask {
             if (s.kind() == RttSample.Kind.DATA_ACK) {
                 value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
             }
-            EngineRows.rttSample(rttSamples.row, s, stream(s.connection()), source());
+            EngineRows.rttSample(rttSamples.row, s, stream(s.connection()), source(), uid());
             write(rttSamples);
         }
 
         @Override
         public void onAckDelay(AckDelay a) {
             value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
-            EngineRows.ackDelay(ackDelays.row, a, stream(a.connection()), source());
+            EngineRows.ackDelay(ackDelays.row, a, stream(a.connection()), source(), uid());
             write(ackDelays);
         }
 
         @Override
         public void onStall(Stall s) {
             findings.stall(s);
-            EngineRows.stall(stalls.row, s, stream(s.connection()), source());
+            EngineRows.stall(stalls.row, s, stream(s.connection()), source(), uid());
             write(stalls);
         }
 
         @Override
         public void onLatencyEvent(LatencyEvent e) {
-            EngineRows.latencyEvent(latencyEvents.row, e, stream(e.connection()), source());
+            EngineRows.latencyEvent(latencyEvents.row, e, stream(e.connection()), source(), uid());
             write(latencyEvents);
         }
 
@@ -326,7 +335,7 @@ final class EngineTask {
             if (e.ttfbNanos() >= 0) {
                 value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
             }
-            EngineRows.exchange(exchanges.row, e, stream(e.connection()), source());
+            EngineRows.exchange(exchanges.row, e, stream(e.connection()), source(), uid());
             write(exchanges);
         }
 
@@ -340,6 +349,7 @@ final class EngineTask {
             int source = numbering.source(c.id().firstFileIndex());
             latency.connection(c, openValues.remove(c.id()), source());
             findings.connection(c, source());
+            uids.remove(c.id());
             if (c.id() == lastValuesId) {
                 lastValuesId = null;
                 lastValues = null;

@@ -13,8 +13,10 @@ import static io.ackscope.tables.ColumnType.TIMESTAMP;
 /**
  * The tables made from the TCP engine's records (how each record becomes a row is {@code spark/EngineRows}). Every
  * row names its connection by {@code source} and {@code stream} ({@code tcp.stream}: connections numbered in order
- * of first appearance over the source's files in file order, from 0 in each source). Engine nanoseconds become
- * {@code _us} columns (integer microseconds, rounded down) and TIMESTAMP columns; the engine's "absent" becomes null.
+ * of first appearance over the source's files in file order, from 0 in each source), and by {@code uid}, which does
+ * not depend on the run (columns added later come last, so readers by position of older columns keep working).
+ * Engine nanoseconds become {@code _us} columns (integer microseconds, rounded down) and TIMESTAMP columns; the
+ * engine's "absent" becomes null.
  */
 public final class EngineTables {
     private EngineTables() {
@@ -23,11 +25,30 @@ public final class EngineTables {
     private static final String FRAME_FILE = " in its source (its files numbered as one capture, frames of earlier "
             + "files repeated in later ones counted once).";
     private static final String STREAM_DOC = "Connection index (tshark's `tcp.stream`) within its source; joins with "
-            + "`connections` on (`source`, `stream`).";
-    /** The last column of every engine table. */
+            + "`connections` on (`source`, `stream`) within one output (on `uid` across outputs).";
+    /** The column of every engine table after its own (then come {@link #UID} and, in child tables, the server). */
     public static final Column SOURCE = new Column("source", STRING, false, "",
             "Capture source (capture point) the row comes from: connections, streams and frame numbers are per "
                     + "source.");
+    /** The stable connection key of every engine table (after {@link #SOURCE}). */
+    public static final Column UID = new Column("uid", STRING, false, "",
+            "Stable connection key, in Zeek's uid form (as `ackscope export --zeek-conn` writes it): from the source, "
+                    + "the client and server endpoints and the first frame's time in microseconds, so the same "
+                    + "connection has the same uid in every run over the same capture, and outputs of several runs "
+                    + "combine and join on it.");
+    /** The connection's server endpoint, in every table whose rows are about one connection's events. */
+    public static final List<Column> SERVER = List.of(
+            new Column("server_ip", STRING, false, "", "The connection's server (responder) address."),
+            new Column("server_port", INT, false, "", "The connection's server port."));
+
+    /** A child table's columns: its own, then source, uid and the server endpoint. */
+    private static List<Column> child(Column... own) {
+        List<Column> c = new ArrayList<>(List.of(own));
+        c.add(SOURCE);
+        c.add(UID);
+        c.addAll(SERVER);
+        return c;
+    }
 
     // ---- connections ---------------------------------------------------------------------------------------
     private static final String[][] SIDE_COUNTS = {
@@ -125,6 +146,7 @@ public final class EngineTables {
                 "The connection has frames on both sides of a gap between files of its source (a missing rotated "
                         + "file, see `sources`): frames of it may be missing."));
         c.add(SOURCE);
+        c.add(UID);
         CONNECTIONS = new TableSchema("connections",
                 "One row per TCP connection (as tshark's `tcp.stream`, including port reuse). The client is the "
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);
@@ -133,7 +155,7 @@ public final class EngineTables {
     // ---- rtt_samples ---------------------------------------------------------------------------------------
     public static final TableSchema RTT_SAMPLES = new TableSchema("rtt_samples",
             "One row per round-trip time measurement.",
-            List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+            child(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("timestamp", TIMESTAMP, false, "", "When the closing packet (ACK or echo) was captured."),
                     new Column("frame_number", LONG, false, "", "Frame number of the closing packet" + FRAME_FILE),
                     new Column("kind", STRING, false, "",
@@ -145,12 +167,12 @@ public final class EngineTables {
                                     + "other side and back."),
                     new Column("rtt_us", LONG, false, "µs", "The round-trip time."),
                     new Column("karn_ambiguous", BOOLEAN, false, "",
-                            "The segment was retransmitted, so the ACK may answer either copy (Karn)."), SOURCE));
+                            "The segment was retransmitted, so the ACK may answer either copy (Karn).")));
 
     // ---- ack_delays ----------------------------------------------------------------------------------------
     public static final TableSchema ACK_DELAYS = new TableSchema("ack_delays",
             "One row per acknowledgement that newly acknowledged data: how long the acking host held it.",
-            List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+            child(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("timestamp", TIMESTAMP, false, "", "When the ACK was captured."),
                     new Column("frame_number", LONG, false, "", "Frame number of the ACK" + FRAME_FILE),
                     new Column("acking_side", STRING, false, "", "CLIENT or SERVER: who sent the ACK."),
@@ -165,13 +187,13 @@ public final class EngineTables {
                                     + "(handshake not captured: an upper bound)."),
                     new Column("ack_class", STRING, false, "",
                             "IMMEDIATE, EVERY_SECOND_SEGMENT, PIGGYBACKED, DELAYED_40MS, DELAYED_200MS, "
-                                    + "DELAYED_OTHER."), SOURCE));
+                                    + "DELAYED_OTHER.")));
 
     // ---- stalls --------------------------------------------------------------------------------------------
     public static final TableSchema STALLS = new TableSchema("stalls",
             "One row per Nagle × delayed-ACK stall: a side held a small unacknowledged segment and sent nothing "
                     + "more until the peer's delayed ACK arrived, then resumed at once.",
-            List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+            child(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("start_timestamp", TIMESTAMP, false, "", "When the held segment was captured."),
                     new Column("duration_us", LONG, false, "µs", "From the held segment to the resumed segment."),
                     new Column("ack_delay_us", LONG, false, "µs", "The delaying side's ACK delay."),
@@ -181,12 +203,12 @@ public final class EngineTables {
                     new Column("held_frame", LONG, false, "", "Frame number of the held segment."),
                     new Column("ack_frame", LONG, false, "", "Frame number of the delayed ACK."),
                     new Column("resume_frame", LONG, false, "", "Frame number of the resumed segment."),
-                    new Column("evidence", STRING, false, "", "The same facts in words."), SOURCE));
+                    new Column("evidence", STRING, false, "", "The same facts in words.")));
 
     // ---- latency_events ------------------------------------------------------------------------------------
     public static final TableSchema LATENCY_EVENTS = new TableSchema("latency_events",
             "Latency causes other than stalls that the capture shows, with their evidence.",
-            List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+            child(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("kind", STRING, false, "", "RETRANSMISSION_TIMEOUT or ZERO_WINDOW_WAIT."),
                     new Column("start_timestamp", TIMESTAMP, false, "", "When the wait began."),
                     new Column("duration_us", LONG, false, "µs", "How long it lasted."),
@@ -195,14 +217,14 @@ public final class EngineTables {
                                     + "window)."),
                     new Column("start_frame", LONG, false, "", "Frame that began it."),
                     new Column("end_frame", LONG, false, "", "Frame that ended it."),
-                    new Column("evidence", STRING, false, "", "The same facts in words."), SOURCE));
+                    new Column("evidence", STRING, false, "", "The same facts in words.")));
 
     // ---- exchanges -----------------------------------------------------------------------------------------
     public static final TableSchema EXCHANGES = new TableSchema("exchanges",
             "One row per request/response exchange (a burst of client data, then the server's data). "
                     + "`ttfb_us = network_us + server_us + stall_us`. HTTP fields come from the capture: bounded, "
                     + "non-printable bytes replaced by `?`, still untrusted text.",
-            List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+            child(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("exchange_index", INT, false, "", "0-based position in its connection."),
                     new Column("request_start", TIMESTAMP, false, "", "First request segment."),
                     new Column("request_end", TIMESTAMP, false, "", "Last request segment before the response."),
@@ -219,7 +241,7 @@ public final class EngineTables {
                     new Column("http_method", STRING, true, "", "HTTP/1.x request method, or null."),
                     new Column("http_target", STRING, true, "", "HTTP request target (cut at 256 characters)."),
                     new Column("http_host", STRING, true, "", "HTTP Host header (cut at 128 characters)."),
-                    new Column("http_status", INT, true, "", "HTTP response status code, or null."), SOURCE));
+                    new Column("http_status", INT, true, "", "HTTP response status code, or null.")));
 
     /** The tables above, in the order they are documented. */
     public static final List<TableSchema> ALL = List.of(CONNECTIONS, RTT_SAMPLES, ACK_DELAYS, STALLS, LATENCY_EVENTS,
@@ -235,6 +257,7 @@ public final class EngineTables {
         }
 
         public static final Column STREAM = CONNECTIONS.column("stream");
+        public static final Column UID = CONNECTIONS.column("uid");
         public static final Column FIRST_FILE_INDEX = CONNECTIONS.column("first_file_index");
         public static final Column FIRST_FRAME_NUMBER = CONNECTIONS.column("first_frame_number");
         public static final Column FIRST_TIMESTAMP = CONNECTIONS.column("first_timestamp");

@@ -69,15 +69,16 @@ public final class ParquetTableWriter implements Closeable {
     private boolean closed;
 
     /**
-     * Opens {@code file} for writing ({@code mode} CREATE: it must not exist), with {@code footer} as the file's
-     * key-value metadata, and a row group size of {@code rowGroupBytes} (buffered, about their plain size; normally
-     * {@link #ROW_GROUP_BYTES}).
+     * Opens {@code file} for writing ({@code mode} CREATE: it must not exist), with {@code footer} and the schema
+     * version ({@link TableSchema#VERSION_KEY}) as the file's key-value metadata, and a row group size of
+     * {@code rowGroupBytes} (buffered, about their plain size; normally {@link #ROW_GROUP_BYTES}).
      */
     public ParquetTableWriter(TableSchema table, OutputFile file, ParquetFileWriter.Mode mode,
                               Map<String, String> footer, long rowGroupBytes) throws IOException {
         this.table = table;
         this.rowGroupBytes = rowGroupBytes;
         this.footer = new java.util.LinkedHashMap<>(footer);
+        this.footer.put(TableSchema.VERSION_KEY, Integer.toString(TableSchema.VERSION));
         this.schema = parquetSchema(table);
         // parquet-mr's defaults for what the file writer itself does: column index truncation, page checksums (the
         // pages and their statistics are LeafChunk's; it gives no size statistics)

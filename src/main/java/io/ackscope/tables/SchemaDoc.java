@@ -43,7 +43,16 @@ public final class SchemaDoc {
                 .append("- `stream` is tshark's `tcp.stream`: connections numbered from 0 in order of first ")
                 .append("appearance, over the input files in sorted path order.\n")
                 .append("- Null means absent (a value that could not be measured), never zero.\n")
+                .append("- `uid` names a connection in every engine table, and the same one in every run over the ")
+                .append("same capture (from the source, the 4-tuple and the first frame's microsecond): join and ")
+                .append("combine outputs on it; `stream` is only valid within one output.\n")
                 .append("- Text taken from captures (HTTP fields, file names) is untrusted: escape it before display.\n\n")
+                .append("Schema version: **").append(TableSchema.VERSION).append("**, recorded as `schema_version` in ")
+                .append("`_SUCCESS` and as `").append(TableSchema.VERSION_KEY).append("` in the key-value metadata of ")
+                .append("every Parquet file ackscope writes itself (not `packets`, which Spark writes). It is raised ")
+                .append("when a column is added, renamed or removed; new columns come last in their table. Version 2 ")
+                .append("added `uid` to every engine table and `server_ip`/`server_port` to their child tables; ")
+                .append("outputs without a version are version 1.\n\n")
                 .append("`ackscope load --out FILE.parquet` writes per-request latencies: see ")
                 .append("[load_requests.md](load_requests.md).\n\n");
         sb.append("Tables: ");

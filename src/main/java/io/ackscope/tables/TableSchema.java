@@ -8,6 +8,16 @@ import java.util.List;
  * definition, and readers name their columns by its {@link Column}s.
  */
 public final class TableSchema {
+    /**
+     * Version of the tables' schemas as a whole, raised when a column of any table is added, renamed or removed:
+     * {@code _SUCCESS} records it ({@code "schema_version"}) and so does every Parquet file the tables' writer makes
+     * (key-value metadata {@link #VERSION_KEY}). 1: before it was recorded; 2: {@code uid} in every engine table, the
+     * server endpoint in their child tables.
+     */
+    public static final int VERSION = 2;
+    /** The Parquet key-value metadata key of {@link #VERSION}. */
+    public static final String VERSION_KEY = "ackscope.schema_version";
+
     private final String name;
     private final String doc;
     private final List<Column> columns;

@@ -28,7 +28,7 @@ public final class ConnectionAnalyzer extends Handshake {
     /** a = sender of the connection's first frame, b = the other side. */
     final Flow a = new Flow();
     final Flow b = new Flow();
-    private boolean origIsA = true;
+    private final boolean origIsA;
     /** Loss-recovery episodes; created at the first data retransmission. */
     private CauseDetector causes;
     private ConnectionRecord.OriginatorRule originatorRule;
@@ -77,18 +77,28 @@ public final class ConnectionAnalyzer extends Handshake {
         b.addrHi = first.dstHi;
         b.addrLo = first.dstLo;
         b.port = first.dstPort;
+        originatorRule = originatorRule(first);
+        origIsA = senderIsOriginator(first);
+    }
+
+    /** How the originator of a connection whose first frame is {@code first} is decided. */
+    private static ConnectionRecord.OriginatorRule originatorRule(Segment first) {
         int f = first.flags & (SYN | ACK);
         if (f == SYN) {
-            originatorRule = ConnectionRecord.OriginatorRule.SYN;
+            return ConnectionRecord.OriginatorRule.SYN;
         } else if (f == (SYN | ACK)) {
-            originatorRule = ConnectionRecord.OriginatorRule.SYN_ACK;
-            origIsA = false;
+            return ConnectionRecord.OriginatorRule.SYN_ACK;
         } else if (first.srcPort < 1024 && first.dstPort >= 1024) {
-            originatorRule = ConnectionRecord.OriginatorRule.WELL_KNOWN_PORT;
-            origIsA = false;
-        } else {
-            originatorRule = ConnectionRecord.OriginatorRule.FIRST_PACKET;
+            return ConnectionRecord.OriginatorRule.WELL_KNOWN_PORT;
         }
+        return ConnectionRecord.OriginatorRule.FIRST_PACKET;
+    }
+
+    /** Whether the sender of a connection's first frame is its originator (the client): decided once, by it. */
+    static boolean senderIsOriginator(Segment first) {
+        ConnectionRecord.OriginatorRule rule = originatorRule(first);
+        return rule != ConnectionRecord.OriginatorRule.SYN_ACK
+                && rule != ConnectionRecord.OriginatorRule.WELL_KNOWN_PORT;
     }
 
     public ConnectionId id() {

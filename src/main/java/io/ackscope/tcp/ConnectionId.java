@@ -1,7 +1,9 @@
 package io.ackscope.tcp;
 
 /**
- * Identity of one connection.
+ * Identity of one connection. Besides its position in the run ({@code stream}, first file and frame) it carries what
+ * its first frame says and no run changes: the endpoints, client (originator) first, and the first frame's time; so
+ * every result about a connection can name it by its stable {@link #uid} and its server.
  *
  * @param stream           {@code tcp.stream}: index in order of first appearance within the run that numbered it.
  *                         A whole-file {@link TcpEngine} numbers globally; a job that runs {@link TupleTracker}s per
@@ -9,6 +11,32 @@ package io.ackscope.tcp;
  *                         {@code firstFrameNumber}), which orders connections exactly as first appearance does.
  * @param firstFileIndex   input file index of the connection's first frame
  * @param firstFrameNumber frame number of the connection's first frame in that file
+ * @param firstNanos       capture time of the connection's first frame
+ * @param clientIp         client (originator) address as the tables print it
+ * @param clientPort       client port
+ * @param serverIp         server (responder) address as the tables print it
+ * @param serverPort       server port
  */
-public record ConnectionId(long stream, int firstFileIndex, long firstFrameNumber) {
+public record ConnectionId(long stream, int firstFileIndex, long firstFrameNumber, long firstNanos, String clientIp,
+                           int clientPort, String serverIp, int serverPort) {
+
+    /** The id of the connection whose first frame is {@code first}, its client decided as the analyzer does. */
+    static ConnectionId of(long stream, Segment first) {
+        String src = Addresses.format(first.srcHi, first.srcLo);
+        String dst = Addresses.format(first.dstHi, first.dstLo);
+        if (ConnectionAnalyzer.senderIsOriginator(first)) {
+            return new ConnectionId(stream, first.fileIndex, first.frameNumber, first.timestampNanos, src,
+                    first.srcPort, dst, first.dstPort);
+        }
+        return new ConnectionId(stream, first.fileIndex, first.frameNumber, first.timestampNanos, dst, first.dstPort,
+                src, first.srcPort);
+    }
+
+    /**
+     * The connection's stable key within capture source {@code source} ({@link ConnectionUid}, from the first
+     * frame's time in whole microseconds, rounded down as the tables' timestamps are).
+     */
+    public String uid(String source) {
+        return ConnectionUid.of(source, clientIp, clientPort, serverIp, serverPort, Math.floorDiv(firstNanos, 1000L));
+    }
 }

@@ -146,7 +146,7 @@ public final class TupleTracker {
     private void inflate(FrameAnalysis into) {
         long[] log = attempt;
         SynAttempt.fill(log, 0, replay);
-        current = new ConnectionAnalyzer(new ConnectionId(attemptStream, replay.fileIndex, replay.frameNumber), replay,
+        current = new ConnectionAnalyzer(ConnectionId.of(attemptStream, replay), replay,
                 MUTED, boundariesOnly, into);
         current.options(replay);
         current.accept(replay, false);
@@ -178,7 +178,7 @@ public final class TupleTracker {
             }
         }
         if (current == null) {
-            current = new ConnectionAnalyzer(new ConnectionId(streams.next(), s.fileIndex, s.frameNumber), s, sink,
+            current = new ConnectionAnalyzer(ConnectionId.of(streams.next(), s), s, sink,
                     boundariesOnly, fa);
         } else if (f == (SYN | ACK)) {
             Flow fwd = current.fwd(s);

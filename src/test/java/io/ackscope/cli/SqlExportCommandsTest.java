@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.tcp.ConnectionUid;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,7 +14,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -66,24 +66,13 @@ class SqlExportCommandsTest {
     }
 
     private static List<List<String>> duckdb(String query) throws Exception {
-        List<List<String>> rows = new ArrayList<>();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
             s.execute("SET TimeZone = 'UTC'");
             for (String t : List.of("connections", "stalls", "exchanges")) {
                 s.execute("CREATE VIEW " + t + " AS SELECT * FROM read_parquet('" + out.resolve(t) + "/*.parquet')");
             }
-            try (ResultSet r = s.executeQuery(query)) {
-                int n = r.getMetaData().getColumnCount();
-                while (r.next()) {
-                    List<String> row = new ArrayList<>();
-                    for (int i = 1; i <= n; i++) {
-                        row.add(r.getString(i));
-                    }
-                    rows.add(row);
-                }
-            }
+            return DuckDbRows.query(s, query);
         }
-        return rows;
     }
 
     @Test
@@ -182,15 +171,21 @@ class SqlExportCommandsTest {
         assertEquals(fields.size(), types.size());
         List<String> data = lines.subList(8, lines.size() - 1);
         assertEquals(21, data.size());
-        List<List<String>> want = duckdb("SELECT client_ip, client_port, conn_state, history, client_packets "
+        List<List<String>> want = duckdb("SELECT client_ip, client_port, conn_state, history, client_packets, uid, "
+                + "source, server_ip, server_port, epoch_us(first_timestamp) "
                 + "FROM connections ORDER BY first_timestamp, client_ip, client_port");
         HashSet<String> uids = new HashSet<>();
         for (int i = 0; i < data.size(); i++) {
             String[] f = data.get(i).split("\t", -1);
             assertEquals(fields.size(), f.length, data.get(i));
-            assertEquals(want.get(i), List.of(f[fields.indexOf("id.orig_h")], f[fields.indexOf("id.orig_p")],
+            List<String> w = want.get(i);
+            assertEquals(w.subList(0, 5), List.of(f[fields.indexOf("id.orig_h")], f[fields.indexOf("id.orig_p")],
                     f[fields.indexOf("conn_state")], f[fields.indexOf("history")], f[fields.indexOf("orig_pkts")]));
             assertTrue(f[fields.indexOf("uid")].matches("C[0-9A-Za-z]{17}"), f[1]);
+            // the table's uid, derived from source, endpoints and first microsecond as ConnectionUid does
+            assertEquals(w.get(5), f[fields.indexOf("uid")]);
+            assertEquals(ConnectionUid.of(w.get(6), w.get(0), Integer.parseInt(w.get(1)), w.get(7),
+                    Integer.parseInt(w.get(8)), Long.parseLong(w.get(9))), w.get(5));
             uids.add(f[fields.indexOf("uid")]);
             assertEquals("tcp", f[fields.indexOf("proto")]);
         }
@@ -200,5 +195,32 @@ class SqlExportCommandsTest {
                 "--zeek-conn", again.toString());
         List<String> second = Files.readAllLines(again);
         assertEquals(data, second.subList(8, second.size() - 1), "the same uids and lines in a second run");
+    }
+
+    @Test
+    void exportOfAnOutputWithoutUidSaysSo(@TempDir Path dir) throws Exception {
+        // an output as version 1 wrote it: the same tables, connections without uid
+        Path old = dir.resolve("old");
+        try (var w = Files.walk(out)) {
+            for (Path p : w.toList()) {
+                Files.copy(p, old.resolve(out.relativize(p).toString()));
+            }
+        }
+        try (var w = Files.list(old.resolve("connections"))) {
+            for (Path p : w.toList()) {
+                Files.delete(p);
+            }
+        }
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (SELECT * EXCLUDE (uid) FROM read_parquet('" + out.resolve("connections")
+                    + "/*.parquet')) TO '" + old.resolve("connections").resolve("part-0.parquet")
+                    + "' (FORMAT parquet)");
+        }
+        ExportCommand e = new ExportCommand(System.out, new PrintStream(new ByteArrayOutputStream()));
+        CommandFailure f = org.junit.jupiter.api.Assertions.assertThrows(CommandFailure.class,
+                () -> run(e, old.toString(), "--zeek-conn", dir.resolve("conn.log").toString()));
+        assertEquals(1, f.exitCode());
+        assertEquals(old + ": connections has no uid column (an output written before schema version 2): analyze "
+                + "the captures again", f.getMessage());
     }
 }

@@ -8,6 +8,7 @@ import io.ackscope.report.ReportFilter;
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.LatencySummaryTable;
 import io.ackscope.tables.TableSchema;
+import io.ackscope.tcp.ConnectionUid;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -38,7 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ArchiveAnalyzeTest {
     /** Columns that name files or sources, which differ between an archive and the uncut capture. */
-    static final String[] FILE_COLUMNS = {"source", "first_file_index"};
+    /** Columns that depend on how the capture was cut and named: uid is derived from the source's name. */
+    static final String[] FILE_COLUMNS = {"source", "uid", "first_file_index"};
 
     @TempDir
     static Path tmp;
@@ -103,6 +105,28 @@ class ArchiveAnalyzeTest {
     static void assertSameAsWhole(Path out) {
         for (String t : tables()) {
             assertEquals(rows(wholeOut, t), rows(out, t), t);
+        }
+        assertUidsOfTheirSource(out);
+    }
+
+    /** Each connection's uid is {@link ConnectionUid}'s of its own row, and each child row's that of its connection. */
+    static void assertUidsOfTheirSource(Path out) {
+        Dataset<Row> conns = spark.read().parquet(out.resolve("connections").toString());
+        for (Row r : conns.selectExpr("uid", "source", "client_ip", "client_port", "server_ip", "server_port",
+                "unix_micros(first_timestamp)").collectAsList()) {
+            assertEquals(ConnectionUid.of(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getInt(5),
+                    r.getLong(6)), r.getString(0));
+        }
+        conns.createOrReplaceTempView("uid_connections");
+        for (TableSchema t : EngineTables.ALL.subList(1, EngineTables.ALL.size())) {
+            if (!Files.isDirectory(out.resolve(t.name()))) {
+                continue;
+            }
+            Dataset<Row> child = spark.read().parquet(out.resolve(t.name()).toString());
+            child.createOrReplaceTempView("uid_child");
+            assertEquals(child.count(), spark.sql("SELECT count(*) FROM uid_child x JOIN uid_connections c "
+                    + "ON x.source = c.source AND x.stream = c.stream AND x.uid = c.uid AND x.server_ip = c.server_ip "
+                    + "AND x.server_port = c.server_port").first().getLong(0), t.name());
         }
     }
 

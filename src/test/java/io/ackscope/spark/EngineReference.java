@@ -68,7 +68,7 @@ final class EngineReference implements AnalysisSink {
     public void onRttSample(RttSample s) {
         rtts.add(s);
         RowBuffer r = new RowBuffer(EngineTables.RTT_SAMPLES);
-        EngineRows.rttSample(r, s, s.connection().stream(), sourceName());
+        EngineRows.rttSample(r, s, s.connection().stream(), sourceName(), s.connection().uid(sourceName()));
         add(EngineTables.RTT_SAMPLES, r);
     }
 
@@ -76,21 +76,21 @@ final class EngineReference implements AnalysisSink {
     public void onAckDelay(AckDelay a) {
         ackDelays.add(a);
         RowBuffer r = new RowBuffer(EngineTables.ACK_DELAYS);
-        EngineRows.ackDelay(r, a, a.connection().stream(), sourceName());
+        EngineRows.ackDelay(r, a, a.connection().stream(), sourceName(), a.connection().uid(sourceName()));
         add(EngineTables.ACK_DELAYS, r);
     }
 
     @Override
     public void onStall(Stall s) {
         RowBuffer r = new RowBuffer(EngineTables.STALLS);
-        EngineRows.stall(r, s, s.connection().stream(), sourceName());
+        EngineRows.stall(r, s, s.connection().stream(), sourceName(), s.connection().uid(sourceName()));
         add(EngineTables.STALLS, r);
     }
 
     @Override
     public void onLatencyEvent(LatencyEvent e) {
         RowBuffer r = new RowBuffer(EngineTables.LATENCY_EVENTS);
-        EngineRows.latencyEvent(r, e, e.connection().stream(), sourceName());
+        EngineRows.latencyEvent(r, e, e.connection().stream(), sourceName(), e.connection().uid(sourceName()));
         add(EngineTables.LATENCY_EVENTS, r);
     }
 
@@ -98,7 +98,7 @@ final class EngineReference implements AnalysisSink {
     public void onExchange(Exchange e) {
         exchanges.add(e);
         RowBuffer r = new RowBuffer(EngineTables.EXCHANGES);
-        EngineRows.exchange(r, e, e.connection().stream(), sourceName());
+        EngineRows.exchange(r, e, e.connection().stream(), sourceName(), e.connection().uid(sourceName()));
         add(EngineTables.EXCHANGES, r);
     }
 
