@@ -30,7 +30,7 @@ public final class SchemaDoc {
                 .append("     Regenerate with: ACKSCOPE_UPDATE_GOLDEN=1 mvn -B test -Dtest=SchemaDocTest -->\n\n")
                 .append("`ackscope analyze INPUT... --out DIR` writes one Parquet directory per table under `DIR`, ")
                 .append("`report.html`, and `DIR/_SUCCESS` last: a JSON summary of the run naming its tables ")
-                .append("(`tables`, rows per table) and every file it wrote (`files`). An output is complete ")
+                .append("(`tables`, rows per table) and every file it wrote (`output_files`). An output is complete ")
                 .append("when `_SUCCESS` parses and each table it names is there; read nothing less (the protocol: ")
                 .append("README, ")
                 .append("\"Analysing captures with Spark\").\n\n")
