@@ -141,11 +141,12 @@ class LabRotatedCaptureTest {
     /**
      * Whether {@code column} of {@code table} compares between the analysis of one file and of a rotated archive
      * captured beside it: not the columns that say where a frame is (which source, which file, which frame of it;
-     * a source is named after the files' directory, which differs between the two), nor times
+     * a source is named after the files' directory, which differs between the two; nor the uid, which is derived
+     * from the source and the first frame's time), nor times
      * (timestamps, durations, latency histograms), because each capture stamped its copies of the frames itself.
      */
     static boolean comparable(TableSchema table, String column) {
-        if (column.equals("file") || column.equals("source") || column.endsWith("file_index")
+        if (column.equals("file") || column.equals("source") || column.equals("uid") || column.endsWith("file_index")
                 || column.endsWith("frame_number") || column.endsWith("_frame") || column.endsWith("_histogram")) {
             return false;
         }
