@@ -19,7 +19,6 @@ On exit it prints one JSON line to stdout: frames forwarded and dropped per dire
 applied per direction (median and largest, milliseconds, from the read of a frame to its write).
 """
 import argparse
-import fcntl
 import heapq
 import json
 import os
@@ -30,17 +29,10 @@ import struct
 import sys
 import time
 
-TUNSETIFF = 0x400454CA
-IFF_TAP = 0x0002
-IFF_NO_PI = 0x1000
+from tap import open_tap   # this folder's module: python puts the script's folder on the path
+
 SPIN = 0.0007  # seconds before a frame is due that the loop polls instead of sleeping
 
-
-def open_tap(name):
-    fd = os.open("/dev/net/tun", os.O_RDWR)
-    fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH", name.encode(), IFF_TAP | IFF_NO_PI))
-    os.set_blocking(fd, False)
-    return fd
 
 
 def tcp_payload(frame):

@@ -25,7 +25,6 @@ On exit it prints one line of counts (frames forwarded and dropped by rule) to s
 every other frame (ARP included) is forwarded with the same delay.
 """
 import argparse
-import fcntl
 import heapq
 import os
 import select
@@ -34,17 +33,10 @@ import struct
 import sys
 import time
 
-TUNSETIFF = 0x400454CA
-IFF_TAP = 0x0002
-IFF_NO_PI = 0x1000
+from tap import open_tap   # this folder's module: python puts the script's folder on the path
+
 SYN, ACK = 0x02, 0x10
 
-
-def open_tap(name):
-    fd = os.open("/dev/net/tun", os.O_RDWR)
-    fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH", name.encode(), IFF_TAP | IFF_NO_PI))
-    os.set_blocking(fd, False)
-    return fd
 
 
 def tcp_of(frame):
