@@ -36,8 +36,8 @@ public final class SchemaDoc {
             "`latency_events`: `start_timestamp` → `start_time`",
             "`exchanges`: `request_start` → `request_start_time`, `request_end` → `request_end_time`, "
                     + "`response_first` → `response_first_time`, `response_last` → `response_last_time`, "
-                    + "`stall_us` → `stall_before_response_us`, `response_stall_us` → `stall_in_response_us`; "
-                    + "`stall_us` is new (their sum, last in the table)",
+                    + "`stall_us` → `stall_before_response_us`, `response_stall_us` → `stall_in_response_us`, "
+                    + "and `stall_us` is now their sum (a new column, last in the table)",
             "`packets` and the `pcap` data source: `frame_number` → `frame`, `timestamp` → `frame_time`, "
                     + "`timestamp_ns` → `frame_time_ns` (Wireshark's `frame.number` and `frame.time`)");
 
