@@ -56,22 +56,21 @@ Every frame read is accounted for: `frames = tcp_frames + skipped_frames`. A dam
 of the damage; the sources say which capture points there are."""),
 ("code", """files = con.sql(\"\"\"
     SELECT source, file, format, frames, tcp_frames, skipped_frames, frames_truncated, frames_malformed,
-           first_timestamp, last_timestamp, error_offset, error
+           first_time, last_time, error_offset, error
     FROM capture_files ORDER BY source, file_index\"\"\").df()
 assert (files.frames == files.tcp_frames + files.skipped_frames).all()
 files"""),
 ("md", """## 2. Which endpoints are slow, and why
 
 Per capture source and server endpoint: requests, response time percentiles, and the share of response time spent
-in Nagle × delayed-ACK stalls (`stall_us` before the first response byte plus `response_stall_us` after it)."""),
+in Nagle × delayed-ACK stalls (`stall_us`: all of a request's stall time, before and after its first response
+byte, which `stall_before_response_us` and `stall_in_response_us` split)."""),
 ("code", """endpoints = con.sql(\"\"\"
     SELECT e.source, c.server_ip, c.server_port, count(*) AS requests,
            quantile_disc(e.complete_us, 0.5) AS p50_us, quantile_disc(e.complete_us, 0.99) AS p99_us,
            sum(e.complete_us) AS response_us,
-           sum(coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0)) AS stalled_us,
-           round(sum(coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0)) / sum(e.complete_us), 4)
-               AS stall_share,
-           count(*) FILTER (WHERE coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0) > 0) AS stalled_requests
+           sum(e.stall_us) AS stalled_us, round(sum(e.stall_us) / sum(e.complete_us), 4) AS stall_share,
+           count(*) FILTER (WHERE e.stall_us > 0) AS stalled_requests
     FROM exchanges e JOIN connections c USING (uid)
     WHERE e.complete_us IS NOT NULL
     GROUP BY ALL ORDER BY response_us DESC\"\"\").df()
@@ -89,22 +88,19 @@ plt.show()"""),
 Who held its ACKs, and for how long: 40 ms is the Linux/FreeBSD delayed-ACK timer (40-48 ms on a 250 Hz kernel),
 200 ms the Windows timer and Linux's maximum. `method` DIRECT means the capture was taken at the acking host."""),
 ("code", """acks = con.sql(\"\"\"
-    SELECT a.source,
-           CASE a.acking_side WHEN 'CLIENT' THEN c.client_ip ELSE c.server_ip END AS acking_host,
-           a.acking_side, a.ack_class, a.method, a.ack_delay_us
-    FROM ack_delays a JOIN connections c USING (uid)\"\"\").df()
+    SELECT source, acking_ip, acking_side, ack_class, method, ack_delay_us
+    FROM ack_delays\"\"\").df()
 per_host = con.sql(\"\"\"
-    SELECT a.source, CASE a.acking_side WHEN 'CLIENT' THEN c.client_ip ELSE c.server_ip END AS acking_host,
-           a.acking_side, count(*) AS acks, quantile_disc(a.ack_delay_us, 0.5) AS p50_us,
-           quantile_disc(a.ack_delay_us, 0.99) AS p99_us,
-           count(*) FILTER (WHERE a.ack_class = 'DELAYED_40MS') AS delayed_40ms,
-           count(*) FILTER (WHERE a.ack_class = 'DELAYED_200MS') AS delayed_200ms
-    FROM ack_delays a JOIN connections c USING (uid)
+    SELECT source, acking_ip, acking_side, count(*) AS acks, quantile_disc(ack_delay_us, 0.5) AS p50_us,
+           quantile_disc(ack_delay_us, 0.99) AS p99_us,
+           count(*) FILTER (WHERE ack_class = 'DELAYED_40MS') AS delayed_40ms,
+           count(*) FILTER (WHERE ack_class = 'DELAYED_200MS') AS delayed_200ms
+    FROM ack_delays
     GROUP BY ALL ORDER BY acks DESC\"\"\").df()
 per_host"""),
 ("code", """fig, ax = plt.subplots(figsize=(8, 3))
 bins = [10 ** (k / 10) for k in range(0, 61)]   # 1 µs to 1 s, log-spaced
-for (host, side), d in acks.groupby(["acking_host", "acking_side"]):
+for (host, side), d in acks.groupby(["acking_ip", "acking_side"]):
     ax.hist(d.ack_delay_us.clip(lower=1), bins=bins, histtype="step", label=f"{host} ({side.lower()})")
 for timer_us, name in [(40_000, "40 ms"), (200_000, "200 ms")]:
     ax.axvline(timer_us, color="grey", linestyle="--")
@@ -119,7 +115,7 @@ plt.show()"""),
 
 Requests per second and their response time, in one-second buckets from the first to the last request."""),
 ("code", """over_time = con.sql(\"\"\"
-    SELECT time_bucket(INTERVAL 1 second, request_start) AS second, count(*) AS requests,
+    SELECT time_bucket(INTERVAL 1 second, request_start_time) AS second, count(*) AS requests,
            quantile_disc(complete_us, 0.5) AS p50_us, quantile_disc(complete_us, 0.99) AS p99_us
     FROM exchanges WHERE complete_us IS NOT NULL GROUP BY ALL ORDER BY second\"\"\").df()
 fig, ax = plt.subplots(figsize=(8, 3))
@@ -135,10 +131,10 @@ over_time"""),
 Retransmission timeouts and zero-window waits are in `latency_events`, stalls in `stalls`; the per-connection
 retransmission counts in `connections` say where loss happened."""),
 ("code", """events = con.sql(\"\"\"
-    SELECT time_bucket(INTERVAL 1 second, start_timestamp) AS second, kind, count(*) AS n,
+    SELECT time_bucket(INTERVAL 1 second, start_time) AS second, kind, count(*) AS n,
            sum(duration_us) AS waited_us
-    FROM (SELECT start_timestamp, kind, duration_us FROM latency_events
-          UNION ALL SELECT start_timestamp, 'STALL' AS kind, duration_us FROM stalls)
+    FROM (SELECT start_time, kind, duration_us FROM latency_events
+          UNION ALL SELECT held_time AS start_time, 'STALL' AS kind, duration_us FROM stalls)
     GROUP BY ALL ORDER BY second, kind\"\"\").df()
 loss = con.sql(\"\"\"
     SELECT source, server_ip, server_port,
@@ -162,12 +158,12 @@ loss"""),
 HTTP fields come from the capture: untrusted text, bounded in length. The evidence is the stall inside the
 request's time, with the frames that prove it (open them in Wireshark with `frame.number == N`)."""),
 ("code", """con.sql(\"\"\"
-    SELECT e.source, e.stream, e.exchange_index, e.request_start, e.complete_us, e.ttfb_us,
-           e.stall_us, e.response_stall_us, e.http_method, e.http_target, e.http_status,
+    SELECT e.source, e.stream, e.exchange_index, e.request_start_time, e.complete_us, e.ttfb_us,
+           e.stall_us, e.stall_in_response_us, e.http_method, e.http_target, e.http_status,
            s.held_frame, s.ack_frame, s.resume_frame, s.evidence
     FROM exchanges e
     LEFT JOIN stalls s ON s.uid = e.uid
-         AND s.start_timestamp BETWEEN e.request_start AND coalesce(e.response_last, e.request_end)
+         AND s.held_time BETWEEN e.request_start_time AND coalesce(e.response_last_time, e.request_end_time)
     ORDER BY e.complete_us DESC NULLS LAST LIMIT 10\"\"\").df()"""),
 ("md", """## Key figures
 
@@ -175,7 +171,7 @@ One line of JSON, for scripts (and for the test that runs this notebook)."""),
 ("code", """first_vs_rest = con.sql(\"\"\"
     SELECT exchange_index > 0 AS after_first, count(*) AS requests,
            quantile_disc(complete_us, 0.5) AS p50_us,
-           count(*) FILTER (WHERE coalesce(stall_us, 0) + coalesce(response_stall_us, 0) > 0) AS stalled
+           count(*) FILTER (WHERE stall_us > 0) AS stalled
     FROM exchanges WHERE complete_us IS NOT NULL GROUP BY ALL ORDER BY after_first\"\"\").df()
 rest = first_vs_rest[first_vs_rest.after_first]
 print(json.dumps({
@@ -212,13 +208,13 @@ open_output(con, AFTER, "after")"""),
 ("code", """compare = con.sql(\"\"\"
     SELECT 'before' AS run, c.server_ip, c.server_port, count(*) AS requests,
            quantile_disc(e.complete_us, 0.5) AS p50_us, quantile_disc(e.complete_us, 0.99) AS p99_us,
-           count(*) FILTER (WHERE coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0) > 0) AS stalled
+           count(*) FILTER (WHERE e.stall_us > 0) AS stalled
     FROM before.exchanges e JOIN before.connections c USING (uid)
     WHERE e.complete_us IS NOT NULL GROUP BY ALL
     UNION ALL
     SELECT 'after' AS run, c.server_ip, c.server_port, count(*) AS requests,
            quantile_disc(e.complete_us, 0.5) AS p50_us, quantile_disc(e.complete_us, 0.99) AS p99_us,
-           count(*) FILTER (WHERE coalesce(e.stall_us, 0) + coalesce(e.response_stall_us, 0) > 0) AS stalled
+           count(*) FILTER (WHERE e.stall_us > 0) AS stalled
     FROM after.exchanges e JOIN after.connections c USING (uid)
     WHERE e.complete_us IS NOT NULL GROUP BY ALL
     ORDER BY server_ip, server_port, run DESC\"\"\").df()

@@ -4,6 +4,8 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import io.ackscope.spark.OutputViews;
+import io.ackscope.tables.EngineTables.Connections;
+import io.ackscope.tables.TableSchema;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -55,14 +57,15 @@ final class ExportCommand extends TablesCommand {
             if (!OutputViews.register(spark, outputs).containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
-            if (!java.util.Arrays.asList(spark.table("connections").columns()).contains("uid")) {
-                throw new IOException(String.join(", ", outputs) + ": connections has no uid column (an output "
-                        + "written before schema version 2): analyze the captures again");
+            if (!java.util.Arrays.asList(spark.table("connections").columns()).contains(Connections.FIRST_TIME.name())) {
+                throw new IOException(String.join(", ", outputs) + ": connections has no " + Connections.FIRST_TIME.name()
+                        + " column (an output written before schema version " + TableSchema.VERSION
+                        + "): analyze the captures again");
             }
             Dataset<Row> rows = spark.table("connections")
                     .select(ZeekConnLog.COLUMNS.stream().map(org.apache.spark.sql.functions::col)
                             .toArray(org.apache.spark.sql.Column[]::new))
-                    .orderBy("first_timestamp", "source", "client_ip", "client_port");
+                    .orderBy(Connections.FIRST_TIME.name(), "source", "client_ip", "client_port");
             Writer w = toStdout ? new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8))
                     : Files.newBufferedWriter(Path.of(zeekConn), StandardCharsets.UTF_8);
             long n;

@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.tables.EngineTables.Connections;
 import org.apache.spark.sql.Row;
 
 import java.io.IOException;
@@ -26,7 +27,7 @@ import java.util.Locale;
 final class ZeekConnLog {
 
     /** The connections columns read, in this order. */
-    static final List<String> COLUMNS = List.of("first_timestamp", "uid", "client_ip", "client_port",
+    static final List<String> COLUMNS = List.of(Connections.FIRST_TIME.name(), "uid", "client_ip", "client_port",
             "server_ip", "server_port", "duration_us", "exchanges", "client_payload_bytes", "server_payload_bytes",
             "conn_state", "history", "client_packets", "server_packets");
 
@@ -52,7 +53,7 @@ final class ZeekConnLog {
         StringBuilder sb = new StringBuilder(256);
         while (rows.hasNext()) {
             Row r = rows.next();
-            Instant first = r.getAs("first_timestamp");
+            Instant first = r.getAs(Connections.FIRST_TIME.name());
             long micros = Math.addExact(Math.multiplyExact(first.getEpochSecond(), 1_000_000L), first.getNano() / 1000);
             String clientIp = r.getAs("client_ip");
             String serverIp = r.getAs("server_ip");

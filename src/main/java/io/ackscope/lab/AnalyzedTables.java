@@ -52,15 +52,13 @@ final class AnalyzedTables {
                 counts[0]++;
             }
         }
-        scan(EngineTables.EXCHANGES, List.of(Exchanges.STREAM, Exchanges.EXCHANGE_INDEX, Exchanges.STALL_US,
-                Exchanges.RESPONSE_STALL_US), b -> {
+        scan(EngineTables.EXCHANGES, List.of(Exchanges.STREAM, Exchanges.EXCHANGE_INDEX, Exchanges.STALL_US), b -> {
             long[] stream = values(b, Exchanges.STREAM);
             long[] index = values(b, Exchanges.EXCHANGE_INDEX);
             TableReader.LongColumn stall = b.longs(Exchanges.STALL_US);
-            TableReader.LongColumn responseStall = b.longs(Exchanges.RESPONSE_STALL_US);
             for (int i = 0; i < b.rows; i++) {
                 if (server.equals(endpointOfStream.get(stream[i]))) {
-                    boolean stalled = orZero(stall, i) > 0 || orZero(responseStall, i) > 0;
+                    boolean stalled = orZero(stall, i) > 0;
                     counts[1]++;
                     if (index[i] > 0) {
                         counts[2]++;

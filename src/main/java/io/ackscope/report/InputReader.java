@@ -68,7 +68,7 @@ final class InputReader {
                 tail = b.strings(CaptureFilesTable.TAIL_PROBLEM);
         TableReader.LongColumn index = b.longs(CaptureFilesTable.FILE_INDEX),
                 fileBytes = b.longs(CaptureFilesTable.FILE_BYTES), fr = b.longs(CaptureFilesTable.FRAMES),
-                ts0 = b.longs(CaptureFilesTable.FIRST_TIMESTAMP), ts1 = b.longs(CaptureFilesTable.LAST_TIMESTAMP),
+                ts0 = b.longs(CaptureFilesTable.FIRST_TIME), ts1 = b.longs(CaptureFilesTable.LAST_TIME),
                 fOk = b.longs(CaptureFilesTable.FRAMES_OK), fTrunc = b.longs(CaptureFilesTable.FRAMES_TRUNCATED),
                 fMal = b.longs(CaptureFilesTable.FRAMES_MALFORMED),
                 fUns = b.longs(CaptureFilesTable.FRAMES_UNSUPPORTED), tcp = b.longs(CaptureFilesTable.TCP_FRAMES),

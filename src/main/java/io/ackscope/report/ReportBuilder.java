@@ -128,8 +128,8 @@ final class ReportBuilder {
     }
 
     /** The columns of {@code connections} the first pass needs (the second reads them all, for the worst few). */
-    private static final List<Column> FIRST_PASS_COLUMNS = List.of(Connections.STREAM, Connections.FIRST_TIMESTAMP,
-            Connections.LAST_TIMESTAMP, Connections.SYN_TIMESTAMP, Connections.INITIAL_RTT_US, Connections.VANTAGE,
+    private static final List<Column> FIRST_PASS_COLUMNS = List.of(Connections.STREAM, Connections.FIRST_TIME,
+            Connections.LAST_TIME, Connections.SYN_TIME, Connections.INITIAL_RTT_US, Connections.VANTAGE,
             Connections.SERVER_IP, Connections.SERVER_PORT);
 
     /** Opens an engine table's scan, with its source column where the table has one. */
@@ -247,8 +247,8 @@ final class ReportBuilder {
         int tail = (int) Math.min(Integer.MAX_VALUE / 4, (long) (rows * 0.005) + 2);
         SmallestValues firsts = new SmallestValues(tail), lastsNegated = new SmallestValues(tail);
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIMESTAMP),
-                    last = b.longs(Connections.LAST_TIMESTAMP), syn = b.longs(Connections.SYN_TIMESTAMP),
+            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIME),
+                    last = b.longs(Connections.LAST_TIME), syn = b.longs(Connections.SYN_TIME),
                     initialRtt = b.longs(Connections.INITIAL_RTT_US), serverPort = b.longs(Connections.SERVER_PORT);
             String[] vant = b.strings(Connections.VANTAGE), serverIp = b.strings(Connections.SERVER_IP);
             String[] source = sources(b);
@@ -309,8 +309,9 @@ final class ReportBuilder {
         ConnectionIndex.Measures m = index.measures;
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(Exchanges.STREAM), idx = b.longs(Exchanges.EXCHANGE_INDEX),
-                    start = b.longs(Exchanges.REQUEST_START), ttfb = b.longs(Exchanges.TTFB_US),
-                    stall = b.longs(Exchanges.STALL_US), rstall = b.longs(Exchanges.RESPONSE_STALL_US),
+                    start = b.longs(Exchanges.REQUEST_START_TIME), ttfb = b.longs(Exchanges.TTFB_US),
+                    stall = b.longs(Exchanges.STALL_BEFORE_RESPONSE_US),
+                    rstall = b.longs(Exchanges.STALL_IN_RESPONSE_US),
                     complete = b.longs(Exchanges.COMPLETE_US), reqBytes = b.longs(Exchanges.REQUEST_BYTES),
                     respBytes = b.longs(Exchanges.RESPONSE_BYTES), status = b.longs(Exchanges.HTTP_STATUS);
             String[] method = b.strings(Exchanges.HTTP_METHOD), target = b.strings(Exchanges.HTTP_TARGET),
@@ -355,7 +356,7 @@ final class ReportBuilder {
 
     private void readRttSamples(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs(RttSamples.STREAM), ts = b.longs(RttSamples.TIMESTAMP),
+            TableReader.LongColumn stream = b.longs(RttSamples.STREAM), ts = b.longs(RttSamples.CLOSING_TIME),
                     rtt = b.longs(RttSamples.RTT_US);
             String[] kind = b.strings(RttSamples.KIND);
             String[] source = sources(b);
@@ -374,7 +375,7 @@ final class ReportBuilder {
 
     private void readAckDelays(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs(AckDelays.STREAM), ts = b.longs(AckDelays.TIMESTAMP),
+            TableReader.LongColumn stream = b.longs(AckDelays.STREAM), ts = b.longs(AckDelays.ACK_TIME),
                     delay = b.longs(AckDelays.ACK_DELAY_US);
             String[] side = b.strings(AckDelays.ACKING_SIDE), method = b.strings(AckDelays.METHOD),
                     cls = b.strings(AckDelays.ACK_CLASS);
@@ -395,7 +396,7 @@ final class ReportBuilder {
     private void readStalls(TableReader.Scan scan) throws IOException {
         ConnectionIndex.Measures m = index.measures;
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs(Stalls.STREAM), start = b.longs(Stalls.START_TIMESTAMP),
+            TableReader.LongColumn stream = b.longs(Stalls.STREAM), start = b.longs(Stalls.HELD_TIME),
                     duration = b.longs(Stalls.DURATION_US), ack = b.longs(Stalls.ACK_DELAY_US),
                     gap = b.longs(Stalls.RESUME_GAP_US), held = b.longs(Stalls.HELD_FRAME);
             String[] holding = b.strings(Stalls.HOLDING_SIDE), evidence = b.strings(Stalls.EVIDENCE);
@@ -427,7 +428,7 @@ final class ReportBuilder {
     private void readLatencyEvents(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(LatencyEvents.STREAM),
-                    start = b.longs(LatencyEvents.START_TIMESTAMP), duration = b.longs(LatencyEvents.DURATION_US);
+                    start = b.longs(LatencyEvents.START_TIME), duration = b.longs(LatencyEvents.DURATION_US);
             String[] kind = b.strings(LatencyEvents.KIND), evidence = b.strings(LatencyEvents.EVIDENCE);
             String[] source = sources(b);
             for (int i = 0; i < b.rows; i++) {
@@ -459,8 +460,8 @@ final class ReportBuilder {
         PriorityQueue<Conn> top = new PriorityQueue<>(WORST_FIRST.reversed());
         ConnectionIndex.Measures m = index.measures;
         scan.forEach(b -> {
-            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIMESTAMP),
-                    last = b.longs(Connections.LAST_TIMESTAMP), serverPort = b.longs(Connections.SERVER_PORT),
+            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIME),
+                    last = b.longs(Connections.LAST_TIME), serverPort = b.longs(Connections.SERVER_PORT),
                     cRetrans = b.longs(Connections.CLIENT_RETRANSMISSIONS), sRetrans = b.longs(Connections.SERVER_RETRANSMISSIONS);
             String[] serverIp = b.strings(Connections.SERVER_IP);
             String[] source = sources(b);
@@ -507,7 +508,7 @@ final class ReportBuilder {
     /** The rest of a candidate's row: what the page and its flow graph show. */
     private static void details(Conn c, TableReader.Batch b, int i) {
         c.firstFile = (int) b.longs(Connections.FIRST_FILE_INDEX).values[i];
-        c.firstFrame = b.longs(Connections.FIRST_FRAME_NUMBER).values[i];
+        c.firstFrame = b.longs(Connections.FIRST_FRAME).values[i];
         c.packets = b.longs(Connections.CLIENT_PACKETS).values[i] + b.longs(Connections.SERVER_PACKETS).values[i];
         c.payload = b.longs(Connections.CLIENT_PAYLOAD_BYTES).values[i] + b.longs(Connections.SERVER_PAYLOAD_BYTES).values[i];
         c.clientPort = (int) b.longs(Connections.CLIENT_PORT).values[i];
@@ -533,9 +534,9 @@ final class ReportBuilder {
         if (stalled.isEmpty()) {
             return;
         }
-        TableReader.scan(dir, Tables.STALLS, List.of(Stalls.STREAM, Stalls.START_TIMESTAMP, Stalls.DURATION_US,
+        TableReader.scan(dir, Tables.STALLS, List.of(Stalls.STREAM, Stalls.HELD_TIME, Stalls.DURATION_US,
                 Stalls.HELD_FRAME, Stalls.EVIDENCE), Tables.SOURCE, b -> {
-            TableReader.LongColumn stream = b.longs(Stalls.STREAM), start = b.longs(Stalls.START_TIMESTAMP),
+            TableReader.LongColumn stream = b.longs(Stalls.STREAM), start = b.longs(Stalls.HELD_TIME),
                     duration = b.longs(Stalls.DURATION_US), held = b.longs(Stalls.HELD_FRAME);
             String[] evidence = b.strings(Stalls.EVIDENCE);
             String[] source = sources(b);

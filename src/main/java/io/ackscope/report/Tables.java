@@ -41,8 +41,8 @@ final class Tables {
 
     static final List<Column> CAPTURE_FILES_COLUMNS = List.of(CaptureFilesTable.FILE, CaptureFilesTable.FILE_INDEX,
             CaptureFilesTable.FILE_BYTES, CaptureFilesTable.FORMAT, CaptureFilesTable.READ_MODE,
-            CaptureFilesTable.LINK_TYPES, CaptureFilesTable.FRAMES, CaptureFilesTable.FIRST_TIMESTAMP,
-            CaptureFilesTable.LAST_TIMESTAMP, CaptureFilesTable.FRAMES_OK, CaptureFilesTable.FRAMES_TRUNCATED,
+            CaptureFilesTable.LINK_TYPES, CaptureFilesTable.FRAMES, CaptureFilesTable.FIRST_TIME,
+            CaptureFilesTable.LAST_TIME, CaptureFilesTable.FRAMES_OK, CaptureFilesTable.FRAMES_TRUNCATED,
             CaptureFilesTable.FRAMES_MALFORMED, CaptureFilesTable.FRAMES_UNSUPPORTED, CaptureFilesTable.TCP_FRAMES,
             CaptureFilesTable.SKIPPED_BY_REASON, CaptureFilesTable.ERROR_OFFSET, CaptureFilesTable.ERROR,
             CaptureFilesTable.TAIL_OFFSET, CaptureFilesTable.TAIL_PROBLEM);
@@ -59,30 +59,31 @@ final class Tables {
     static final List<Column> SOURCE = List.of(EngineTables.SOURCE);
 
     static final List<Column> CONNECTIONS_COLUMNS = List.of(Connections.STREAM, Connections.FIRST_FILE_INDEX,
-            Connections.FIRST_FRAME_NUMBER, Connections.FIRST_TIMESTAMP, Connections.LAST_TIMESTAMP,
-            Connections.SYN_TIMESTAMP, Connections.INITIAL_RTT_US, Connections.VANTAGE, Connections.CONN_STATE,
+            Connections.FIRST_FRAME, Connections.FIRST_TIME, Connections.LAST_TIME,
+            Connections.SYN_TIME, Connections.INITIAL_RTT_US, Connections.VANTAGE, Connections.CONN_STATE,
             Connections.HISTORY, Connections.CLIENT_IP, Connections.CLIENT_PORT, Connections.SERVER_IP,
             Connections.SERVER_PORT, Connections.CLIENT_PACKETS, Connections.SERVER_PACKETS,
             Connections.CLIENT_PAYLOAD_BYTES, Connections.SERVER_PAYLOAD_BYTES, Connections.CLIENT_RETRANSMISSIONS,
             Connections.SERVER_RETRANSMISSIONS);
 
     static final List<Column> EXCHANGES_COLUMNS = List.of(Exchanges.STREAM, Exchanges.EXCHANGE_INDEX,
-            Exchanges.REQUEST_START, Exchanges.TTFB_US, Exchanges.STALL_US, Exchanges.RESPONSE_STALL_US,
+            Exchanges.REQUEST_START_TIME, Exchanges.TTFB_US, Exchanges.STALL_BEFORE_RESPONSE_US,
+            Exchanges.STALL_IN_RESPONSE_US,
             Exchanges.COMPLETE_US, Exchanges.REQUEST_BYTES, Exchanges.RESPONSE_BYTES, Exchanges.HTTP_METHOD,
             Exchanges.HTTP_TARGET, Exchanges.HTTP_HOST, Exchanges.HTTP_STATUS);
 
-    static final List<Column> RTT_SAMPLES_COLUMNS = List.of(RttSamples.STREAM, RttSamples.TIMESTAMP,
+    static final List<Column> RTT_SAMPLES_COLUMNS = List.of(RttSamples.STREAM, RttSamples.CLOSING_TIME,
             RttSamples.KIND, RttSamples.RTT_US);
 
-    static final List<Column> ACK_DELAYS_COLUMNS = List.of(AckDelays.STREAM, AckDelays.TIMESTAMP,
+    static final List<Column> ACK_DELAYS_COLUMNS = List.of(AckDelays.STREAM, AckDelays.ACK_TIME,
             AckDelays.ACKING_SIDE, AckDelays.ACK_DELAY_US, AckDelays.METHOD, AckDelays.ACK_CLASS);
 
-    static final List<Column> STALLS_COLUMNS = List.of(Stalls.STREAM, Stalls.START_TIMESTAMP, Stalls.DURATION_US,
+    static final List<Column> STALLS_COLUMNS = List.of(Stalls.STREAM, Stalls.HELD_TIME, Stalls.DURATION_US,
             Stalls.ACK_DELAY_US, Stalls.RESUME_GAP_US, Stalls.HOLDING_SIDE, Stalls.DELAYING_SIDE, Stalls.HELD_FRAME,
             Stalls.ACK_FRAME, Stalls.RESUME_FRAME, Stalls.EVIDENCE);
 
     static final List<Column> LATENCY_EVENTS_COLUMNS = List.of(LatencyEvents.STREAM, LatencyEvents.KIND,
-            LatencyEvents.START_TIMESTAMP, LatencyEvents.DURATION_US, LatencyEvents.SIDE, LatencyEvents.EVIDENCE);
+            LatencyEvents.START_TIME, LatencyEvents.DURATION_US, LatencyEvents.SIDE, LatencyEvents.EVIDENCE);
 
     /** Every table the report reads and the names of its columns, in reading order. */
     static Map<String, List<String>> all() {

@@ -28,6 +28,12 @@ final class EngineRows {
     private static final int C_RTT_SERVER = EngineTables.CONNECTIONS.ordinal("data_rtt_server_data_count");
     private static final int C_RTT_TS = EngineTables.CONNECTIONS.ordinal("timestamp_rtt_count");
     private static final int C_TTFB = EngineTables.CONNECTIONS.ordinal("ttfb_count");
+    private static final int C_SERVER_HELD = EngineTables.CONNECTIONS.ordinal("server_held_stall_us");
+    private static final int R_IP = EngineTables.RTT_SAMPLES.ordinal("measured_from_ip");
+    private static final int A_IP = EngineTables.ACK_DELAYS.ordinal("acking_ip");
+    private static final int S_HOLDING_IP = EngineTables.STALLS.ordinal("holding_ip");
+    private static final int E_IP = EngineTables.LATENCY_EVENTS.ordinal("side_ip");
+    private static final int X_STALL = EngineTables.EXCHANGES.ordinal("stall_us");
 
     static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap) {
         r.clear();
@@ -50,11 +56,13 @@ final class EngineRows {
         summary(r, C_RTT_SERVER, c.dataRttFromResp());
         summary(r, C_RTT_TS, c.timestampRtt());
         int j = C_RTT_TS + 4;
-        r.setLong(j++, c.stalls()).setLong(j++, c.stallNanos() / 1000).setLong(j, c.exchanges());
+        r.setLong(j++, c.stalls()).setLong(j++, stallMicros(c)).setLong(j, c.exchanges());
         summary(r, C_TTFB, c.ttfb());
         int k = C_TTFB + 4;
         r.setLong(k++, c.rtoEvents()).setLong(k++, c.zeroWindowWaits()).setBoolean(k++, crossesGap)
                 .setString(k++, source).setString(k, c.id().uid(source));
+        r.setLong(C_SERVER_HELD, c.respHeldStallNanos() / 1000).setLong(C_SERVER_HELD + 1,
+                c.origHeldStallNanos() / 1000);
     }
 
     private static void side(RowBuffer r, int i, SideStats s) {
@@ -90,6 +98,7 @@ final class EngineRows {
                 .setString(3, s.kind().name()).setString(4, role(s.measuredFrom())).setLong(5, s.valueNanos() / 1000)
                 .setBoolean(6, s.karnAmbiguous());
         tail(r, 7, source, uid, s.connection());
+        r.setString(R_IP, ip(s.connection(), s.measuredFrom()));
     }
 
 
@@ -99,6 +108,7 @@ final class EngineRows {
                 .setLong(5, a.sinceNewestNanos() / 1000).setInt(6, a.segments()).setLong(7, a.bytes())
                 .setString(8, a.method().name()).setString(9, a.ackClass().name());
         tail(r, 10, source, uid, a.connection());
+        r.setString(A_IP, ip(a.connection(), a.ackingSide()));
     }
 
 
@@ -108,6 +118,8 @@ final class EngineRows {
                 .setString(5, role(s.holdingSide())).setString(6, role(s.delayingSide())).setLong(7, s.heldFrame())
                 .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, s.evidence());
         tail(r, 11, source, uid, s.connection());
+        r.setString(S_HOLDING_IP, ip(s.connection(), s.holdingSide()))
+                .setString(S_HOLDING_IP + 1, ip(s.connection(), s.delayingSide()));
     }
 
 
@@ -116,6 +128,7 @@ final class EngineRows {
                 .setLong(3, e.durationNanos() / 1000).setString(4, role(e.side())).setLong(5, e.startFrame())
                 .setLong(6, e.endFrame()).setString(7, e.evidence());
         tail(r, 8, source, uid, e.connection());
+        r.setString(E_IP, ip(e.connection(), e.side()));
     }
 
 
@@ -134,14 +147,30 @@ final class EngineRows {
         r.setString(14, e.httpMethod()).setString(15, e.httpTarget()).setString(16, e.httpHost());
         intOrNull(r, 17, e.httpStatus());
         tail(r, 18, source, uid, e.connection());
+        // the sum of the two parts as written, so the columns add up exactly
+        r.setLong(X_STALL, Math.max(0, e.stallNanos()) / 1000 + Math.max(0, e.responseStallNanos()) / 1000);
     }
 
+
+    /**
+     * {@code connections.stall_us}: the sum of its two parts as written ({@code server_held_stall_us +
+     * client_held_stall_us}), so the columns add up exactly; {@code latency_summary.stall_us} sums the same.
+     */
+    static long stallMicros(ConnectionRecord c) {
+        return c.respHeldStallNanos() / 1000 + c.origHeldStallNanos() / 1000;
+    }
 
     // ---- helpers -------------------------------------------------------------------------------------------
     /** The columns every child row ends with, from {@code i}: source, uid ({@code id.uid(source)}), server. */
     private static void tail(RowBuffer r, int i, String source, String uid, ConnectionId id) {
         r.setString(i, source).setString(i + 1, uid).setString(i + 2, id.serverIp()).setInt(i + 3, id.serverPort());
     }
+
+    /** The address of the connection's host on side {@code s}. */
+    private static String ip(ConnectionId id, io.ackscope.tcp.Side s) {
+        return s == io.ackscope.tcp.Side.ORIGINATOR ? id.clientIp() : id.serverIp();
+    }
+
     private static void ts(RowBuffer r, int i, long nanos) {
         if (nanos >= 0) {
             r.setTimestampNanos(i, nanos);

@@ -242,7 +242,7 @@ final class LatencyAggregate implements Serializable {
         e.connections++;
         e.exchanges += c.exchanges();
         e.stalls += c.stalls();
-        e.stallUs += c.stallNanos() / 1000;
+        e.stallUs += EngineRows.stallMicros(c);
         if (c.initialRttNanos() >= 0) {
             e.metrics[HANDSHAKE_RTT].add(c.initialRttNanos() / 1000);
         }

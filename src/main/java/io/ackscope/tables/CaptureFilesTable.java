@@ -39,9 +39,9 @@ public final class CaptureFilesTable {
                     new Column("frames", LONG, false, "frames", "Records read."),
                     new Column("captured_bytes", LONG, false, "bytes", "Sum of captured lengths."),
                     new Column("original_bytes", LONG, false, "bytes", "Sum of lengths on the wire."),
-                    new Column("first_timestamp", TIMESTAMP, true, "", "Earliest frame timestamp."),
-                    new Column("last_timestamp", TIMESTAMP, true, "", "Latest frame timestamp."),
-                    new Column("duration_us", LONG, true, "µs", "last_timestamp - first_timestamp."),
+                    new Column("first_time", TIMESTAMP, true, "", "Earliest frame timestamp."),
+                    new Column("last_time", TIMESTAMP, true, "", "Latest frame timestamp."),
+                    new Column("duration_us", LONG, true, "µs", "last_time - first_time."),
                     new Column("frames_ok", LONG, false, "frames", "Frames decoded completely."),
                     new Column("frames_truncated", LONG, false, "frames", "Frames with a header cut by the snap length."),
                     new Column("frames_malformed", LONG, false, "frames", "Frames with a header violating its specification."),
@@ -92,8 +92,8 @@ public final class CaptureFilesTable {
     public static final Column READ_MODE = TABLE.column("read_mode");
     public static final Column LINK_TYPES = TABLE.column("link_types");
     public static final Column FRAMES = TABLE.column("frames");
-    public static final Column FIRST_TIMESTAMP = TABLE.column("first_timestamp");
-    public static final Column LAST_TIMESTAMP = TABLE.column("last_timestamp");
+    public static final Column FIRST_TIME = TABLE.column("first_time");
+    public static final Column LAST_TIME = TABLE.column("last_time");
     public static final Column FRAMES_OK = TABLE.column("frames_ok");
     public static final Column FRAMES_TRUNCATED = TABLE.column("frames_truncated");
     public static final Column FRAMES_MALFORMED = TABLE.column("frames_malformed");

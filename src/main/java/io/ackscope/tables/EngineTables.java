@@ -41,13 +41,22 @@ public final class EngineTables {
             new Column("server_ip", STRING, false, "", "The connection's server (responder) address."),
             new Column("server_port", INT, false, "", "The connection's server port."));
 
-    /** A child table's columns: its own, then source, uid and the server endpoint. */
-    private static List<Column> child(Column... own) {
-        List<Column> c = new ArrayList<>(List.of(own));
+    /**
+     * A child table's columns: its own, then source, uid and the server endpoint, then those added since (each
+     * version's new columns come last).
+     */
+    private static List<Column> child(List<Column> own, Column... added) {
+        List<Column> c = new ArrayList<>(own);
         c.add(SOURCE);
         c.add(UID);
         c.addAll(SERVER);
+        c.addAll(List.of(added));
         return c;
+    }
+
+    /** The address of the host a row's side column names. */
+    private static Column sideIp(String name, String who) {
+        return new Column(name, STRING, false, "", "Address of " + who);
     }
 
     // ---- connections ---------------------------------------------------------------------------------------
@@ -109,15 +118,15 @@ public final class EngineTables {
         c.add(new Column("stream", LONG, false, "",
                 "Connection index (tshark's `tcp.stream`): 0-based within the source, in order of first appearance."));
         c.add(new Column("first_file_index", INT, false, "", "File of the connection's first frame (`capture_files`)."));
-        c.add(new Column("first_frame_number", LONG, false, "", "Frame number of its first frame" + FRAME_FILE));
+        c.add(new Column("first_frame", LONG, false, "", "Frame number of its first frame" + FRAME_FILE));
         c.add(new Column("originator_rule", STRING, false, "",
                 "How the client (originator) was decided: SYN, SYN_ACK, FIRST_PACKET, WELL_KNOWN_PORT."));
-        c.add(new Column("first_timestamp", TIMESTAMP, false, "", "First frame."));
-        c.add(new Column("last_timestamp", TIMESTAMP, false, "", "Last frame."));
+        c.add(new Column("first_time", TIMESTAMP, false, "", "First frame."));
+        c.add(new Column("last_time", TIMESTAMP, false, "", "Last frame."));
         c.add(new Column("duration_us", LONG, false, "µs", "Last frame - first frame."));
-        c.add(new Column("syn_timestamp", TIMESTAMP, true, "", "First SYN from the client."));
-        c.add(new Column("syn_ack_timestamp", TIMESTAMP, true, "", "First SYN/ACK from the server."));
-        c.add(new Column("handshake_ack_timestamp", TIMESTAMP, true, "", "ACK completing the handshake."));
+        c.add(new Column("syn_time", TIMESTAMP, true, "", "First SYN from the client."));
+        c.add(new Column("syn_ack_time", TIMESTAMP, true, "", "First SYN/ACK from the server."));
+        c.add(new Column("handshake_ack_time", TIMESTAMP, true, "", "ACK completing the handshake."));
         c.add(new Column("syn_to_syn_ack_us", LONG, true, "µs",
                 "Handshake leg capture point → server → capture point (latest SYN to SYN/ACK)."));
         c.add(new Column("syn_ack_to_ack_us", LONG, true, "µs", "Handshake leg capture point → client → capture point."));
@@ -137,7 +146,8 @@ public final class EngineTables {
         summary(c, "data_rtt_server_data", "Data→ACK RTT of server data acknowledged by the client");
         summary(c, "timestamp_rtt", "RTT from TCP timestamp echoes, both directions");
         c.add(new Column("stalls", LONG, false, "", "Nagle × delayed-ACK stalls found."));
-        c.add(new Column("stall_us", LONG, false, "µs", "Their total duration."));
+        c.add(new Column("stall_us", LONG, false, "µs",
+                "Their total duration: `server_held_stall_us + client_held_stall_us`."));
         c.add(new Column("exchanges", LONG, false, "", "Request/response exchanges."));
         summary(c, "ttfb", "Time to first byte of the exchanges");
         c.add(new Column("rto_events", LONG, false, "", "Retransmission timeouts."));
@@ -147,6 +157,12 @@ public final class EngineTables {
                         + "file, see `sources`): frames of it may be missing."));
         c.add(SOURCE);
         c.add(UID);
+        c.add(new Column("server_held_stall_us", LONG, false, "µs",
+                "Of `stall_us`, stalls in which the server's data waited (Nagle at the server, the client's ACK "
+                        + "delayed)."));
+        c.add(new Column("client_held_stall_us", LONG, false, "µs",
+                "Of `stall_us`, stalls in which the client's data waited (Nagle at the client, the server's ACK "
+                        + "delayed)."));
         CONNECTIONS = new TableSchema("connections",
                 "One row per TCP connection (as tshark's `tcp.stream`, including port reuse). The client is the "
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);
@@ -154,10 +170,12 @@ public final class EngineTables {
 
     // ---- rtt_samples ---------------------------------------------------------------------------------------
     public static final TableSchema RTT_SAMPLES = new TableSchema("rtt_samples",
-            "One row per round-trip time measurement.",
-            child(new Column("stream", LONG, false, "", STREAM_DOC),
-                    new Column("timestamp", TIMESTAMP, false, "", "When the closing packet (ACK or echo) was captured."),
-                    new Column("frame_number", LONG, false, "", "Frame number of the closing packet" + FRAME_FILE),
+            "One row per round-trip time measurement: from a packet of one side (`measured_from`) to the other "
+                    + "side's packet that closed it (an ACK or a timestamp echo).",
+            child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+                    new Column("closing_time", TIMESTAMP, false, "",
+                            "When the closing packet (ACK or echo) was captured."),
+                    new Column("closing_frame", LONG, false, "", "Frame number of the closing packet" + FRAME_FILE),
                     new Column("kind", STRING, false, "",
                             "HANDSHAKE_SYN_SYNACK (capture point → server → back), HANDSHAKE_SYNACK_ACK (→ client → "
                                     + "back), DATA_ACK (tshark's `tcp.analysis.ack_rtt`, includes the peer's ACK "
@@ -167,14 +185,16 @@ public final class EngineTables {
                                     + "other side and back."),
                     new Column("rtt_us", LONG, false, "µs", "The round-trip time."),
                     new Column("karn_ambiguous", BOOLEAN, false, "",
-                            "The segment was retransmitted, so the ACK may answer either copy (Karn).")));
+                            "The segment was retransmitted, so the ACK may answer either copy (Karn).")),
+                    sideIp("measured_from_ip", "`measured_from`: the host whose packet started the measurement "
+                            + "(the closing packet came from the other host).")));
 
     // ---- ack_delays ----------------------------------------------------------------------------------------
     public static final TableSchema ACK_DELAYS = new TableSchema("ack_delays",
             "One row per acknowledgement that newly acknowledged data: how long the acking host held it.",
-            child(new Column("stream", LONG, false, "", STREAM_DOC),
-                    new Column("timestamp", TIMESTAMP, false, "", "When the ACK was captured."),
-                    new Column("frame_number", LONG, false, "", "Frame number of the ACK" + FRAME_FILE),
+            child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+                    new Column("ack_time", TIMESTAMP, false, "", "When the ACK was captured."),
+                    new Column("ack_frame", LONG, false, "", "Frame number of the ACK" + FRAME_FILE),
                     new Column("acking_side", STRING, false, "", "CLIENT or SERVER: who sent the ACK."),
                     new Column("ack_delay_us", LONG, false, "µs",
                             "From the arrival of the oldest data it acknowledges to the ACK (corrected by the path "
@@ -187,14 +207,15 @@ public final class EngineTables {
                                     + "(handshake not captured: an upper bound)."),
                     new Column("ack_class", STRING, false, "",
                             "IMMEDIATE, EVERY_SECOND_SEGMENT, PIGGYBACKED, DELAYED_40MS, DELAYED_200MS, "
-                                    + "DELAYED_OTHER.")));
+                                    + "DELAYED_OTHER.")),
+                    sideIp("acking_ip", "`acking_side`: the host that sent the ACK.")));
 
     // ---- stalls --------------------------------------------------------------------------------------------
     public static final TableSchema STALLS = new TableSchema("stalls",
             "One row per Nagle × delayed-ACK stall: a side held a small unacknowledged segment and sent nothing "
                     + "more until the peer's delayed ACK arrived, then resumed at once.",
-            child(new Column("stream", LONG, false, "", STREAM_DOC),
-                    new Column("start_timestamp", TIMESTAMP, false, "", "When the held segment was captured."),
+            child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+                    new Column("held_time", TIMESTAMP, false, "", "When the held segment was captured."),
                     new Column("duration_us", LONG, false, "µs", "From the held segment to the resumed segment."),
                     new Column("ack_delay_us", LONG, false, "µs", "The delaying side's ACK delay."),
                     new Column("resume_gap_us", LONG, false, "µs", "From the ACK to the resumed segment."),
@@ -203,45 +224,57 @@ public final class EngineTables {
                     new Column("held_frame", LONG, false, "", "Frame number of the held segment."),
                     new Column("ack_frame", LONG, false, "", "Frame number of the delayed ACK."),
                     new Column("resume_frame", LONG, false, "", "Frame number of the resumed segment."),
-                    new Column("evidence", STRING, false, "", "The same facts in words.")));
+                    new Column("evidence", STRING, false, "", "The same facts in words.")),
+                    sideIp("holding_ip", "`holding_side`: the host whose data waited."),
+                    sideIp("delaying_ip", "`delaying_side`: the host that delayed its ACK.")));
 
     // ---- latency_events ------------------------------------------------------------------------------------
     public static final TableSchema LATENCY_EVENTS = new TableSchema("latency_events",
             "Latency causes other than stalls that the capture shows, with their evidence.",
-            child(new Column("stream", LONG, false, "", STREAM_DOC),
+            child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("kind", STRING, false, "", "RETRANSMISSION_TIMEOUT or ZERO_WINDOW_WAIT."),
-                    new Column("start_timestamp", TIMESTAMP, false, "", "When the wait began."),
+                    new Column("start_time", TIMESTAMP, false, "", "When the wait began."),
                     new Column("duration_us", LONG, false, "µs", "How long it lasted."),
                     new Column("side", STRING, false, "",
                             "CLIENT or SERVER: who waited (the sender for a timeout; the side advertising the zero "
                                     + "window)."),
-                    new Column("start_frame", LONG, false, "", "Frame that began it."),
-                    new Column("end_frame", LONG, false, "", "Frame that ended it."),
-                    new Column("evidence", STRING, false, "", "The same facts in words.")));
+                    new Column("start_frame", LONG, false, "", "Frame number of the frame that began it."),
+                    new Column("end_frame", LONG, false, "", "Frame number of the frame that ended it."),
+                    new Column("evidence", STRING, false, "", "The same facts in words.")),
+                    sideIp("side_ip", "`side`: the host that waited.")));
 
     // ---- exchanges -----------------------------------------------------------------------------------------
     public static final TableSchema EXCHANGES = new TableSchema("exchanges",
             "One row per request/response exchange (a burst of client data, then the server's data). "
-                    + "`ttfb_us = network_us + server_us + stall_us`. HTTP fields come from the capture: bounded, "
+                    + "`ttfb_us = network_us + server_us + stall_before_response_us`; `stall_us = "
+                    + "stall_before_response_us + stall_in_response_us`, so `sum(stall_us) / sum(complete_us)` is "
+                    + "the stalled share of the response time. HTTP fields come from the capture: bounded, "
                     + "non-printable bytes replaced by `?`, still untrusted text.",
-            child(new Column("stream", LONG, false, "", STREAM_DOC),
+            child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("exchange_index", INT, false, "", "0-based position in its connection."),
-                    new Column("request_start", TIMESTAMP, false, "", "First request segment."),
-                    new Column("request_end", TIMESTAMP, false, "", "Last request segment before the response."),
-                    new Column("response_first", TIMESTAMP, true, "", "First response segment; null if none captured."),
-                    new Column("response_last", TIMESTAMP, true, "", "Last response segment."),
+                    new Column("request_start_time", TIMESTAMP, false, "", "First request segment."),
+                    new Column("request_end_time", TIMESTAMP, false, "", "Last request segment before the response."),
+                    new Column("response_first_time", TIMESTAMP, true, "",
+                            "First response segment; null if none captured."),
+                    new Column("response_last_time", TIMESTAMP, true, "", "Last response segment."),
                     new Column("request_bytes", LONG, false, "bytes", "Request payload bytes."),
                     new Column("response_bytes", LONG, false, "bytes", "Response payload bytes."),
-                    new Column("ttfb_us", LONG, true, "µs", "Time to first byte: response_first - request_start."),
+                    new Column("ttfb_us", LONG, true, "µs",
+                            "Time to first byte: response_first_time - request_start_time."),
                     new Column("network_us", LONG, true, "µs", "Part of ttfb that is the network round trip."),
                     new Column("server_us", LONG, true, "µs", "Part of ttfb that is the server (and request transfer)."),
-                    new Column("stall_us", LONG, true, "µs", "Part of ttfb spent in stalls."),
-                    new Column("response_stall_us", LONG, true, "µs", "Stall time after the first response byte."),
-                    new Column("complete_us", LONG, true, "µs", "response_last - request_start."),
+                    new Column("stall_before_response_us", LONG, true, "µs",
+                            "Part of ttfb spent in stalls (before the first response byte); null without a response."),
+                    new Column("stall_in_response_us", LONG, true, "µs",
+                            "Stall time after the first response byte, until the last."),
+                    new Column("complete_us", LONG, true, "µs", "response_last_time - request_start_time."),
                     new Column("http_method", STRING, true, "", "HTTP/1.x request method, or null."),
                     new Column("http_target", STRING, true, "", "HTTP request target (cut at 256 characters)."),
                     new Column("http_host", STRING, true, "", "HTTP Host header (cut at 128 characters)."),
-                    new Column("http_status", INT, true, "", "HTTP response status code, or null.")));
+                    new Column("http_status", INT, true, "", "HTTP response status code, or null.")),
+                    new Column("stall_us", LONG, false, "µs",
+                            "All stall time in the exchange: `stall_before_response_us + stall_in_response_us` "
+                                    + "(a null part counts 0).")));
 
     /** The tables above, in the order they are documented. */
     public static final List<TableSchema> ALL = List.of(CONNECTIONS, RTT_SAMPLES, ACK_DELAYS, STALLS, LATENCY_EVENTS,
@@ -259,10 +292,10 @@ public final class EngineTables {
         public static final Column STREAM = CONNECTIONS.column("stream");
         public static final Column UID = CONNECTIONS.column("uid");
         public static final Column FIRST_FILE_INDEX = CONNECTIONS.column("first_file_index");
-        public static final Column FIRST_FRAME_NUMBER = CONNECTIONS.column("first_frame_number");
-        public static final Column FIRST_TIMESTAMP = CONNECTIONS.column("first_timestamp");
-        public static final Column LAST_TIMESTAMP = CONNECTIONS.column("last_timestamp");
-        public static final Column SYN_TIMESTAMP = CONNECTIONS.column("syn_timestamp");
+        public static final Column FIRST_FRAME = CONNECTIONS.column("first_frame");
+        public static final Column FIRST_TIME = CONNECTIONS.column("first_time");
+        public static final Column LAST_TIME = CONNECTIONS.column("last_time");
+        public static final Column SYN_TIME = CONNECTIONS.column("syn_time");
         public static final Column INITIAL_RTT_US = CONNECTIONS.column("initial_rtt_us");
         public static final Column VANTAGE = CONNECTIONS.column("vantage");
         public static final Column CONN_STATE = CONNECTIONS.column("conn_state");
@@ -286,10 +319,11 @@ public final class EngineTables {
 
         public static final Column STREAM = EXCHANGES.column("stream");
         public static final Column EXCHANGE_INDEX = EXCHANGES.column("exchange_index");
-        public static final Column REQUEST_START = EXCHANGES.column("request_start");
+        public static final Column REQUEST_START_TIME = EXCHANGES.column("request_start_time");
         public static final Column TTFB_US = EXCHANGES.column("ttfb_us");
         public static final Column STALL_US = EXCHANGES.column("stall_us");
-        public static final Column RESPONSE_STALL_US = EXCHANGES.column("response_stall_us");
+        public static final Column STALL_BEFORE_RESPONSE_US = EXCHANGES.column("stall_before_response_us");
+        public static final Column STALL_IN_RESPONSE_US = EXCHANGES.column("stall_in_response_us");
         public static final Column COMPLETE_US = EXCHANGES.column("complete_us");
         public static final Column REQUEST_BYTES = EXCHANGES.column("request_bytes");
         public static final Column RESPONSE_BYTES = EXCHANGES.column("response_bytes");
@@ -305,7 +339,7 @@ public final class EngineTables {
         }
 
         public static final Column STREAM = RTT_SAMPLES.column("stream");
-        public static final Column TIMESTAMP = RTT_SAMPLES.column("timestamp");
+        public static final Column CLOSING_TIME = RTT_SAMPLES.column("closing_time");
         public static final Column KIND = RTT_SAMPLES.column("kind");
         public static final Column RTT_US = RTT_SAMPLES.column("rtt_us");
     }
@@ -316,7 +350,7 @@ public final class EngineTables {
         }
 
         public static final Column STREAM = ACK_DELAYS.column("stream");
-        public static final Column TIMESTAMP = ACK_DELAYS.column("timestamp");
+        public static final Column ACK_TIME = ACK_DELAYS.column("ack_time");
         public static final Column ACKING_SIDE = ACK_DELAYS.column("acking_side");
         public static final Column ACK_DELAY_US = ACK_DELAYS.column("ack_delay_us");
         public static final Column METHOD = ACK_DELAYS.column("method");
@@ -329,7 +363,7 @@ public final class EngineTables {
         }
 
         public static final Column STREAM = STALLS.column("stream");
-        public static final Column START_TIMESTAMP = STALLS.column("start_timestamp");
+        public static final Column HELD_TIME = STALLS.column("held_time");
         public static final Column DURATION_US = STALLS.column("duration_us");
         public static final Column ACK_DELAY_US = STALLS.column("ack_delay_us");
         public static final Column RESUME_GAP_US = STALLS.column("resume_gap_us");
@@ -348,7 +382,7 @@ public final class EngineTables {
 
         public static final Column STREAM = LATENCY_EVENTS.column("stream");
         public static final Column KIND = LATENCY_EVENTS.column("kind");
-        public static final Column START_TIMESTAMP = LATENCY_EVENTS.column("start_timestamp");
+        public static final Column START_TIME = LATENCY_EVENTS.column("start_time");
         public static final Column DURATION_US = LATENCY_EVENTS.column("duration_us");
         public static final Column SIDE = LATENCY_EVENTS.column("side");
         public static final Column EVIDENCE = LATENCY_EVENTS.column("evidence");

@@ -16,8 +16,8 @@ public final class PacketSchema {
     }
 
     // Ordinals, in the order of TABLE's columns.
-    public static final int FILE = 0, FILE_INDEX = 1, FRAME_NUMBER = 2, RECORD_OFFSET = 3, TIMESTAMP_COL = 4,
-            TIMESTAMP_NS = 5, CAPTURED_LENGTH = 6, ORIGINAL_LENGTH = 7, LINK_TYPE = 8, INTERFACE_ID = 9,
+    public static final int FILE = 0, FILE_INDEX = 1, FRAME = 2, RECORD_OFFSET = 3, FRAME_TIME = 4,
+            FRAME_TIME_NS = 5, CAPTURED_LENGTH = 6, ORIGINAL_LENGTH = 7, LINK_TYPE = 8, INTERFACE_ID = 9,
             DECODE_STATUS = 10, DECODE_LAYER = 11, DECODE_REASON = 12, IP_VERSION = 13, SRC_IP = 14, DST_IP = 15,
             SRC_ADDR = 16, DST_ADDR = 17, IP_PROTOCOL = 18, IP_TTL = 19, IP_FRAGMENT = 20, SRC_PORT = 21,
             DST_PORT = 22, TCP_FLAGS = 23, TCP_SEQ = 24, TCP_ACK = 25, TCP_WINDOW = 26, TCP_HEADER_LENGTH = 27,
@@ -32,17 +32,17 @@ public final class PacketSchema {
                     new Column("file", STRING, false, "", "Capture file (Hadoop path URI)."),
                     new Column("file_index", INT, false, "",
                             "Position of the file in the sorted list of input files (0-based); with "
-                                    + "`frame_number` it gives file order."),
-                    new Column("frame_number", LONG, false, "",
-                            "1-based number of the record in its file, as tshark's `frame.number` (exact also "
-                                    + "when the file is read in splits)."),
+                                    + "`frame` it gives file order."),
+                    new Column("frame", LONG, false, "",
+                            "Frame number: 1-based number of the record in its file, as tshark's `frame.number` "
+                                    + "(exact also when the file is read in splits)."),
                     new Column("record_offset", LONG, false, "bytes",
                             "Byte offset of the record header (pcap record header or pcapng block) in the "
                                     + "decompressed file."),
-                    new Column("timestamp", TIMESTAMP, true, "",
-                            "Capture time (UTC), microsecond precision; null for a pcapng Simple Packet Block, "
+                    new Column("frame_time", TIMESTAMP, true, "",
+                            "Capture time (UTC; tshark's `frame.time`), microsecond precision; null for a pcapng Simple Packet Block, "
                                     + "which has none."),
-                    new Column("timestamp_ns", LONG, true, "ns",
+                    new Column("frame_time_ns", LONG, true, "ns",
                             "Capture time in nanoseconds since the Unix epoch, at the file's full resolution; "
                                     + "null when the record has no timestamp."),
                     new Column("captured_length", INT, false, "bytes", "Bytes of the frame in the file (`frame.cap_len`)."),
@@ -94,5 +94,5 @@ public final class PacketSchema {
                                     + "them) or status line (then its first 13 bytes, `HTTP/1.x NNN` and one more); "
                                     + "null without a transport header."),
                     new Column("source", STRING, false, "",
-                            "Capture source of the file (`sources`); `frame_number` stays the file's own.")));
+                            "Capture source of the file (`sources`); `frame` stays the file's own.")));
 }

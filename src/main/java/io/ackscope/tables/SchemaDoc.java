@@ -23,6 +23,24 @@ public final class SchemaDoc {
         return t;
     }
 
+    /** What schema version 3 renamed, as {@code table.old → new} (for the doc, so analysts can port queries). */
+    public static final List<String> V3_RENAMES = List.of(
+            "`sources`, `capture_files`, `connections`: `first_timestamp` → `first_time`, `last_timestamp` → "
+                    + "`last_time`",
+            "`connections`: `syn_timestamp` → `syn_time`, `syn_ack_timestamp` → `syn_ack_time`, "
+                    + "`handshake_ack_timestamp` → `handshake_ack_time`, `first_frame_number` → `first_frame`",
+            "`rtt_samples`: `timestamp` → `closing_time`, `frame_number` → `closing_frame` (the packet that closed "
+                    + "the measurement)",
+            "`ack_delays`: `timestamp` → `ack_time`, `frame_number` → `ack_frame`",
+            "`stalls`: `start_timestamp` → `held_time`",
+            "`latency_events`: `start_timestamp` → `start_time`",
+            "`exchanges`: `request_start` → `request_start_time`, `request_end` → `request_end_time`, "
+                    + "`response_first` → `response_first_time`, `response_last` → `response_last_time`, "
+                    + "`stall_us` → `stall_before_response_us`, `response_stall_us` → `stall_in_response_us`, "
+                    + "and `stall_us` is now their sum (a new column, last in the table)",
+            "`packets` and the `pcap` data source: `frame_number` → `frame`, `timestamp` → `frame_time`, "
+                    + "`timestamp_ns` → `frame_time_ns` (Wireshark's `frame.number` and `frame.time`)");
+
     public static String markdown() {
         StringBuilder sb = new StringBuilder(32_768);
         sb.append("# Output tables of `ackscope analyze`\n\n")
@@ -35,10 +53,17 @@ public final class SchemaDoc {
                 .append("README, ")
                 .append("\"Analysing captures with Spark\").\n\n")
                 .append("Conventions:\n\n")
-                .append("- Timestamps are Parquet `TIMESTAMP(MICROS, UTC)` (Spark `timestamp`); where the capture ")
-                .append("has nanoseconds, `packets.timestamp_ns` keeps them.\n")
-                .append("- Durations are integer microseconds, rounded down, in columns ending in `_us`.\n")
-                .append("- Byte counts are in columns ending in `_bytes`; frame and segment counts are plain counts.\n")
+                .append("- One vocabulary, one name per meaning, the same in every table (and in `load --out`; ")
+                .append("`VocabularyTest` checks it):\n")
+                .append("  - `*_time`: an instant, Parquet `TIMESTAMP(MICROS, UTC)` (Spark `timestamp`); where the ")
+                .append("capture has nanoseconds, `packets.frame_time_ns` keeps them.\n")
+                .append("  - `*_us`: a duration, integer microseconds rounded down.\n")
+                .append("  - `*_frame`: a frame number, as tshark's `frame.number` (in the engine tables numbered ")
+                .append("over the source's files as one capture; `packets.frame` within its file); `*_frames` a list ")
+                .append("of them or a count of frames.\n")
+                .append("  - `*_bytes`: a byte count; segment and event counts are plain counts.\n")
+                .append("  - `*_side`: CLIENT or SERVER, and `*_ip` the address of that host where a row is about one ")
+                .append("side (`acking_side`/`acking_ip`, `side`/`side_ip`).\n")
                 .append("- A connection's client is its originator (the SYN sender), its server the responder.\n")
                 .append("- `stream` is tshark's `tcp.stream`: connections numbered from 0 in order of first ")
                 .append("appearance, over the input files in sorted path order.\n")
@@ -50,9 +75,19 @@ public final class SchemaDoc {
                 .append("Schema version: **").append(TableSchema.VERSION).append("**, recorded as `schema_version` in ")
                 .append("`_SUCCESS` and as `").append(TableSchema.VERSION_KEY).append("` in the key-value metadata of ")
                 .append("every Parquet file ackscope writes itself (not `packets`, which Spark writes). It is raised ")
-                .append("when a column is added, renamed or removed; new columns come last in their table. Version 2 ")
-                .append("added `uid` to every engine table and `server_ip`/`server_port` to their child tables; ")
-                .append("outputs without a version are version 1.\n\n")
+                .append("when a column is added, renamed or removed; new columns come last in their table (a ")
+                .append("renamed one keeps its place). Version 2 added `uid` to every engine table and ")
+                .append("`server_ip`/`server_port` to their child tables; outputs without a version are version 1. ")
+                .append("Version 3 gave the tables the vocabulary above, added the acting host's address to the side ")
+                .append("tables (`rtt_samples.measured_from_ip`, `ack_delays.acking_ip`, `stalls.holding_ip` and ")
+                .append("`delaying_ip`, `latency_events.side_ip`), split `connections.stall_us` by whose data waited ")
+                .append("(`server_held_stall_us`, `client_held_stall_us`) and made `exchanges.stall_us` all the ")
+                .append("exchange's stall time (it was the part before the response, 0 on most stalled requests). ")
+                .append("Renamed, old → new, to port queries:\n\n");
+        for (String r : V3_RENAMES) {
+            sb.append("- ").append(r).append('\n');
+        }
+        sb.append('\n')
                 .append("`ackscope load --out FILE.parquet` writes per-request latencies: see ")
                 .append("[load_requests.md](load_requests.md).\n\n");
         sb.append("Tables: ");

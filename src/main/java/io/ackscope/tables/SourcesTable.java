@@ -25,8 +25,8 @@ public final class SourcesTable {
                     new Column("file_bytes", LONG, false, "bytes", "Their size as stored."),
                     new Column("frames", LONG, false, "frames", "Frames analysed: read, less duplicates."),
                     new Column("captured_bytes", LONG, false, "bytes", "Captured bytes of the frames read."),
-                    new Column("first_timestamp", TIMESTAMP, true, "", "Earliest frame of its files."),
-                    new Column("last_timestamp", TIMESTAMP, true, "", "Latest frame of its files."),
+                    new Column("first_time", TIMESTAMP, true, "", "Earliest frame of its files."),
+                    new Column("last_time", TIMESTAMP, true, "", "Latest frame of its files."),
                     new Column("gaps", INT, false, "",
                             "Gaps between consecutive files: the step from one file's last frame to the next's "
                                     + "first is longer than any step between frames in the source's earlier files "

@@ -449,7 +449,8 @@ public final class ConnectionAnalyzer extends Handshake {
                 Summary.Acc.build(r.dataRtt), Summary.Acc.build(tsRtt), stalls == null ? 0 : stalls.count,
                 stalls == null ? 0 : stalls.nanos,
                 exchanges == null ? 0 : exchanges.count(), exchanges == null ? Summary.EMPTY : exchanges.ttfb(),
-                rtoEvents, zeroWindowWaits);
+                rtoEvents, zeroWindowWaits, stalls == null ? 0 : stalls.nanosByHolder[Side.ORIGINATOR.ordinal()],
+                stalls == null ? 0 : stalls.nanosByHolder[Side.RESPONDER.ordinal()]);
         sink.onConnection(rec);
     }
 

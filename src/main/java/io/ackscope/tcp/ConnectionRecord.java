@@ -36,6 +36,8 @@ package io.ackscope.tcp;
  * @param ttfb                their time to first byte
  * @param rtoEvents           retransmission timeouts
  * @param zeroWindowWaits     zero-window waits
+ * @param origHeldStallNanos  of {@code stallNanos}, stalls in which the originator's (client's) data waited
+ * @param respHeldStallNanos  of {@code stallNanos}, stalls in which the responder's (server's) data waited
  */
 public record ConnectionRecord(ConnectionId id, boolean firstFromOriginator, OriginatorRule originatorRule, SideStats orig, SideStats resp,
                                long firstNanos, long lastNanos, long durationNanos, long synNanos, long synAckNanos,
@@ -43,7 +45,8 @@ public record ConnectionRecord(ConnectionId id, boolean firstFromOriginator, Ori
                                long initialRttNanos, Vantage vantage, String connState, String history,
                                EndReason endReason, Summary dataRttFromOrig, Summary dataRttFromResp,
                                Summary timestampRtt, long stalls, long stallNanos, long exchanges, Summary ttfb,
-                               long rtoEvents, long zeroWindowWaits) {
+                               long rtoEvents, long zeroWindowWaits, long origHeldStallNanos,
+                               long respHeldStallNanos) {
 
     /** How the originator (client) of a connection was decided. */
     public enum OriginatorRule {

@@ -16,6 +16,8 @@ final class StallDetector {
     private final long[] ackDelay = new long[2];
     /** Stalls found, and their total duration. */
     long count, nanos;
+    /** Of {@link #nanos}, by holding side ({@link Side#ordinal()}: whose data waited). */
+    final long[] nanosByHolder = new long[2];
 
     /** Step 1: side {@code 1 - holder} sent a pure delayed ACK (frame, time, delay) of all {@code holder} had sent. */
     void delayedAck(int holder, long newestFrame, long oldestTs, long bytes, long frame, long ts, long delay) {
@@ -59,6 +61,7 @@ final class StallDetector {
                     ackFrame[hi], s.frameNumber, ev);
             count++;
             nanos += duration;
+            nanosByHolder[holder.ordinal()] += duration;
         }
         heldFrame[hi] = -1;
         return st;

@@ -102,15 +102,15 @@ class SqlExportCommandsTest {
 
     @Test
     void jsonLinesAndParquetFilesCarryEveryRow(@TempDir Path dir) throws Exception {
-        Run json = sql(out.toString(), "SELECT stream, first_timestamp, vantage FROM connections ORDER BY stream",
+        Run json = sql(out.toString(), "SELECT stream, first_time, vantage FROM connections ORDER BY stream",
                 "--format", "json");
         List<String> lines = json.out().lines().toList();
         assertEquals(21, lines.size());
         var node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines.get(0));
         assertEquals(0, node.get("stream").asLong());
-        String first = duckdb("SELECT strftime(first_timestamp, '%Y-%m-%dT%H:%M:%S.%fZ') FROM connections "
+        String first = duckdb("SELECT strftime(first_time, '%Y-%m-%dT%H:%M:%S.%fZ') FROM connections "
                 + "WHERE stream = 0").get(0).get(0);
-        assertEquals(first, node.get("first_timestamp").asText());
+        assertEquals(first, node.get("first_time").asText());
 
         Path parquet = dir.resolve("slow.parquet");
         Run p = sql(out.toString(), "SELECT * FROM stalls WHERE duration_us > 40000", "--out", parquet.toString());
@@ -172,8 +172,8 @@ class SqlExportCommandsTest {
         List<String> data = lines.subList(8, lines.size() - 1);
         assertEquals(21, data.size());
         List<List<String>> want = duckdb("SELECT client_ip, client_port, conn_state, history, client_packets, uid, "
-                + "source, server_ip, server_port, epoch_us(first_timestamp) "
-                + "FROM connections ORDER BY first_timestamp, client_ip, client_port");
+                + "source, server_ip, server_port, epoch_us(first_time) "
+                + "FROM connections ORDER BY first_time, client_ip, client_port");
         HashSet<String> uids = new HashSet<>();
         for (int i = 0; i < data.size(); i++) {
             String[] f = data.get(i).split("\t", -1);
@@ -198,8 +198,9 @@ class SqlExportCommandsTest {
     }
 
     @Test
-    void exportOfAnOutputWithoutUidSaysSo(@TempDir Path dir) throws Exception {
-        // an output as version 1 wrote it: the same tables, connections without uid
+    void exportOfAnOutputBeforeVersion3SaysSo(@TempDir Path dir) throws Exception {
+        // an output as an older version wrote it: the same tables, connections without first_time (version 2
+        // called it otherwise, version 1 had no uid either)
         Path old = dir.resolve("old");
         try (var w = Files.walk(out)) {
             for (Path p : w.toList()) {
@@ -212,7 +213,7 @@ class SqlExportCommandsTest {
             }
         }
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-            s.execute("COPY (SELECT * EXCLUDE (uid) FROM read_parquet('" + out.resolve("connections")
+            s.execute("COPY (SELECT * EXCLUDE (first_time) FROM read_parquet('" + out.resolve("connections")
                     + "/*.parquet')) TO '" + old.resolve("connections").resolve("part-0.parquet")
                     + "' (FORMAT parquet)");
         }
@@ -220,7 +221,30 @@ class SqlExportCommandsTest {
         CommandFailure f = org.junit.jupiter.api.Assertions.assertThrows(CommandFailure.class,
                 () -> run(e, old.toString(), "--zeek-conn", dir.resolve("conn.log").toString()));
         assertEquals(1, f.exitCode());
-        assertEquals(old + ": connections has no uid column (an output written before schema version 2): analyze "
-                + "the captures again", f.getMessage());
+        assertEquals(old + ": connections has no first_time column (an output written before schema version 3): "
+                + "analyze the captures again", f.getMessage());
+    }
+
+    @Test
+    void stallColumnsAddUpAndTheNaturalQueryFindsTheStalledShare() throws Exception {
+        assertEquals("0", duckdb("SELECT count(*) FROM exchanges WHERE stall_us <> coalesce(stall_before_response_us,"
+                + " 0) + coalesce(stall_in_response_us, 0)").get(0).get(0));
+        assertEquals("0", duckdb("SELECT count(*) FROM connections WHERE stall_us <> server_held_stall_us "
+                + "+ client_held_stall_us").get(0).get(0));
+        // each connection's held stall time is its stalls' durations by holder (each row rounded down to the µs)
+        List<List<String>> off = duckdb("SELECT c.uid, c.server_held_stall_us, c.client_held_stall_us, s.server, "
+                + "s.client, s.n FROM connections c JOIN (SELECT uid, count(*) AS n, "
+                + "sum(duration_us) FILTER (WHERE holding_side = 'SERVER') AS server, "
+                + "sum(duration_us) FILTER (WHERE holding_side = 'CLIENT') AS client FROM stalls GROUP BY uid) s "
+                + "USING (uid) WHERE c.server_held_stall_us NOT BETWEEN coalesce(s.server, 0) "
+                + "AND coalesce(s.server, 0) + s.n OR c.client_held_stall_us NOT BETWEEN coalesce(s.client, 0) "
+                + "AND coalesce(s.client, 0) + s.n");
+        assertEquals(List.of(), off);
+        // the query of the issue: the sample's responses wait mostly in stalls (it reported 0 with the old column)
+        List<String> share = duckdb("SELECT sum(stall_us) / sum(complete_us), sum(stall_in_response_us), "
+                + "sum(stall_us) FROM exchanges").get(0);
+        assertTrue(Double.parseDouble(share.get(0)) > 0.5, share.toString());
+        assertTrue(Long.parseLong(share.get(1)) > 0 && Long.parseLong(share.get(1)) <= Long.parseLong(share.get(2)),
+                share.toString());
     }
 }

@@ -74,7 +74,7 @@ class UidAcrossRunsTest {
     }
 
     private static final String SAME = " USING (source, client_ip, client_port, server_ip, server_port, "
-            + "first_timestamp)";
+            + "first_time)";
 
     @Test
     void theSharedFileGivesTheSameUidsUnderOtherStreamNumbers() throws SQLException {
@@ -97,7 +97,7 @@ class UidAcrossRunsTest {
         long run2 = number("SELECT count(*) FROM connections2");
         long shared = number("SELECT count(*) FROM connections1 JOIN connections2" + SAME);
         long unique = number("SELECT count(DISTINCT (source, client_ip, client_port, server_ip, server_port, "
-                + "first_timestamp)) FROM (SELECT * FROM connections1 UNION ALL SELECT * FROM connections2)");
+                + "first_time)) FROM (SELECT * FROM connections1 UNION ALL SELECT * FROM connections2)");
         assertTrue(run1 > shared && run2 > shared, run1 + " " + run2 + " " + shared);
         assertEquals(run1 + run2 - shared, unique);
         assertEquals(unique, number("SELECT count(*) FROM (SELECT DISTINCT uid FROM connections1 "

@@ -48,16 +48,16 @@ class LadderSeekTest {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
         List<LadderReader.Want> wants = new ArrayList<>();
         TableReader.scan(dir, Tables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_FILE_INDEX,
-                Connections.FIRST_FRAME_NUMBER, Connections.CLIENT_PORT, Connections.SERVER_PORT,
-                Connections.CLIENT_PACKETS, Connections.SERVER_PACKETS, Connections.LAST_TIMESTAMP), b -> {
+                Connections.FIRST_FRAME, Connections.CLIENT_PORT, Connections.SERVER_PORT,
+                Connections.CLIENT_PACKETS, Connections.SERVER_PACKETS, Connections.LAST_TIME), b -> {
             for (int i = 0; i < b.rows; i++) {
                 wants.add(new LadderReader.Want(b.longs(Connections.STREAM).values[i],
                         (int) b.longs(Connections.FIRST_FILE_INDEX).values[i],
-                        b.longs(Connections.FIRST_FRAME_NUMBER).values[i],
+                        b.longs(Connections.FIRST_FRAME).values[i],
                         (int) b.longs(Connections.CLIENT_PORT).values[i],
                         (int) b.longs(Connections.SERVER_PORT).values[i],
                         b.longs(Connections.CLIENT_PACKETS).values[i] + b.longs(Connections.SERVER_PACKETS).values[i],
-                        b.longs(Connections.LAST_TIMESTAMP).values[i], -1, -1));
+                        b.longs(Connections.LAST_TIME).values[i], -1, -1));
             }
         });
         // the sweep must sort them itself: hand them over latest first

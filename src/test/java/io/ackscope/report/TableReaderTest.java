@@ -177,8 +177,8 @@ class TableReaderTest {
     @Test
     void scansOpenedTogetherReadTheirTablesWhateverTheOrderOfConsuming() throws IOException {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
-        List<String> rttLongs = List.of("stream", "timestamp", "rtt_us");
-        List<String> ackLongs = List.of("stream", "timestamp", "ack_delay_us");
+        List<String> rttLongs = List.of("stream", "closing_time", "rtt_us");
+        List<String> ackLongs = List.of("stream", "ack_time", "ack_delay_us");
         List<String> alone = new ArrayList<>();
         List<String> aloneAcks = new ArrayList<>();
         try (TableReader.Scan s = TableReader.open(dir, Tables.RTT_SAMPLES, Tables.RTT_SAMPLES_COLUMNS)) {

@@ -327,7 +327,7 @@ class AnalyzeTest {
         var packets = spark.read().parquet(out.resolve("packets").toString());
         assertEquals(typed(SparkSchemas.of(PacketSchema.TABLE)), typed(packets.schema()));
         assertEquals(s.frames(), packets.count());
-        assertEquals(s.frames(), packets.select("frame_number").distinct().count());
+        assertEquals(s.frames(), packets.select("frame").distinct().count());
         assertEquals(s.frames(), s.tableRows().get("packets"));
         assertEquals(List.of("in"), packets.select("source").distinct().as(org.apache.spark.sql.Encoders.STRING())
                 .collectAsList(), "the file's directory names its source");

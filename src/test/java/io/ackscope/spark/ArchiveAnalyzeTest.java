@@ -113,7 +113,7 @@ class ArchiveAnalyzeTest {
     static void assertUidsOfTheirSource(Path out) {
         Dataset<Row> conns = spark.read().parquet(out.resolve("connections").toString());
         for (Row r : conns.selectExpr("uid", "source", "client_ip", "client_port", "server_ip", "server_port",
-                "unix_micros(first_timestamp)").collectAsList()) {
+                "unix_micros(first_time)").collectAsList()) {
             assertEquals(ConnectionUid.of(r.getString(1), r.getString(2), r.getInt(3), r.getString(4), r.getInt(5),
                     r.getLong(6)), r.getString(0));
         }

@@ -147,7 +147,7 @@ class LabRotatedCaptureTest {
      */
     static boolean comparable(TableSchema table, String column) {
         if (column.equals("file") || column.equals("source") || column.equals("uid") || column.endsWith("file_index")
-                || column.endsWith("frame_number") || column.endsWith("_frame") || column.endsWith("_histogram")) {
+                || column.equals("frame") || column.endsWith("_frame") || column.endsWith("_histogram")) {
             return false;
         }
         Column c = table.columns().get(table.ordinal(column));

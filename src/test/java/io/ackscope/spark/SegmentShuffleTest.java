@@ -109,7 +109,7 @@ class SegmentShuffleTest {
         List<Long> expected = new ArrayList<>();
         for (Row r : spark.read().format("pcap").load(inputs.toString())
                 .where("ip_protocol = 6 and tcp_flags is not null")
-                .select("file_index", "frame_number").collectAsList()) {
+                .select("file_index", "frame").collectAsList()) {
             expected.add(EngineTask.key(r.getInt(0), r.getLong(1)));
         }
         Collections.sort(expected);

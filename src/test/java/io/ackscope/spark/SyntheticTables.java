@@ -128,8 +128,8 @@ public final class SyntheticTables {
                 files.start().s("file", String.format("file:/archive/capture-%04d.pcapng", f)).i("file_index", f)
                         .l("file_bytes", 1_000_000L).s("format", "pcapng").s("read_mode", "whole")
                         .l("frames", 20_000).l("frames_ok", 20_000).l("tcp_frames", 19_000)
-                        .l("skipped_frames", 1_000).t("first_timestamp", first)
-                        .t("last_timestamp", first + HOUR_MICROS / FILES).b("complete", true);
+                        .l("skipped_frames", 1_000).t("first_time", first)
+                        .t("last_time", first + HOUR_MICROS / FILES).b("complete", true);
                 files.buf.setIntList(files.at("link_types"), new int[]{1});
                 files.buf.setStringLongMap(files.at("skipped_by_reason"), Map.of("UDP", 900L, "ICMP", 100L));
                 if (f % 400 == 7) {
@@ -148,6 +148,7 @@ public final class SyntheticTables {
                 long first = START_MICROS + (long) k * HOUR_MICROS / connections;
                 int endpoint = (int) Math.min(ENDPOINTS - 1, Math.floor(-Math.log(1 - rnd.nextDouble()) * 6));
                 String server = "10.1.0." + (endpoint + 1);
+                String clientIp = "192.168." + (k >> 8 & 0xFF) + "." + (k & 0xFF);
                 int port = endpoint % 3 == 0 ? 80 : 443;
                 boolean stalled = rnd.nextInt(50) == 0;
                 boolean incident = endpoint == 2 && first >= START_MICROS + 30 * 60_000_000L
@@ -160,46 +161,51 @@ public final class SyntheticTables {
                     long ttfb = rtt + server1;
                     long stall = stalled && q > 0 ? 40_000 + rnd.nextInt(8_000) : 0;
                     long complete = ttfb + stall + rnd.nextInt(2_000);
-                    x.start().l("stream", k).i("exchange_index", q).t("request_start", t).t("request_end", t)
-                            .t("response_first", t + ttfb).t("response_last", t + complete).l("request_bytes", 300)
+                    x.start().l("stream", k).i("exchange_index", q).t("request_start_time", t)
+                            .t("request_end_time", t).t("response_first_time", t + ttfb)
+                            .t("response_last_time", t + complete).l("request_bytes", 300)
                             .l("response_bytes", 20_000).l("ttfb_us", ttfb).l("network_us", rtt)
-                            .l("server_us", server1).l("stall_us", 0).l("response_stall_us", stall)
+                            .l("server_us", server1).l("stall_before_response_us", 0)
+                            .l("stall_in_response_us", stall).l("stall_us", stall)
                             .l("complete_us", complete).s("http_method", "GET")
                             .s("http_target", "/api/v1/items/" + rnd.nextInt(100_000) + "?q=" + "x".repeat(q * 40))
                             .s("http_host", server).i("http_status", incident && q == 3 ? 503 : 200).write();
-                    r.start().l("stream", k).t("timestamp", t + ttfb).l("frame_number", 10L * q + 5)
+                    r.start().l("stream", k).t("closing_time", t + ttfb).l("closing_frame", 10L * q + 5)
                             .s("kind", "DATA_ACK").s("measured_from", "CLIENT").l("rtt_us", rtt + rnd.nextInt(500))
-                            .b("karn_ambiguous", false).write();
-                    a.start().l("stream", k).t("timestamp", t + ttfb).l("frame_number", 10L * q + 6)
+                            .b("karn_ambiguous", false).s("measured_from_ip", clientIp).write();
+                    a.start().l("stream", k).t("ack_time", t + ttfb).l("ack_frame", 10L * q + 6)
                             .s("acking_side", "CLIENT").l("ack_delay_us", stall > 0 ? stall : rnd.nextInt(200))
                             .l("since_newest_us", 0).i("segments", 1).l("acked_bytes", 1448).s("method", "DIRECT")
-                            .s("ack_class", stall > 0 ? "DELAYED_40MS" : "IMMEDIATE").write();
+                            .s("ack_class", stall > 0 ? "DELAYED_40MS" : "IMMEDIATE").s("acking_ip", clientIp).write();
                     if (stall > 0) {
-                        s.start().l("stream", k).t("start_timestamp", t + ttfb).l("duration_us", stall)
+                        s.start().l("stream", k).t("held_time", t + ttfb).l("duration_us", stall)
                                 .l("ack_delay_us", stall - 100).l("resume_gap_us", 100).s("holding_side", "SERVER")
                                 .s("delaying_side", "CLIENT").l("held_frame", 10L * q + 5)
                                 .l("ack_frame", 10L * q + 6).l("resume_frame", 10L * q + 7)
-                                .s("evidence", "server frame " + (10 * q + 5) + " waited unacknowledged").write();
+                                .s("evidence", "server frame " + (10 * q + 5) + " waited unacknowledged")
+                                .s("holding_ip", server).s("delaying_ip", clientIp).write();
                         stallTotal += stall;
                     }
                     t += complete + 1_000 + rnd.nextInt(100_000);
                 }
                 if (k % 200 == 0) {
-                    e.start().l("stream", k).s("kind", "RETRANSMISSION_TIMEOUT").t("start_timestamp", first + rtt)
+                    e.start().l("stream", k).s("kind", "RETRANSMISSION_TIMEOUT").t("start_time", first + rtt)
                             .l("duration_us", 200_000 + rnd.nextInt(300_000)).s("side", "SERVER")
                             .l("start_frame", 5).l("end_frame", 9).s("evidence", "server frame 9 retransmitted")
+                            .s("side_ip", server)
                             .write();
                 }
                 c.start().l("stream", k).i("first_file_index", (int) ((long) k * FILES / connections))
-                        .l("first_frame_number", 1 + k % 1000).s("originator_rule", "SYN").t("first_timestamp", first)
-                        .t("last_timestamp", t).l("duration_us", t - first).t("syn_timestamp", first)
-                        .t("syn_ack_timestamp", first + rtt - 100).t("handshake_ack_timestamp", first + rtt)
+                        .l("first_frame", 1 + k % 1000).s("originator_rule", "SYN").t("first_time", first)
+                        .t("last_time", t).l("duration_us", t - first).t("syn_time", first)
+                        .t("syn_ack_time", first + rtt - 100).t("handshake_ack_time", first + rtt)
                         .l("syn_to_syn_ack_us", rtt - 100).l("syn_ack_to_ack_us", 100).l("initial_rtt_us", rtt)
                         .s("vantage", "NEAR_CLIENT").s("conn_state", "SF").s("history", "ShADadFf")
-                        .s("end_reason", "CLOSED").s("client_ip", "192.168." + (k >> 8 & 0xFF) + "." + (k & 0xFF))
+                        .s("end_reason", "CLOSED").s("client_ip", clientIp)
                         .i("client_port", 1024 + k % 60_000).s("server_ip", server).i("server_port", port)
                         .l("client_packets", 12).l("server_packets", 30).l("stalls", stalled ? 3 : 0)
-                        .l("stall_us", stallTotal).l("exchanges", REQUESTS_PER_CONNECTION)
+                        .l("stall_us", stallTotal).l("server_held_stall_us", stallTotal)
+                        .l("exchanges", REQUESTS_PER_CONNECTION)
                         .l("server_retransmissions", k % 200 == 0 ? 1 : 0).write();
             }
         }

@@ -83,11 +83,11 @@ final class PacketRowWriter {
                 case PacketSchema.FILE -> row.write(i, fileName, 0, fileName.length);
                 case PacketSchema.FILE_INDEX -> row.write(i, fileIndex);
                 case PacketSchema.SOURCE -> row.write(i, sourceName, 0, sourceName.length);
-                case PacketSchema.FRAME_NUMBER -> row.write(i, frameNumber);
+                case PacketSchema.FRAME -> row.write(i, frameNumber);
                 case PacketSchema.RECORD_OFFSET -> row.write(i, recordOffset);
-                case PacketSchema.TIMESTAMP_COL ->
+                case PacketSchema.FRAME_TIME ->
                         longOrNull(i, timestampNanos != NO_TIMESTAMP, Math.floorDiv(timestampNanos, 1000L));
-                case PacketSchema.TIMESTAMP_NS -> longOrNull(i, timestampNanos != NO_TIMESTAMP, timestampNanos);
+                case PacketSchema.FRAME_TIME_NS -> longOrNull(i, timestampNanos != NO_TIMESTAMP, timestampNanos);
                 case PacketSchema.CAPTURED_LENGTH -> row.write(i, capLen);
                 case PacketSchema.ORIGINAL_LENGTH -> row.write(i, origLen);
                 case PacketSchema.LINK_TYPE -> row.write(i, linkType);

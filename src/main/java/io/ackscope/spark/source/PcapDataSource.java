@@ -25,7 +25,7 @@ import java.util.Map;
  *   <li>any Hadoop configuration key ({@code fs.s3a.endpoint}, ...), applied to this read only.</li>
  * </ul>
  * Splits follow {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes} as for
- * Spark's own file sources; see {@link CapturePlanner}. {@code frame_number} is exact also for split files: when a
+ * Spark's own file sources; see {@link CapturePlanner}. {@code frame} is exact also for split files: when a
  * file is split, planning runs a Spark job that walks each split's record headers once (nothing is decoded) to
  * count its frames, and gives each split its first frame number; the same pass finds files that must be read whole
  * after all (a split boundary the locator got wrong, a pcapng section or interface declared after the first

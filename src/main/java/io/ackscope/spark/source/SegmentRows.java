@@ -17,7 +17,7 @@ import java.util.Arrays;
  * The rows {@code analyze} shuffles, and how a shuffled row becomes the engine's {@link Segment} again.
  *
  * <p>The read tasks of {@code analyze}'s shuffle give, for each TCP frame, four columns instead of the
- * {@code pcap} source's frame columns: {@code file_index}, {@code frame_number} (the sort order), {@code conn_key} (a
+ * {@code pcap} source's frame columns: {@code file_index}, {@code frame} (the sort order), {@code conn_key} (a
  * direction-independent hash of the 4-tuple: the shuffle key) and {@code segment}, every other field the engine reads
  * packed into one binary value of 82 bytes plus 8 per SACK block plus the kept payload prefix. Spark serializes and
  * shuffles rows as they are; four fields instead of twenty and about 135 instead of about 220 bytes a row is what
@@ -37,7 +37,7 @@ public final class SegmentRows {
 
     public static final StructType SCHEMA = new StructType(new StructField[]{
             DataTypes.createStructField("file_index", DataTypes.IntegerType, false),
-            DataTypes.createStructField("frame_number", DataTypes.LongType, false),
+            DataTypes.createStructField("frame", DataTypes.LongType, false),
             DataTypes.createStructField("conn_key", DataTypes.LongType, false),
             DataTypes.createStructField("segment", DataTypes.BinaryType, false)});
 

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("slow")
 class PcapSplitExactnessTest {
     static final StructType COLUMNS = new StructType(java.util.Arrays.stream(SparkSchemas.of(PacketSchema.TABLE).fields())
-            .filter(f -> List.of("frame_number", "record_offset", "timestamp_ns", "captured_length").contains(f.name()))
+            .filter(f -> List.of("frame", "record_offset", "frame_time_ns", "captured_length").contains(f.name()))
             .toArray(org.apache.spark.sql.types.StructField[]::new));
     static final long[] SPLIT_SIZES = {1024, 4096, 16 * 1024, 64 * 1024, 1 << 20};
 
