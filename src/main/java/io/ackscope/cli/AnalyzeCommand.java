@@ -5,7 +5,7 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
-import io.ackscope.spark.EarlyCount;
+import io.ackscope.spark.source.EarlyCount;
 import io.ackscope.spark.OutputDirectory;
 import io.ackscope.tcp.EngineConfig;
 import org.apache.logging.log4j.core.config.Configurator;

@@ -1,5 +1,12 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.CaptureFile;
+import io.ackscope.spark.source.CapturePlanner;
+import io.ackscope.spark.source.HadoopArchiveStore;
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SplitStats;
+import io.ackscope.spark.source.SplitStatsAccumulator;
+
 import io.ackscope.capture.Archive;
 import io.ackscope.json.JsonWriter;
 import io.ackscope.json.JsonWriter.Layout;
@@ -221,8 +228,8 @@ public final class Analyze {
                 if (s != null) {
                     totalFrames += s.frames().frames();
                     tcpFrames += s.frames().tcpFrames();
-                    if (s.errorOffset != null) {
-                        damaged.add(f.path() + ": byte " + s.errorOffset + ": " + s.errorReason);
+                    if (s.errorOffset() != null) {
+                        damaged.add(f.path() + ": byte " + s.errorOffset() + ": " + s.errorReason());
                     }
                 }
             }

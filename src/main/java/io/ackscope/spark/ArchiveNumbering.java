@@ -1,5 +1,9 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.CaptureFile;
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SplitStats;
+
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.capture.FileGap;
@@ -71,14 +75,14 @@ final class ArchiveNumbering implements Serializable {
             if (first != CaptureReader.NO_TIMESTAMP) {
                 if (first >= floor) {
                     floor = first;
-                    open.removeIf(i -> !Overlaps.overlap(perFile.get(i).lastNanos, first));
+                    open.removeIf(i -> !Overlaps.overlap(perFile.get(i).lastNanos(), first));
                 } else {
                     candidates = all;
                 }
             }
             List<String> earlier = new ArrayList<>();
             for (int i : candidates) {
-                if (Overlaps.overlap(perFile.get(i).lastNanos, first)) {
+                if (Overlaps.overlap(perFile.get(i).lastNanos(), first)) {
                     earlier.add(files.get(i).path());
                 }
             }
@@ -86,7 +90,7 @@ final class ArchiveNumbering implements Serializable {
                 out.add(new OverlapTask(j, files.get(j).path(), earlier));
             }
             SplitStats s = perFile.get(j);
-            if (s != null && s.lastNanos != Long.MIN_VALUE) {
+            if (s != null && s.lastNanos() != Long.MIN_VALUE) {
                 all.add(j);
                 open.add(j);
             }
@@ -120,7 +124,7 @@ final class ArchiveNumbering implements Serializable {
                 maxStep = 0;
             } else {
                 SplitStats before = perFile.get(f - 1);
-                frames[f] = frames[f - 1].next(before != null ? before.lastFrame : 0, dups);
+                frames[f] = frames[f - 1].next(before != null ? before.lastFrame() : 0, dups);
                 long firstNanos = plan.archive() != null ? plan.archive().files().get(f).firstNanos() : Long.MIN_VALUE;
                 FileGap g = FileGap.between(f - 1, lastRecord, maxStep, firstNanos);
                 if (g != null) {
@@ -129,10 +133,10 @@ final class ArchiveNumbering implements Serializable {
             }
             SplitStats s = perFile.get(f);
             if (s != null) {
-                if (s.lastRecordNanos != Long.MIN_VALUE) {
-                    lastRecord = s.lastRecordNanos;
+                if (s.lastRecordNanos() != Long.MIN_VALUE) {
+                    lastRecord = s.lastRecordNanos();
                 }
-                maxStep = Math.max(maxStep, s.maxStepNanos);
+                maxStep = Math.max(maxStep, s.maxStepNanos());
             }
         }
         return new ArchiveNumbering(names.toArray(new String[0]), sourceOf, frames, gaps);

@@ -1,5 +1,10 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.CaptureFile;
+import io.ackscope.spark.source.FilePlan;
+import io.ackscope.spark.source.FrameAccounting;
+import io.ackscope.spark.source.SplitStats;
+
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.decode.DecodeStatus;
@@ -48,36 +53,37 @@ final class CaptureFileRows {
             stats.frames().seal();
         }
         FrameAccounting f = stats.frames();
-        row.setString(FORMAT, stats.format)
-                .setIntList(LINK_TYPES, stats.linkTypes.stream().mapToInt(Integer::intValue).toArray())
-                .setInt(INTERFACES, stats.interfaces.size())
-                .setLong(FRAMES, f.frames()).setLong(CAPTURED_BYTES, stats.capturedBytes)
-                .setLong(ORIGINAL_BYTES, stats.originalBytes)
+        row.setString(FORMAT, stats.format())
+                .setIntList(LINK_TYPES, stats.linkTypes().stream().mapToInt(Integer::intValue).toArray())
+                .setInt(INTERFACES, stats.interfaces().size())
+                .setLong(FRAMES, f.frames()).setLong(CAPTURED_BYTES, stats.capturedBytes())
+                .setLong(ORIGINAL_BYTES, stats.originalBytes())
                 .setLong(FRAMES_OK, f.status(DecodeStatus.OK))
                 .setLong(FRAMES_TRUNCATED, f.status(DecodeStatus.TRUNCATED))
                 .setLong(FRAMES_MALFORMED, f.status(DecodeStatus.MALFORMED))
                 .setLong(FRAMES_UNSUPPORTED, f.status(DecodeStatus.UNSUPPORTED))
                 .setLong(TCP_FRAMES, f.tcpFrames()).setLong(SKIPPED, f.frames() - f.tcpFrames())
                 .setStringLongMap(SKIPPED_BY_REASON, f.skipped())
-                .setString(ERROR, stats.errorReason).setString(TAIL_PROBLEM, stats.tailReason)
-                .setBoolean(COMPLETE, stats.complete);
-        if (stats.firstNanos <= stats.lastNanos) {
-            row.setTimestampNanos(FIRST_TS, stats.firstNanos).setTimestampNanos(LAST_TS, stats.lastNanos)
-                    .setLong(DURATION_US, (stats.lastNanos - stats.firstNanos) / 1000);
+                .setString(ERROR, stats.errorReason()).setString(TAIL_PROBLEM, stats.tailReason())
+                .setBoolean(COMPLETE, stats.complete());
+        if (stats.firstNanos() <= stats.lastNanos()) {
+            row.setTimestampNanos(FIRST_TS, stats.firstNanos()).setTimestampNanos(LAST_TS, stats.lastNanos())
+                    .setLong(DURATION_US, (stats.lastNanos() - stats.firstNanos()) / 1000);
         }
-        if (stats.errorOffset != null) {
-            row.setLong(ERROR_OFFSET, stats.errorOffset);
+        if (stats.errorOffset() != null) {
+            row.setLong(ERROR_OFFSET, stats.errorOffset());
         }
-        if (stats.tailOffset != null) {
-            row.setLong(TAIL_OFFSET, stats.tailOffset);
+        if (stats.tailOffset() != null) {
+            row.setLong(TAIL_OFFSET, stats.tailOffset());
         }
         // a split after damage may have read on (the table's other figures stop at the damage): its points go
         int n = 0;
-        while (n < stats.seekPointCount && (stats.errorOffset == null || stats.seekOffsets[n] < stats.errorOffset)) {
+        while (n < stats.seekPointCount()
+                && (stats.errorOffset() == null || stats.seekOffsets()[n] < stats.errorOffset())) {
             n++;
         }
-        row.setLongList(SEEK_FRAMES, Arrays.copyOf(stats.seekFrames, n))
-                .setLongList(SEEK_OFFSETS, Arrays.copyOf(stats.seekOffsets, n));
+        row.setLongList(SEEK_FRAMES, Arrays.copyOf(stats.seekFrames(), n))
+                .setLongList(SEEK_OFFSETS, Arrays.copyOf(stats.seekOffsets(), n));
         return row;
     }
 }

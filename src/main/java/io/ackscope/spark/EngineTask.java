@@ -1,5 +1,7 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.SegmentRows;
+
 import io.ackscope.capture.FileFrames;
 import io.ackscope.capture.FileGap;
 import io.ackscope.tables.EngineTables;

@@ -1,5 +1,11 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.CapturePartition;
+import io.ackscope.spark.source.CaptureSplit;
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SplitStats;
+import io.ackscope.spark.source.SplitStatsAccumulator;
+
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;

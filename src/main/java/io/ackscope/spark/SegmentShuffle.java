@@ -1,5 +1,11 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.CapturePartition;
+import io.ackscope.spark.source.PcapPartitionReader;
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SegmentRows;
+import io.ackscope.spark.source.SplitStatsAccumulator;
+
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.Dependency;
 import org.apache.spark.MapOutputTrackerMaster;

@@ -1,5 +1,9 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.CaptureFile;
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SplitStats;
+
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.FileGap;
 import io.ackscope.tables.RowBuffer;
@@ -33,9 +37,9 @@ final class SourceRows {
                 SplitStats st = perFile.get(f.index());
                 if (st != null) {
                     frames += st.frames().frames() - dups;
-                    captured += st.capturedBytes;
-                    first = Math.min(first, st.firstNanos);
-                    last = Math.max(last, st.lastNanos);
+                    captured += st.capturedBytes();
+                    first = Math.min(first, st.firstNanos());
+                    last = Math.max(last, st.lastNanos());
                 }
             }
             List<FileGap> gaps = numbering.gaps(s);

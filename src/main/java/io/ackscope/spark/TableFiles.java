@@ -1,5 +1,8 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.HadoopSeekableInput;
+import io.ackscope.spark.source.SparkSchemas;
+
 import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.conf.Configuration;

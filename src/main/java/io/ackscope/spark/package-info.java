@@ -1,20 +1,20 @@
 /**
- * The Spark side: the {@code pcap} data source (one row per frame, split reads of large captures with exact frame
- * numbers) and the {@code analyze} job (captures to Parquet tables).
+ * The {@code analyze} job: captures to Parquet tables. The {@code pcap} data source and the read planning it shares
+ * with this job live in {@code io.ackscope.spark.source}, which this package uses and which does not use it.
  *
- * <p><b>Data flow of analyze</b> ({@link io.ackscope.spark.Analyze}): {@link io.ackscope.spark.CapturePlanner} lists
- * the inputs and plans splits; read tasks decode each split's TCP frames into compact rows
- * ({@link io.ackscope.spark.SegmentRows}) and count every frame ({@link io.ackscope.spark.SplitStats});
- * {@link io.ackscope.spark.SegmentShuffle} groups them by connection key, each group in file order; the TCP engine
- * runs per partition ({@link io.ackscope.spark.EngineTask}), makes its records into rows
+ * <p><b>Data flow of analyze</b> ({@link io.ackscope.spark.Analyze}): {@code source/CapturePlanner} lists the inputs
+ * and plans splits; read tasks decode each split's TCP frames into compact rows ({@code source/SegmentRows}) and
+ * count every frame ({@code source/SplitStats}); {@link io.ackscope.spark.SegmentShuffle} groups them by connection
+ * key, each group in file order; {@link io.ackscope.spark.ArchiveNumbering} renumbers frames per source; the TCP
+ * engine runs per partition ({@link io.ackscope.spark.EngineTask}), makes its records into rows
  * ({@link io.ackscope.spark.EngineRows}) and writes the tables ({@link io.ackscope.spark.TableFiles});
  * {@link io.ackscope.spark.OutputDirectory} commits them.
  *
  * <p><b>Tables.</b> Their schemas, the Parquet writer and the reader live in {@code tables}, which knows no Spark;
- * here are only the rows of each table ({@code EngineRows}, {@code CaptureFileRows}, {@code SourceRows}) and the
- * Spark schema of each ({@link io.ackscope.spark.SparkSchemas}).
+ * here are only the rows of each table ({@code EngineRows}, {@code CaptureFileRows}, {@code SourceRows}); the Spark
+ * schema of each comes from {@code source/SparkSchemas}.
  *
- * <p>Uses {@code tables}, {@code tcp}, {@code decode}, {@code capture} and {@code output}; nothing below knows
- * Spark.
+ * <p>Uses {@code spark.source}, {@code tables}, {@code tcp}, {@code decode}, {@code capture}, {@code output} and
+ * {@code json}; nothing below knows Spark.
  */
 package io.ackscope.spark;

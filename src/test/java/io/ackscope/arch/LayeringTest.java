@@ -24,6 +24,9 @@ import org.junit.jupiter.api.Test;
  * the Parquet writer and reader) stand beside the engine: the packages above use them; {@code tables} uses nothing
  * of ackscope and no Spark, {@code output} only capture (the staging prefix the listing skips). {@code json} (the one
  * JSON writer) uses nothing of ackscope and sits at the bottom, for everyone.
+ * A sub-package sits below its parent: {@code spark} (the analyze pipeline) uses {@code spark.source} (the
+ * {@code pcap} data source and the read planning), never the other way; towards other packages a sub-package has the
+ * layer it is given here.
  * Reads every main source file, strips comments and string literals, and fails on any reference (import or fully
  * qualified name) to a package at the same or a higher layer. A new package must be given its layer here.
  */
@@ -34,11 +37,13 @@ class LayeringTest {
             Map.entry("capture", 0), Map.entry("json", 0),
             Map.entry("decode", 1),
             Map.entry("tcp", 2), Map.entry("output", 2), Map.entry("tables", 2),
-            Map.entry("spark", 3), Map.entry("report", 3), Map.entry("probe", 3), Map.entry("load", 3),
-            Map.entry("lab", 3), Map.entry("vantage", 3),
+            Map.entry("spark", 3), Map.entry("spark.source", 3), Map.entry("report", 3), Map.entry("probe", 3),
+            Map.entry("load", 3), Map.entry("lab", 3), Map.entry("vantage", 3),
             Map.entry("cli", 4));
 
-    private static final Pattern REF = Pattern.compile("\\bio\\.ackscope\\.([a-z][a-z0-9_]*)\\b");
+    /** A package named in code: lower-case segments after io.ackscope (a class name starts upper case). */
+    private static final Pattern REF =
+            Pattern.compile("\\bio\\.ackscope\\.([a-z][a-z0-9_]*(?:\\.[a-z][a-z0-9_]*)*)\\b");
     private static final Path MAIN = Path.of("src/main/java/io/ackscope");
 
     @Test
@@ -47,7 +52,7 @@ class LayeringTest {
         Set<String> packages = new TreeSet<>();
         try (Stream<Path> files = Files.walk(MAIN)) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
-                String pkg = MAIN.relativize(f).getName(0).toString();
+                String pkg = MAIN.relativize(f.getParent()).toString().replace(f.getFileSystem().getSeparator(), ".");
                 packages.add(pkg);
                 upward.addAll(violations(pkg, f.getFileName().toString(), read(f)));
             }
@@ -95,6 +100,14 @@ class LayeringTest {
                 violations("capture", "Y.java", "import io.ackscope.widgets.Schema; class Y {}"));
     }
 
+    @Test
+    void aSubPackageMayNotUseItsParentButTheParentMayUseIt() {
+        String source = "import io.ackscope.spark.Analyze; import io.ackscope.spark.source.CaptureFile; class X {}";
+        assertEquals(List.of("spark.source/X.java -> spark"), violations("spark.source", "X.java", source));
+        assertEquals(List.of(),
+                violations("spark", "X.java", "import io.ackscope.spark.source.CaptureFile; class X {}"));
+    }
+
     static List<String> violations(String pkg, String file, String source) {
         Integer own = LAYER.get(pkg);
         assertTrue(own != null, "package " + pkg + " has no layer in LayeringTest.LAYER");
@@ -102,17 +115,23 @@ class LayeringTest {
         Matcher m = REF.matcher(stripCommentsAndStrings(source));
         while (m.find()) {
             String target = m.group(1);
-            if (target.equals(pkg)) {
-                continue;
+            if (target.equals(pkg) || target.startsWith(pkg + ".")) {
+                continue;   // its own package or a sub-package of it
             }
             Integer layer = LAYER.get(target);
+            boolean sameTree = top(target).equals(top(pkg));   // a parent or a sibling in the same tree
             if (layer == null) {
                 out.add(pkg + "/" + file + " -> " + target + " (no layer)");
-            } else if (layer >= own && !out.contains(pkg + "/" + file + " -> " + target)) {
+            } else if ((sameTree || layer >= own) && !out.contains(pkg + "/" + file + " -> " + target)) {
                 out.add(pkg + "/" + file + " -> " + target);
             }
         }
         return out;
+    }
+
+    private static String top(String pkg) {
+        int dot = pkg.indexOf('.');
+        return dot < 0 ? pkg : pkg.substring(0, dot);
     }
 
     /** The source with comments, string and character literals and text blocks replaced by spaces. */

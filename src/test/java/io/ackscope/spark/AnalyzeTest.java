@@ -1,5 +1,8 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.SparkSchemas;
+import io.ackscope.spark.source.SplitStats;
+
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.LatencySummaryTable;
 import io.ackscope.tables.PacketSchema;

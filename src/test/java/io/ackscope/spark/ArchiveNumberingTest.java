@@ -1,5 +1,10 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.CaptureFile;
+import io.ackscope.spark.source.FilePlan;
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SplitStats;
+
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
 import org.junit.jupiter.api.Test;
@@ -77,7 +82,7 @@ class ArchiveNumberingTest {
             long first = p.plan.archive().files().get(j).firstNanos();
             for (int i = 0; i < j; i++) {
                 SplitStats s = p.perFile.get(i);
-                if (files.get(i).source() == files.get(j).source() && s != null && s.lastNanos >= first) {
+                if (files.get(i).source() == files.get(j).source() && s != null && s.lastNanos() >= first) {
                     earlier.add(files.get(i).path());
                 }
             }
@@ -115,7 +120,7 @@ class ArchiveNumberingTest {
             SplitStats s = null;
             if (span.length > 1) {
                 s = new SplitStats(m.index(), 0);
-                s.lastNanos = span[1] * SECOND;
+                s.record(span[1] * SECOND, true, 0, 0, 1, 0, 0);   // the file's last timestamp
             }
             perFile.add(s);
         }

@@ -1,5 +1,7 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.SparkSchemas;
+
 import io.ackscope.tables.Column;
 import io.ackscope.tables.ColumnType;
 import io.ackscope.tables.ParquetTableWriter;

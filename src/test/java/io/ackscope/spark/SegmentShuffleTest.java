@@ -1,5 +1,10 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.source.CapturePartition;
+import io.ackscope.spark.source.CapturePlanner;
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SegmentRows;
+
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;

@@ -27,12 +27,12 @@ import java.util.TreeMap;
 import java.util.function.Predicate;
 
 /** Shared helpers of the Spark tests: one local session per class, the corpus, rows in comparable form. */
-final class SparkTests {
+public final class SparkTests {
     private SparkTests() {
     }
 
     /** A small local session: two cores, three shuffle partitions, no UI, loopback only. */
-    static SparkSession session(String name) {
+    public static SparkSession session(String name) {
         return SparkSession.builder()
                 .master("local[2]")
                 .appName(name)
@@ -44,19 +44,19 @@ final class SparkTests {
     }
 
     /** The shared capture corpus; fails (does not skip) when it is missing. */
-    static Path corpus() {
+    public static Path corpus() {
         return Corpus.dir();
     }
 
     /** The corpus captures (*.pcap, *.pcapng), sorted by name. */
-    static List<Path> corpusCaptures() throws java.io.IOException {
+    public static List<Path> corpusCaptures() throws java.io.IOException {
         try (var s = Files.list(corpus())) {
             return s.filter(f -> f.getFileName().toString().matches(".*\\.pcap(ng)?$")).sorted().toList();
         }
     }
 
     /** Copies the corpus captures {@code names} into {@code dir} (created); returns {@code dir}. */
-    static Path copyCorpus(Path dir, String... names) throws java.io.IOException {
+    public static Path copyCorpus(Path dir, String... names) throws java.io.IOException {
         Files.createDirectories(dir);
         for (String n : names) {
             Files.copy(corpus().resolve(n), dir.resolve(n));
@@ -65,7 +65,7 @@ final class SparkTests {
     }
 
     /** A bundled sample capture from sample-pcaps/. */
-    static Path sample(String name) {
+    public static Path sample(String name) {
         Path p = Path.of("sample-pcaps", name).toAbsolutePath();
         if (!Files.isRegularFile(p)) {
             throw new IllegalStateException("missing sample capture " + p);
@@ -74,7 +74,7 @@ final class SparkTests {
     }
 
     /** The bundled sample {@code name} ({@code X.pcap.gz}) decompressed into {@code dir} as {@code X.pcap}. */
-    static Path gunzippedSample(String name, Path dir) throws java.io.IOException {
+    public static Path gunzippedSample(String name, Path dir) throws java.io.IOException {
         Path out = Files.createDirectories(dir).resolve(name.replaceFirst("\\.gz$", ""));
         try (java.io.InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(sample(name)))) {
             Files.copy(in, out);
@@ -86,7 +86,7 @@ final class SparkTests {
      * A row read back from Parquet in the form {@link RowBuffer#toObjects()} gives: timestamps as epoch
      * microseconds, arrays as lists, maps as sorted maps.
      */
-    static List<Object> comparable(Row r) {
+    public static List<Object> comparable(Row r) {
         List<Object> out = new ArrayList<>(r.size());
         for (int i = 0; i < r.size(); i++) {
             out.add(comparableValue(r.get(i)));
@@ -117,7 +117,7 @@ final class SparkTests {
     }
 
     /** {@link RowBuffer#toObjects()} in the same comparable form. */
-    static List<Object> comparable(RowBuffer b) {
+    public static List<Object> comparable(RowBuffer b) {
         List<Object> out = new ArrayList<>();
         for (Object v : b.toObjects()) {
             if (v instanceof Map<?, ?> m) {
@@ -135,7 +135,7 @@ final class SparkTests {
      * Runs {@code ackscope analyze ARGS} as a user would (its own embedded session, stopped at the end); returns what
      * it printed to System.out, and fails the test with that and System.err when it exits other than 0.
      */
-    static String analyzeCommand(String... args) {
+    public static String analyzeCommand(String... args) {
         java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
         java.io.PrintStream stdout = System.out;
@@ -162,7 +162,7 @@ final class SparkTests {
      * The rows of table {@code table} of the analyze output {@code out} (any Hadoop filesystem URI), read with
      * parquet-avro (no Spark job), as text, sorted; each row with the columns {@code keep} accepts, in schema order.
      */
-    static List<String> tableText(String out, String table, Configuration conf, Predicate<String> keep)
+    public static List<String> tableText(String out, String table, Configuration conf, Predicate<String> keep)
             throws java.io.IOException {
         org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(out, table);
         FileSystem fs = dir.getFileSystem(conf);
@@ -186,7 +186,7 @@ final class SparkTests {
     }
 
     /** Sorts rows by their text form, for comparing multisets of rows. */
-    static List<String> sortedText(List<List<Object>> rows) {
+    public static List<String> sortedText(List<List<Object>> rows) {
         List<String> s = new ArrayList<>(rows.size());
         for (List<Object> r : rows) {
             s.add(r.toString());

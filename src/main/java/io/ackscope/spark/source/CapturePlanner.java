@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
@@ -45,7 +45,7 @@ import java.util.function.Function;
  * costs shared among the cores, at most the split size), so a few hundred small files still make a task per core.
  * Splits of a large file and files on other filesystems keep Spark's cost and size, so those plans are as before.
  */
-final class CapturePlanner {
+public final class CapturePlanner {
     private CapturePlanner() {
     }
 
@@ -71,7 +71,7 @@ final class CapturePlanner {
     }
 
     /** The session's Hadoop configuration with the read options applied (for fs.* settings). */
-    static Configuration hadoopConf(SparkSession spark, Map<String, String> options) {
+    public static Configuration hadoopConf(SparkSession spark, Map<String, String> options) {
         Configuration conf = new Configuration(spark.sparkContext().hadoopConfiguration());
         options.forEach((k, v) -> {
             if (!k.equals("path") && !k.equals("paths")) {
@@ -207,14 +207,15 @@ final class CapturePlanner {
     static final int SPLITS_PER_CORE = 4;
 
     /** Lists, splits and packs; see the class comment. */
-    static ReadPlan plan(SparkSession spark, List<String> paths, Configuration conf,
-                         Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
+    public static ReadPlan plan(SparkSession spark, List<String> paths, Configuration conf,
+                                Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
         return plan(spark, paths, Archive.SourceRule.DIRECTORY, List.of(), conf, confBroadcast);
     }
 
     /** As {@link #plan(SparkSession, List, Configuration, Broadcast)}, with a source rule and excluded paths. */
-    static ReadPlan plan(SparkSession spark, List<String> paths, Archive.SourceRule rule, List<String> excluded,
-                         Configuration conf, Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
+    public static ReadPlan plan(SparkSession spark, List<String> paths, Archive.SourceRule rule, List<String> excluded,
+                                Configuration conf, Broadcast<SerializableConfiguration> confBroadcast)
+            throws IOException {
         Listed earlyListing = EarlyCount.listing(paths, rule, excluded);
         Listed listed = earlyListing != null ? earlyListing : list(paths, conf, rule, excluded);
         List<CaptureFile> files = listed.files();
@@ -368,7 +369,7 @@ final class CapturePlanner {
      * Packs splits into tasks with Spark's sizes ({@code FilePartition.getFilePartitions}: a task takes splits until
      * the next would take it past the split size, each split costing its bytes plus the open cost), but in file
      * order instead of largest first: each task reads a run of consecutive splits, so the read tasks, in order,
-     * read the input in file order, which is what lets {@link SegmentShuffle} hand each engine task its frames in
+     * read the input in file order, which is what lets {@code analyze}'s shuffle hand each engine task its frames in
      * file order without sorting them.
      */
     static List<CapturePartition> pack(List<CaptureSplit> splits, Sizing sizing) {

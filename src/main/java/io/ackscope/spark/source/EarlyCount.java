@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.capture.Archive;
 import org.apache.hadoop.conf.Configuration;

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import java.io.Serializable;
 
@@ -8,5 +8,5 @@ import java.io.Serializable;
  * @param splits      number of splits (1 when read whole)
  * @param wholeReason why the file is read whole, or null when it is split
  */
-record FilePlan(int splits, String wholeReason) implements Serializable {
+public record FilePlan(int splits, String wholeReason) implements Serializable {
 }

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.capture.ArchiveStore;
 import org.apache.hadoop.conf.Configuration;
@@ -19,11 +19,11 @@ import java.util.List;
  * {@code hdfs://...}). Local files are listed through {@link ArchiveStore#local()}, so links are resolved to their
  * files by device and inode and loops are seen; on other filesystems a file's identity is its qualified path.
  */
-final class HadoopArchiveStore implements ArchiveStore {
+public final class HadoopArchiveStore implements ArchiveStore {
     private static final ArchiveStore LOCAL = ArchiveStore.local();
     private final Configuration conf;
 
-    HadoopArchiveStore(Configuration conf) {
+    public HadoopArchiveStore(Configuration conf) {
         this.conf = conf;
     }
 

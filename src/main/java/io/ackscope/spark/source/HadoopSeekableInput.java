@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.capture.SeekableInput;
 import org.apache.hadoop.conf.Configuration;
@@ -10,7 +10,7 @@ import org.apache.hadoop.fs.Path;
 import java.io.IOException;
 
 /** A capture on any Hadoop filesystem as the readers' {@link SeekableInput}, through positioned reads. */
-final class HadoopSeekableInput implements SeekableInput {
+public final class HadoopSeekableInput implements SeekableInput {
     private final FSDataInputStream in;
     private final long length;
 
@@ -25,7 +25,7 @@ final class HadoopSeekableInput implements SeekableInput {
      * extra buffering on every positioned read, for checksum files a capture never has): read tasks 5.8 -> 4.5 CPU-s
      * on a 1.3 GB capture.
      */
-    static FileSystem captureFileSystem(Path path, Configuration conf) throws IOException {
+    public static FileSystem captureFileSystem(Path path, Configuration conf) throws IOException {
         FileSystem fs = path.getFileSystem(conf);
         return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
     }

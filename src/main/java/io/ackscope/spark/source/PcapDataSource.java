@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.tables.PacketSchema;
 import org.apache.spark.sql.connector.catalog.Table;

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureProblem;
@@ -23,7 +23,7 @@ import java.util.Iterator;
  * into the task's one reused row. A damaged file ends its split at the damage: the error and its offset go to the
  * statistics (or fail the task with {@code failOnDamage}).
  */
-final class PcapPartitionReader implements PartitionReader<InternalRow> {
+public final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private static final Logger LOG = LoggerFactory.getLogger(PcapPartitionReader.class);
 
     private final Iterator<CaptureSplit> splits;
@@ -33,7 +33,7 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private final boolean httpPayloadOnly;
     private final boolean failOnDamage;
     private final boolean tcpOnly;
-    /** A read for {@link SegmentShuffle}: rows of {@link SegmentRows#SCHEMA} instead of frame columns. */
+    /** A read for {@code analyze}'s shuffle: rows of {@link SegmentRows#SCHEMA} instead of frame columns. */
     private final boolean segmentRows;
     private final SplitStatsAccumulator statsSink;
     private final PacketDecoder decoder = new PacketDecoder();
@@ -47,7 +47,7 @@ final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private long frameBase;
     private UnsafeRow current;
 
-    PcapPartitionReader(CapturePartition partition, StructType required, Configuration conf, int payloadBytes,
+    public PcapPartitionReader(CapturePartition partition, StructType required, Configuration conf, int payloadBytes,
                         boolean httpPayloadOnly, boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator statsSink) {
         this.splits = partition.splits().iterator();
         this.required = required;

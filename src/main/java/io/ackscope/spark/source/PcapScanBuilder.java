@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;

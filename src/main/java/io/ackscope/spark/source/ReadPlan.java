@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.capture.Archive;
 
@@ -10,19 +10,19 @@ import java.util.List;
  * The planned read of a scan: the captures, how each is read, the tasks, and the archive listing they came from
  * (sources, copies and skipped paths; null for a plan made from a file list).
  */
-record ReadPlan(List<CaptureFile> files, List<FilePlan> filePlans, List<CapturePartition> partitions,
+public record ReadPlan(List<CaptureFile> files, List<FilePlan> filePlans, List<CapturePartition> partitions,
                 Archive archive) implements Serializable {
 
-    ReadPlan(List<CaptureFile> files, List<FilePlan> filePlans, List<CapturePartition> partitions) {
+    public ReadPlan(List<CaptureFile> files, List<FilePlan> filePlans, List<CapturePartition> partitions) {
         this(files, filePlans, partitions, null);
     }
 
     /** Source names (one unnamed source without a listing). */
-    List<String> sources() {
+    public List<String> sources() {
         return archive != null ? archive.sources() : List.of("");
     }
 
-    long totalBytes() {
+    public long totalBytes() {
         long t = 0;
         for (CaptureFile f : files) {
             t += f.length();
@@ -34,7 +34,7 @@ record ReadPlan(List<CaptureFile> files, List<FilePlan> filePlans, List<CaptureP
      * Merges split statistics (in file, split order) into one per file; a file none of whose splits reported gets
      * null, and a file with missing splits is marked incomplete.
      */
-    List<SplitStats> perFile(List<SplitStats> splits) {
+    public List<SplitStats> perFile(List<SplitStats> splits) {
         List<SplitStats> out = new ArrayList<>(files.size());
         for (int i = 0; i < files.size(); i++) {
             out.add(null);

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.decode.PacketDecoder;
 import io.ackscope.tcp.HttpStartLine;
@@ -16,8 +16,8 @@ import java.util.Arrays;
 /**
  * The rows {@code analyze} shuffles, and how a shuffled row becomes the engine's {@link Segment} again.
  *
- * <p>{@link SegmentShuffle}'s read tasks give, for each TCP frame, four columns instead of the {@code pcap} source's
- * frame columns: {@code file_index}, {@code frame_number} (the sort order), {@code conn_key} (a
+ * <p>The read tasks of {@code analyze}'s shuffle give, for each TCP frame, four columns instead of the
+ * {@code pcap} source's frame columns: {@code file_index}, {@code frame_number} (the sort order), {@code conn_key} (a
  * direction-independent hash of the 4-tuple: the shuffle key) and {@code segment}, every other field the engine reads
  * packed into one binary value of 82 bytes plus 8 per SACK block plus the kept payload prefix. Spark serializes and
  * shuffles rows as they are; four fields instead of twenty and about 135 instead of about 220 bytes a row is what
@@ -31,17 +31,17 @@ import java.util.Arrays;
  * absent); one byte of bits (1: SACK permitted, 2: TCP timestamps present), one byte of SACK block count (at most 4),
  * a short payload prefix length; the SACK blocks (left and right edges as unsigned 32-bit ints); the payload prefix.
  */
-final class SegmentRows {
+public final class SegmentRows {
     private SegmentRows() {
     }
 
-    static final StructType SCHEMA = new StructType(new StructField[]{
+    public static final StructType SCHEMA = new StructType(new StructField[]{
             DataTypes.createStructField("file_index", DataTypes.IntegerType, false),
             DataTypes.createStructField("frame_number", DataTypes.LongType, false),
             DataTypes.createStructField("conn_key", DataTypes.LongType, false),
             DataTypes.createStructField("segment", DataTypes.BinaryType, false)});
 
-    static final int FILE_INDEX = 0, FRAME = 1, KEY = 2, SEGMENT = 3;
+    public static final int FILE_INDEX = 0, FRAME = 1, KEY = 2, SEGMENT = 3;
 
     /** Bytes before the SACK blocks. */
     static final int FIXED_BYTES = 82;
@@ -52,7 +52,7 @@ final class SegmentRows {
 
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
 
-    /** True if {@code required} asks for these rows (a {@link SegmentShuffle} read task). */
+    /** True if {@code required} asks for these rows (a read task of {@code analyze}'s shuffle). */
     static boolean isSegmentSchema(StructType required) {
         return Arrays.asList(required.fieldNames()).contains("segment");
     }
@@ -145,7 +145,7 @@ final class SegmentRows {
     }
 
     /** Fills {@code s} from a row of {@link #SCHEMA}. */
-    static void fill(Segment s, InternalRow r) {
+    public static void fill(Segment s, InternalRow r) {
         s.clear();
         s.fileIndex = r.getInt(FILE_INDEX);
         s.frameNumber = r.getLong(FRAME);

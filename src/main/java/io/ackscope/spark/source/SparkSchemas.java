@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import io.ackscope.tables.Column;
 import io.ackscope.tables.ColumnType;
@@ -34,7 +34,7 @@ public final class SparkSchemas {
     }
 
     /** Footer metadata of a table file written for Spark: its Spark schema as JSON. */
-    static Map<String, String> footer(TableSchema table) {
+    public static Map<String, String> footer(TableSchema table) {
         return Map.of(ROW_METADATA, of(table).json());
     }
 

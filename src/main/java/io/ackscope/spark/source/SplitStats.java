@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import java.io.Serializable;
 import java.util.TreeSet;
@@ -50,7 +50,7 @@ public final class SplitStats implements Serializable {
     long maxStepNanos;
 
     /** Frames between two seek points (a power of two: {@link #seekPoint} masks). */
-    static final long SEEK_POINT_FRAMES = 16_384;
+    public static final long SEEK_POINT_FRAMES = 16_384;
 
     private transient int lastLinkType = -1;
     private transient long lastInterface = -1;
@@ -61,8 +61,8 @@ public final class SplitStats implements Serializable {
     }
 
     /** Counts one record's frame-level facts (the decode accounting is done by {@link #frames()}). */
-    void record(long timestampNanos, boolean hasTimestamp, int capLen, long origLen, int linkType, int section,
-                int interfaceId) {
+    public void record(long timestampNanos, boolean hasTimestamp, int capLen, long origLen, int linkType, int section,
+                       int interfaceId) {
         capturedBytes += capLen;
         originalBytes += origLen;
         if (hasTimestamp) {
@@ -125,6 +125,82 @@ public final class SplitStats implements Serializable {
 
     public FrameAccounting frames() {
         return frames;
+    }
+
+    // Read by the analyze pipeline (capture_files, sources, numbering); written only here and by the reader.
+
+    public String format() {
+        return format;
+    }
+
+    public long capturedBytes() {
+        return capturedBytes;
+    }
+
+    public long originalBytes() {
+        return originalBytes;
+    }
+
+    /** Earliest timestamp, {@link Long#MAX_VALUE} when no record had one. */
+    public long firstNanos() {
+        return firstNanos;
+    }
+
+    /** Latest timestamp, {@link Long#MIN_VALUE} when no record had one. */
+    public long lastNanos() {
+        return lastNanos;
+    }
+
+    public TreeSet<Integer> linkTypes() {
+        return linkTypes;
+    }
+
+    public TreeSet<Long> interfaces() {
+        return interfaces;
+    }
+
+    public Long errorOffset() {
+        return errorOffset;
+    }
+
+    public String errorReason() {
+        return errorReason;
+    }
+
+    public Long tailOffset() {
+        return tailOffset;
+    }
+
+    public String tailReason() {
+        return tailReason;
+    }
+
+    public boolean complete() {
+        return complete;
+    }
+
+    public long[] seekFrames() {
+        return seekFrames;
+    }
+
+    public long[] seekOffsets() {
+        return seekOffsets;
+    }
+
+    public int seekPointCount() {
+        return seekPointCount;
+    }
+
+    public long lastFrame() {
+        return lastFrame;
+    }
+
+    public long lastRecordNanos() {
+        return lastRecordNanos;
+    }
+
+    public long maxStepNanos() {
+        return maxStepNanos;
     }
 
     /** Adds the next split of the same file (splits are merged in order); the first error (in file order) wins. */

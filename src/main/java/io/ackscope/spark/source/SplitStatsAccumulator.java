@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
 
 import org.apache.spark.SparkContext;
 import org.apache.spark.util.AccumulatorV2;
@@ -49,12 +49,12 @@ public final class SplitStatsAccumulator extends AccumulatorV2<SplitStats, List<
     }
 
     /** Called by the scan on the driver once it has planned its read. */
-    void planned(ReadPlan p) {
+    public void planned(ReadPlan p) {
         this.plan = p;
     }
 
     /** The plan of the scan that uses this accumulator, or null before it was planned. */
-    ReadPlan plan() {
+    public ReadPlan plan() {
         return plan;
     }
 

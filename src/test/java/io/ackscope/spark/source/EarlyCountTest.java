@@ -1,4 +1,6 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
+
+import io.ackscope.spark.SparkTests;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;

@@ -1,4 +1,6 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
+
+import io.ackscope.spark.SparkTests;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -25,6 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code spark.read.format("pcap")}: paths, splitting, pruning and values, checked against the reader and tshark. */
 @Tag("slow")
 class PcapDataSourceTest {
+    /** A corpus capture damaged after its sixth frame. */
+    static final String DAMAGED = "suri__bug-1450-04__tls_DER-incomplete-header.pcap";
     @TempDir
     static Path tmp;
     static SparkSession spark;
@@ -127,7 +131,7 @@ class PcapDataSourceTest {
 
     @Test
     void aDamagedCaptureEndsAtTheDamageUnlessFailOnDamage() {
-        String damaged = SparkTests.corpus().resolve(AnalyzeTest.DAMAGED).toString();
+        String damaged = SparkTests.corpus().resolve(DAMAGED).toString();
         assertEquals(6, pcap(damaged).count());
         Exception e = assertThrows(Exception.class,
                 () -> spark.read().format("pcap").option("failOnDamage", "true").load(damaged).count());

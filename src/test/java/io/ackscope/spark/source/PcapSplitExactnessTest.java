@@ -1,4 +1,6 @@
-package io.ackscope.spark;
+package io.ackscope.spark.source;
+
+import io.ackscope.spark.SparkTests;
 
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
