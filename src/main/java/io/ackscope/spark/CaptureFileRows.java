@@ -78,7 +78,8 @@ final class CaptureFileRows {
         }
         // a split after damage may have read on (the table's other figures stop at the damage): its points go
         int n = 0;
-        while (n < stats.seekPointCount() && (stats.errorOffset() == null || stats.seekOffsets()[n] < stats.errorOffset())) {
+        while (n < stats.seekPointCount()
+                && (stats.errorOffset() == null || stats.seekOffsets()[n] < stats.errorOffset())) {
             n++;
         }
         row.setLongList(SEEK_FRAMES, Arrays.copyOf(stats.seekFrames(), n))
