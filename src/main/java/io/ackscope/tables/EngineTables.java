@@ -308,6 +308,7 @@ public final class EngineTables {
         public static final Column TIMESTAMP = RTT_SAMPLES.column("timestamp");
         public static final Column KIND = RTT_SAMPLES.column("kind");
         public static final Column RTT_US = RTT_SAMPLES.column("rtt_us");
+        public static final Column FRAME_NUMBER = RTT_SAMPLES.column("frame_number");
     }
 
     /** Columns of {@link #ACK_DELAYS} that readers use. */
@@ -321,6 +322,7 @@ public final class EngineTables {
         public static final Column ACK_DELAY_US = ACK_DELAYS.column("ack_delay_us");
         public static final Column METHOD = ACK_DELAYS.column("method");
         public static final Column ACK_CLASS = ACK_DELAYS.column("ack_class");
+        public static final Column FRAME_NUMBER = ACK_DELAYS.column("frame_number");
     }
 
     /** Columns of {@link #STALLS} that readers use. */

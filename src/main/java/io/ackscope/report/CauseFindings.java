@@ -1,0 +1,223 @@
+package io.ackscope.report;
+
+import io.ackscope.tables.FindingsTable;
+import io.ackscope.tables.TableReader;
+import io.ackscope.tcp.Addresses;
+import io.ackscope.tcp.Cause;
+import io.ackscope.tcp.CauseRanking;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The latency causes of the selected endpoints, as {@code analyze} ranked them in the {@code findings} table
+ * (issue 18): what the page leads with. The report does not rank causes itself; it reads the table and applies the
+ * one rule {@code diagnose} applies ({@link CauseRanking#isVerdict}, {@link CauseRanking#costOrder}).
+ *
+ * <p>Evidence: a row names frame numbers, not connections. The measurement readers report the frames they see
+ * ({@link #seen}: ACKs in {@code ack_delays} and {@code rtt_samples}, a stall's three frames, a connection's first
+ * frame), and a row's evidence connection is the one that carries its first frame found (the costliest
+ * occurrence's): the connection whose flow graph the page draws for it. A cause of a version newer than this one
+ * (a name {@link Cause} does not know) is shown by its name, without fixes.
+ */
+final class CauseFindings {
+    /** Causes the page lists at most (the costliest). */
+    static final int MAX_ROWS = 40;
+
+    /** One row of {@code findings} for a selected endpoint. */
+    static final class Row {
+        final EndpointStats endpoint;
+        final String source, causeName;
+        /** Null for a name this version does not know. */
+        final Cause cause;
+        final long connections, requests, events, count, timeLostMicros;
+        final double share;
+        final long[] frames;
+        /** The connection of the first frame found (a {@link Selection#key}), and that frame; -1 when none. */
+        long evidenceKey = -1, evidenceFrame = -1;
+        /** The page draws the evidence connection's flow graph. */
+        boolean drawn;
+
+        Row(EndpointStats endpoint, String source, String causeName, long connections, long requests, long events,
+            long count, long timeLostMicros, double share, long[] frames) {
+            this.endpoint = endpoint;
+            this.source = source;
+            this.causeName = causeName;
+            this.cause = cause(causeName);
+            this.connections = connections;
+            this.requests = requests;
+            this.events = events;
+            this.count = count;
+            this.timeLostMicros = timeLostMicros;
+            this.share = share;
+            this.frames = frames;
+        }
+
+        boolean verdict() {
+            return CauseRanking.isVerdict(share);
+        }
+
+        int ordinal() {
+            return cause == null ? -1 : cause.ordinal();
+        }
+    }
+
+    private static Cause cause(String name) {
+        try {
+            return Cause.valueOf(name);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return null;
+        }
+    }
+
+    /** Costliest first, by the ranking's own order. */
+    static int costOrder(Row a, Row b) {
+        return CauseRanking.costOrder(a.timeLostMicros, a.events, a.ordinal(), b.timeLostMicros, b.events,
+                b.ordinal());
+    }
+
+    /** Whether the output has the table at all (outputs of older versions do not). */
+    final boolean present;
+    /** The rows of the selected endpoints, costliest first, at most {@link #MAX_ROWS}. */
+    final List<Row> rows;
+    /** Rows beyond {@link #MAX_ROWS}. */
+    final int notShown;
+    /** The wanted evidence frames of every source, sorted: a cheap first test for {@link #seen}. */
+    private final long[] wanted;
+    /** Per source, evidence frame to the key of its connection. */
+    private final Map<String, Map<Long, Long>> found = new HashMap<>();
+    /** The keys of the connections that carry an evidence frame. */
+    private final java.util.Set<Long> evidenceKeys = new java.util.HashSet<>();
+
+    private final Selection sel;
+
+    private CauseFindings(Selection sel, boolean present, List<Row> all) {
+        this.sel = sel;
+        this.present = present;
+        all.sort(CauseFindings::costOrder);
+        this.rows = new ArrayList<>(all.subList(0, Math.min(all.size(), MAX_ROWS)));
+        this.notShown = all.size() - rows.size();
+        this.wanted = rows.stream().flatMapToLong(r -> Arrays.stream(r.frames)).sorted().distinct().toArray();
+        for (Row r : rows) {
+            r.endpoint.causes.add(r);
+            r.endpoint.timeLostMicros += r.timeLostMicros;
+            if (r.verdict()) {
+                r.endpoint.verdictMicros += r.timeLostMicros;
+            }
+        }
+    }
+
+    /** Reads the rows of {@code findings} whose endpoint has a selected connection. */
+    static CauseFindings read(Path dir, Selection sel) throws IOException {
+        List<Row> all = new ArrayList<>();
+        if (!TableReader.exists(dir, Tables.FINDINGS)) {
+            return new CauseFindings(sel, false, all);
+        }
+        TableReader.scan(dir, Tables.FINDINGS, Tables.FINDINGS_COLUMNS, b -> {
+            String[] source = b.strings(FindingsTable.SOURCE), ip = b.strings(FindingsTable.SERVER_IP),
+                    cause = b.strings(FindingsTable.CAUSE);
+            TableReader.LongColumn port = b.longs(FindingsTable.SERVER_PORT),
+                    conns = b.longs(FindingsTable.CONNECTIONS), requests = b.longs(FindingsTable.REQUESTS),
+                    events = b.longs(FindingsTable.EVENTS), count = b.longs(FindingsTable.COUNT),
+                    lost = b.longs(FindingsTable.TIME_LOST_US);
+            double[] share = b.doubles(FindingsTable.SHARE).exact;
+            long[][] frames = b.longLists(FindingsTable.EVIDENCE_FRAMES);
+            for (int i = 0; i < b.rows; i++) {
+                String server = Addresses.endpointText(ip[i], (int) port.values[i]);
+                if (!sel.filter.selectsSource(source[i]) || !sel.filter.selectsServer(server)) {
+                    continue;
+                }
+                EndpointStats e = sel.endpoint(sel.endpointName(server, source[i]));
+                if (e != null) {
+                    all.add(new Row(e, source[i], cause[i], conns.values[i], requests.values[i],
+                            events.values[i], count.values[i], lost.values[i], share[i],
+                            frames[i] == null ? new long[0] : frames[i]));
+                }
+            }
+        });
+        return new CauseFindings(sel, true, all);
+    }
+
+    /**
+     * A frame of connection {@code stream} of {@code source} was seen; kept when a row names it as evidence and the
+     * connection is selected. Cheap for the frames no row names (a binary search); callable from two readers at
+     * once while the selection does not change.
+     */
+    void seen(String source, long frame, long stream) {
+        if (frame < 0 || Arrays.binarySearch(wanted, frame) < 0) {
+            return;
+        }
+        int ordinal = sel.sourceOrdinal(source);
+        if (ordinal < 0 || sel.index.endpoint(ordinal, stream) < 0) {
+            return;
+        }
+        synchronized (found) {
+            found.computeIfAbsent(source == null ? "" : source, k -> new HashMap<>())
+                    .putIfAbsent(frame, Selection.key(ordinal, stream));
+            evidenceKeys.add(Selection.key(ordinal, stream));
+        }
+    }
+
+    /** Whether connection {@code key} carries a frame some row names as evidence. */
+    boolean names(long key) {
+        synchronized (found) {
+            return evidenceKeys.contains(key);
+        }
+    }
+
+    /**
+     * Resolves each row's evidence connection (once every reader has reported its frames); returns the connections
+     * to draw, the costliest cause's first, each once, at most {@code max}.
+     */
+    Map<Long, Long> evidenceConnections(int max) {
+        Map<Long, Long> focus = new LinkedHashMap<>();
+        for (Row r : rows) {
+            Map<Long, Long> m = found.getOrDefault(r.source == null ? "" : r.source, Map.of());
+            for (long f : r.frames) {
+                Long key = m.get(f);
+                if (key != null) {
+                    r.evidenceKey = key;
+                    r.evidenceFrame = f;
+                    break;
+                }
+            }
+            if (r.evidenceKey >= 0 && (focus.containsKey(r.evidenceKey) || focus.size() < max)) {
+                focus.putIfAbsent(r.evidenceKey, r.evidenceFrame);
+            }
+        }
+        return focus;
+    }
+
+    /** Marks the rows whose evidence connection the page draws. */
+    void drawn(java.util.Set<Long> keys) {
+        for (Row r : rows) {
+            r.drawn = r.evidenceKey >= 0 && keys.contains(r.evidenceKey);
+        }
+    }
+
+    /** The rows as the page shows them. */
+    List<ReportData.CauseRow> shown() {
+        List<ReportData.CauseRow> l = new ArrayList<>();
+        for (Row r : rows) {
+            l.add(shown(r));
+        }
+        return l;
+    }
+
+    static ReportData.CauseRow shown(Row r) {
+        List<Long> frames = new ArrayList<>();
+        for (long f : r.frames) {
+            frames.add(f);
+        }
+        return new ReportData.CauseRow(r.endpoint.server, r.causeName,
+                r.cause == null ? r.causeName : r.cause.title(), r.verdict(), r.share, r.timeLostMicros, r.requests,
+                r.connections, r.events, r.count, r.cause == null ? "" : r.cause.oneLineFix(), frames,
+                r.drawn ? r.evidenceFrame : null, r.drawn ? Selection.anchor(r.evidenceKey) : null);
+    }
+}
