@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.tcp.CauseRanking;
+
 import java.util.List;
 import java.util.Map;
 
@@ -54,6 +56,11 @@ final class MethodNotes {
                         + "next data segment leaves within about a millisecond of that ACK.",
                 "Share of time lost to stalls: stall time inside request/response exchanges divided by their "
                         + "total response time, per server endpoint.",
+                "Causes: the rows of the findings table that analyze wrote, one per server endpoint and cause, "
+                        + "with the time each cost and its share of the endpoint's response time (docs/causes.md). "
+                        + "The costliest cause with a share of at least " + Format.percent(CauseRanking.VERDICT_SHARE)
+                        + " is the verdict, the rule diagnose applies; smaller ones are listed, never the verdict. "
+                        + "Each links to the connection that carries its first evidence frame.",
                 "Percentiles are nearest-rank over every value (the smallest value with at least that share of "
                         + "the values at or below it), the same as the latency_summary table. Histograms count "
                         + "the same values in " + ReportBuilder.LIMITS.histogramBinsPerDecade() + " logarithmic bins per decade "

@@ -139,6 +139,24 @@ class ReportCausesTest {
         assertEquals(2, html.split("class=\"break\"", -1).length - 1, "two breaks in the axis");
     }
 
+    /** Cause names, endpoints and fixes come from a table anyone could have written: they are text, never markup. */
+    @Test
+    void causeTextFromTheTablesIsEscaped() throws IOException {
+        ReportData d = Report.data(AnalyzedCaptures.tables(LAB_ON), ReportFilter.ALL, false);
+        ReportData.CauseRow evil = new ReportData.CauseRow("<b>10.0.0.1</b>:80", "<script>alert(1)</script>",
+                "<img src=x onerror=alert(1)>", false, 0.001, 5, 1, 1, 1, 1, "\"><svg onload=alert(1)>",
+                List.of(1L), null, null);
+        ReportData x = new ReportData(d.tablesDir(), d.filter(), d.input(), d.verdict(), List.of(evil), 0, true,
+                d.endpoints(), d.endpointsNotShown(), d.timeline(), d.worstConnections(), d.slowestRequests(),
+                d.method(), d.limits());
+        String html = HtmlReport.render(x, "now", null);
+        assertFalse(html.contains("<script>"), "script");
+        assertFalse(html.contains("<img src=x"), "img");
+        assertFalse(html.contains("<svg onload"), "svg");
+        assertFalse(html.contains("<b>10.0.0.1"), "b");
+        assertTrue(html.contains("data-cause=\"&lt;script&gt;alert(1)&lt;/script&gt;\""), "the name, escaped");
+    }
+
     @Test
     void busyPeriodsCutOnlyLongGaps() {
         BusyPeriods b = new BusyPeriods();
