@@ -1,7 +1,9 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.Column;
 import io.ackscope.tables.FindingsTable;
 import io.ackscope.tables.TableReader;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.Addresses;
 import io.ackscope.tcp.Cause;
 import io.ackscope.tcp.CauseRanking;
@@ -20,20 +22,21 @@ import java.util.Map;
  * (issue 18): what the page leads with. The report does not rank causes itself; it reads the table and applies the
  * one rule {@code diagnose} applies ({@link CauseRanking#isVerdict}, {@link CauseRanking#costOrder}).
  *
- * <p>Evidence: a row names frame numbers, not connections. The measurement readers report the frames they see
- * ({@link #seen}: ACKs in {@code ack_delays} and {@code rtt_samples}, a stall's three frames, a connection's first
- * frame), and a row's evidence connection is the one that carries its first frame found (the costliest
- * occurrence's): the connection whose flow graph the page draws for it. A cause of a version newer than this one
- * (a name {@link Cause} does not know) is shown by its name, without fixes.
+ * <p>Evidence: a row names frame numbers, not connections. The readers report the frames they see ({@link #seen}:
+ * a connection's first frame, a stall's three frames, and, only when a row is still without its connection, the
+ * ACK frames of {@code ack_delays} and {@code rtt_samples}, {@link #readFrames}), and a row's evidence connection
+ * is the one that carries its first frame found (the costliest occurrence's): the connection whose flow graph the
+ * page draws for it. A cause of a version newer than this one (a name {@link Cause} does not know) is shown by its
+ * name, without fixes.
  */
 final class CauseFindings {
     /** Causes the page lists at most (the costliest). */
     static final int MAX_ROWS = 40;
 
-    /** One row of {@code findings} for a selected endpoint. */
+    /** One row of {@code findings}; its endpoint is known once the selection is ({@link #attach}). */
     static final class Row {
-        final EndpointStats endpoint;
-        final String source, causeName;
+        EndpointStats endpoint;
+        final String source, server, causeName;
         /** Null for a name this version does not know. */
         final Cause cause;
         final long connections, requests, events, count, timeLostMicros;
@@ -44,10 +47,10 @@ final class CauseFindings {
         /** The page draws the evidence connection's flow graph. */
         boolean drawn;
 
-        Row(EndpointStats endpoint, String source, String causeName, long connections, long requests, long events,
+        Row(String source, String server, String causeName, long connections, long requests, long events,
             long count, long timeLostMicros, double share, long[] frames) {
-            this.endpoint = endpoint;
             this.source = source;
+            this.server = server;
             this.causeName = causeName;
             this.cause = cause(causeName);
             this.connections = connections;
@@ -84,10 +87,12 @@ final class CauseFindings {
 
     /** Whether the output has the table at all (outputs of older versions do not). */
     final boolean present;
-    /** The rows of the selected endpoints, costliest first, at most {@link #MAX_ROWS}. */
-    final List<Row> rows;
+    /** The rows of the selected endpoints, costliest first, at most {@link #MAX_ROWS} (after {@link #attach}). */
+    List<Row> rows = List.of();
     /** Rows beyond {@link #MAX_ROWS}. */
-    final int notShown;
+    int notShown;
+    /** The rows that pass the filter's source and server, before the selection is known. */
+    private final List<Row> read;
     /** The wanted evidence frames of every source, sorted: a cheap first test for {@link #seen}. */
     private final long[] wanted;
     /** Per source, evidence frame to the key of its connection. */
@@ -97,13 +102,28 @@ final class CauseFindings {
 
     private final Selection sel;
 
-    private CauseFindings(Selection sel, boolean present, List<Row> all) {
+    private CauseFindings(Selection sel, boolean present, List<Row> read) {
         this.sel = sel;
         this.present = present;
+        this.read = read;
+        this.wanted = read.stream().flatMapToLong(r -> Arrays.stream(r.frames)).sorted().distinct().toArray();
+    }
+
+    /**
+     * Keeps the rows whose endpoint has a selected connection (once the first pass over {@code connections} has
+     * made the selection), costliest first, at most {@link #MAX_ROWS}, and adds their time lost to the endpoints.
+     */
+    void attach() {
+        List<Row> all = new ArrayList<>();
+        for (Row r : read) {
+            r.endpoint = sel.endpoint(sel.endpointName(r.server, r.source));
+            if (r.endpoint != null) {
+                all.add(r);
+            }
+        }
         all.sort(CauseFindings::costOrder);
-        this.rows = new ArrayList<>(all.subList(0, Math.min(all.size(), MAX_ROWS)));
-        this.notShown = all.size() - rows.size();
-        this.wanted = rows.stream().flatMapToLong(r -> Arrays.stream(r.frames)).sorted().distinct().toArray();
+        rows = new ArrayList<>(all.subList(0, Math.min(all.size(), MAX_ROWS)));
+        notShown = all.size() - rows.size();
         for (Row r : rows) {
             r.endpoint.causes.add(r);
             r.endpoint.timeLostMicros += r.timeLostMicros;
@@ -113,7 +133,10 @@ final class CauseFindings {
         }
     }
 
-    /** Reads the rows of {@code findings} whose endpoint has a selected connection. */
+    /**
+     * Reads the rows of {@code findings} that pass the filter's source and server; before the first pass over
+     * {@code connections}, so that pass can report the connections' first frames ({@link #seen}).
+     */
     static CauseFindings read(Path dir, Selection sel) throws IOException {
         List<Row> all = new ArrayList<>();
         if (!TableReader.exists(dir, Tables.FINDINGS)) {
@@ -130,12 +153,8 @@ final class CauseFindings {
             long[][] frames = b.longLists(FindingsTable.EVIDENCE_FRAMES);
             for (int i = 0; i < b.rows; i++) {
                 String server = Addresses.endpointText(ip[i], (int) port.values[i]);
-                if (!sel.filter.selectsSource(source[i]) || !sel.filter.selectsServer(server)) {
-                    continue;
-                }
-                EndpointStats e = sel.endpoint(sel.endpointName(server, source[i]));
-                if (e != null) {
-                    all.add(new Row(e, source[i], cause[i], conns.values[i], requests.values[i],
+                if (sel.filter.selectsSource(source[i]) && sel.filter.selectsServer(server)) {
+                    all.add(new Row(source[i], server, cause[i], conns.values[i], requests.values[i],
                             events.values[i], count.values[i], lost.values[i], share[i],
                             frames[i] == null ? new long[0] : frames[i]));
                 }
@@ -162,6 +181,44 @@ final class CauseFindings {
                     .putIfAbsent(frame, Selection.key(ordinal, stream));
             evidenceKeys.add(Selection.key(ordinal, stream));
         }
+    }
+
+    /**
+     * Finds the evidence connections the measurement passes did not: the stalls' frames and the connections' first
+     * frames name the Nagle and handshake causes; loss, spurious retransmissions and new causes name data and ACK
+     * frames, looked up here in {@code ack_delays}, then {@code rtt_samples} (two columns each), only while some
+     * row is still unresolved.
+     */
+    void readFrames(Path dir) throws IOException {
+        for (TableSchema t : List.of(Tables.ACK_DELAYS, Tables.RTT_SAMPLES)) {
+            if (!unresolved()) {
+                return;
+            }
+            Column stream = t.column(Tables.EVIDENCE_COLUMNS.get(0).name()),
+                    frame = t.column(Tables.EVIDENCE_COLUMNS.get(1).name());
+            TableReader.scan(dir, t, List.of(stream, frame), Tables.SOURCE, b -> {
+                TableReader.LongColumn s = b.longs(stream), f = b.longs(frame);
+                String[] source = Selection.sources(b);
+                for (int i = 0; i < b.rows; i++) {
+                    seen(source == null ? null : source[i], f.values[i], s.values[i]);
+                }
+            });
+        }
+    }
+
+    /** Whether a row with evidence frames has none found yet. */
+    private boolean unresolved() {
+        for (Row r : rows) {
+            Map<Long, Long> m = found.getOrDefault(r.source == null ? "" : r.source, Map.of());
+            boolean any = r.frames.length == 0;
+            for (long f : r.frames) {
+                any |= m.containsKey(f);
+            }
+            if (!any) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether connection {@code key} carries a frame some row names as evidence. */

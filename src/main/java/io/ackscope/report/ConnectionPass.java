@@ -12,23 +12,26 @@ import java.util.TreeMap;
 
 /**
  * The first pass over {@code connections}: which connections are selected ({@link Selection}), per endpoint their
- * counts and handshake RTTs, the vantage points, and the timeline: its window (two order statistics of all
- * connection times, {@link SmallestValues} keeping the 0.5% at each end) and its busy periods
- * ({@link BusyPeriods}, the connections' spans merged).
+ * counts and handshake RTTs, the vantage points, the first frames (evidence of handshake causes), and the
+ * timeline: its window (two order statistics of all connection times, {@link SmallestValues} keeping the 0.5% at
+ * each end) and its busy periods ({@link BusyPeriods}, the connections' spans merged).
  */
 final class ConnectionPass {
     /** The columns this pass reads (the second pass, {@link WorstConnections}, reads them all for a few). */
     static final List<Column> COLUMNS = List.of(Connections.STREAM, Connections.FIRST_TIMESTAMP,
             Connections.LAST_TIMESTAMP, Connections.SYN_TIMESTAMP, Connections.INITIAL_RTT_US, Connections.VANTAGE,
-            Connections.SERVER_IP, Connections.SERVER_PORT);
+            Connections.SERVER_IP, Connections.SERVER_PORT, Connections.FIRST_FRAME_NUMBER);
 
     private final Selection sel;
+    /** Told each selected connection's first frame: the evidence of a handshake cause. */
+    private final CauseFindings causes;
     /** Connections per inferred vantage point. */
     final Map<String, Long> vantage = new TreeMap<>();
     private final BusyPeriods busy = new BusyPeriods();
 
-    ConnectionPass(Selection sel) {
+    ConnectionPass(Selection sel, CauseFindings causes) {
         this.sel = sel;
+        this.causes = causes;
     }
 
     /**
@@ -46,7 +49,8 @@ final class ConnectionPass {
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIMESTAMP),
                     last = b.longs(Connections.LAST_TIMESTAMP), syn = b.longs(Connections.SYN_TIMESTAMP),
-                    initialRtt = b.longs(Connections.INITIAL_RTT_US), serverPort = b.longs(Connections.SERVER_PORT);
+                    initialRtt = b.longs(Connections.INITIAL_RTT_US), serverPort = b.longs(Connections.SERVER_PORT),
+                    firstFrame = b.longs(Connections.FIRST_FRAME_NUMBER);
             String[] vant = b.strings(Connections.VANTAGE), serverIp = b.strings(Connections.SERVER_IP);
             String[] source = Selection.sources(b);
             for (int i = 0; i < b.rows; i++) {
@@ -58,6 +62,7 @@ final class ConnectionPass {
                 }
                 sel.selected++;
                 EndpointStats e = sel.add(src, stream.values[i], server);
+                causes.seen(src, firstFrame.values[i], stream.values[i]);
                 e.connections++;
                 e.connectionMicros += last.values[i] - first.values[i];
                 e.vantage.merge(vant[i], 1L, Long::sum);

@@ -115,7 +115,8 @@ public final class HtmlReport {
     }
 
     private void nav(ReportData d) {
-        out.raw("<nav class=\"toc\"><a href=\"#causes\">Causes</a><a href=\"#numbers\">Numbers</a><a href=\"#diagnosis\">Diagnosis</a>"
+        out.raw("<nav class=\"toc\"><a href=\"#causes\">Causes</a><a href=\"#numbers\">Numbers</a>"
+                + "<a href=\"#diagnosis\">Diagnosis</a>"
                 + "<a href=\"#charts\">Distributions</a><a href=\"#over-time\">Over time</a>"
                 + "<a href=\"#worst\">Worst connections</a><a href=\"#slowest\">Slowest requests</a>"
                 + "<a href=\"#input\">What was analysed</a><a href=\"#method\">How it was measured</a></nav>");
@@ -198,7 +199,8 @@ public final class HtmlReport {
     /** One row per endpoint, the most time lost first; the first few link to their details. */
     private void overview(ReportData d) {
         out.raw("<div class=\"scroll\"><table class=\"list overview\"><thead><tr><th>server</th><th>requests</th>"
-                + "<th>connections</th><th>time lost</th><th>stalls</th><th>time lost to stalls</th><th>first byte p50</th>"
+                + "<th>connections</th><th>time lost</th><th>stalls</th><th>time lost to stalls</th>"
+                + "<th>first byte p50</th>"
                 + "<th>first byte p99</th><th>response p50</th><th>response p99</th><th>ACK delay p99</th>"
                 + "<th>handshake RTT p50</th></tr></thead><tbody>");
         int n = 0;

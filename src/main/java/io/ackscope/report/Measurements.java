@@ -17,8 +17,8 @@ import java.util.TreeMap;
 /**
  * The measurement tables of the selected connections, one pass each: exchanges (per-endpoint latencies, the
  * slowest requests, the timeline), data RTTs, ACK delays and stalls; the sums per connection that rank the worst
- * ones ({@link ConnectionIndex.Measures}); and the frames the {@code findings} rows name as evidence
- * ({@link CauseFindings#seen}). Memory: one {@code long} per latency value (exact percentiles, as
+ * ones ({@link ConnectionIndex.Measures}); and the stalls' frames, which the Nagle rows of {@code findings} name
+ * as evidence ({@link CauseFindings#seen}). Memory: one {@code long} per latency value (exact percentiles, as
  * {@code latency_summary}) and bounded top-N lists.
  */
 final class Measurements {
@@ -101,11 +101,10 @@ final class Measurements {
     void readRttSamples(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(RttSamples.STREAM), ts = b.longs(RttSamples.TIMESTAMP),
-                    rtt = b.longs(RttSamples.RTT_US), frame = b.longs(RttSamples.FRAME_NUMBER);
+                    rtt = b.longs(RttSamples.RTT_US);
             String[] kind = b.strings(RttSamples.KIND);
             String[] source = Selection.sources(b);
             for (int i = 0; i < b.rows; i++) {
-                causes.seen(source == null ? null : source[i], frame.values[i], stream.values[i]);
                 if (!"DATA_ACK".equals(kind[i]) || !sel.filter.inWindow(ts.values[i])) {
                     continue;
                 }
@@ -121,12 +120,11 @@ final class Measurements {
     void readAckDelays(TableReader.Scan scan) throws IOException {
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(AckDelays.STREAM), ts = b.longs(AckDelays.TIMESTAMP),
-                    delay = b.longs(AckDelays.ACK_DELAY_US), frame = b.longs(AckDelays.FRAME_NUMBER);
+                    delay = b.longs(AckDelays.ACK_DELAY_US);
             String[] side = b.strings(AckDelays.ACKING_SIDE), method = b.strings(AckDelays.METHOD),
                     cls = b.strings(AckDelays.ACK_CLASS);
             String[] source = Selection.sources(b);
             for (int i = 0; i < b.rows; i++) {
-                causes.seen(source == null ? null : source[i], frame.values[i], stream.values[i]);
                 if (!sel.filter.inWindow(ts.values[i])) {
                     continue;
                 }

@@ -63,7 +63,8 @@ final class MethodNotes {
                         + "Each links to the connection that carries its first evidence frame.",
                 "Percentiles are nearest-rank over every value (the smallest value with at least that share of "
                         + "the values at or below it), the same as the latency_summary table. Histograms count "
-                        + "the same values in " + ReportBuilder.LIMITS.histogramBinsPerDecade() + " logarithmic bins per decade "
+                        + "the same values in " + ReportBuilder.LIMITS.histogramBinsPerDecade()
+                        + " logarithmic bins per decade "
                         + "(one per microsecond below 10 µs).");
         return new ReportData.Method(vantage, text, ackMethods, notes);
     }

@@ -62,15 +62,17 @@ final class ReportBuilder {
              TableReader.Scan stalls = scan(Tables.STALLS, Tables.STALLS_COLUMNS)) {
             InputReader input = InputReader.read(dir);
             Selection sel = new Selection(filter, new java.util.HashSet<>(input.fileSources()).size() > 1);
-            ConnectionPass pass = new ConnectionPass(sel);
-            TimelineBuilder timeline = pass.read(connections, TableReader.rows(dir, Tables.CONNECTIONS));
             CauseFindings causes = CauseFindings.read(dir, sel);
+            ConnectionPass pass = new ConnectionPass(sel, causes);
+            TimelineBuilder timeline = pass.read(connections, TableReader.rows(dir, Tables.CONNECTIONS));
+            causes.attach();
             Measurements m = new Measurements(sel, timeline, causes);
             m.readExchanges(exchanges);
             // The two largest tables, consumed at once: they touch disjoint state (data RTTs and the timeline; ACK
             // delays, ACK classes and methods), and each list is still filled in table order by one thread.
             parallel(() -> m.readRttSamples(rtt), () -> m.readAckDelays(acks));
             m.readStalls(stalls);
+            causes.readFrames(dir);
             // opened only now: decoded ahead from the start, its row groups would sit in memory the whole time
             WorstConnections worst = new WorstConnections(sel, causes, LIMITS.worstConnections());
             List<WorstConnections.Conn> chosen;
@@ -112,7 +114,7 @@ final class ReportBuilder {
         void run() throws IOException;
     }
 
-    /** Runs {@code a} on a second thread and {@code b} on this one and waits for both; a failure of either is thrown. */
+    /** Runs {@code a} on a second thread and {@code b} on this one, waits for both, and throws a failure of either. */
     private static void parallel(TableRead a, TableRead b) throws IOException {
         java.util.concurrent.FutureTask<Void> first = new java.util.concurrent.FutureTask<>(() -> {
             a.run();

@@ -198,7 +198,8 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
      * @param stallEvidence the engine's words for its longest stall, or null
      * @param ladder       its flow graph
      */
-    public record Connection(String anchor, long stream, String client, String server, long firstMicros, long durationMicros,
+    public record Connection(String anchor, long stream, String client, String server, long firstMicros,
+                             long durationMicros,
                              long packets, long payloadBytes, long requests, long stalls, long stallMicros,
                              Long maxTtfbMicros, Long maxResponseMicros, long retransmissions, String connState,
                              String history, String vantage, String why, String stallEvidence, Ladder ladder) {

@@ -70,11 +70,16 @@ final class Tables {
             Exchanges.HTTP_TARGET, Exchanges.HTTP_HOST, Exchanges.HTTP_STATUS);
 
     static final List<Column> RTT_SAMPLES_COLUMNS = List.of(RttSamples.STREAM, RttSamples.TIMESTAMP,
-            RttSamples.KIND, RttSamples.RTT_US, RttSamples.FRAME_NUMBER);
+            RttSamples.KIND, RttSamples.RTT_US);
 
     static final List<Column> ACK_DELAYS_COLUMNS = List.of(AckDelays.STREAM, AckDelays.TIMESTAMP,
-            AckDelays.ACKING_SIDE, AckDelays.ACK_DELAY_US, AckDelays.METHOD, AckDelays.ACK_CLASS,
-            AckDelays.FRAME_NUMBER);
+            AckDelays.ACKING_SIDE, AckDelays.ACK_DELAY_US, AckDelays.METHOD, AckDelays.ACK_CLASS);
+
+    /**
+     * The columns of {@code ack_delays} and {@code rtt_samples} (same names in both) read again only to find the
+     * connection of a cause's evidence frame ({@link CauseFindings#readFrames}).
+     */
+    static final List<Column> EVIDENCE_COLUMNS = List.of(AckDelays.STREAM, AckDelays.FRAME_NUMBER);
 
     static final List<Column> STALLS_COLUMNS = List.of(Stalls.STREAM, Stalls.START_TIMESTAMP, Stalls.DURATION_US,
             Stalls.ACK_DELAY_US, Stalls.RESUME_GAP_US, Stalls.HOLDING_SIDE, Stalls.DELAYING_SIDE, Stalls.HELD_FRAME,
@@ -94,8 +99,11 @@ final class Tables {
                 CAPTURE_FILES_ARCHIVE_COLUMNS).flatMap(List::stream).toList());
         m.put(CONNECTIONS.name(), CONNECTIONS_COLUMNS);
         m.put(EXCHANGES.name(), EXCHANGES_COLUMNS);
-        m.put(RTT_SAMPLES.name(), RTT_SAMPLES_COLUMNS);
-        m.put(ACK_DELAYS.name(), ACK_DELAYS_COLUMNS);
+        // and, for the causes' evidence, their frame numbers (CauseFindings.readFrames)
+        m.put(RTT_SAMPLES.name(), Stream.concat(RTT_SAMPLES_COLUMNS.stream(), Stream.of(RttSamples.FRAME_NUMBER))
+                .toList());
+        m.put(ACK_DELAYS.name(), Stream.concat(ACK_DELAYS_COLUMNS.stream(), Stream.of(AckDelays.FRAME_NUMBER))
+                .toList());
         m.put(STALLS.name(), STALLS_COLUMNS);
         m.put(FINDINGS.name(), FINDINGS_COLUMNS);
         m.put(SOURCES.name(), SOURCES_COLUMNS);

@@ -68,7 +68,6 @@ final class WorstConnections {
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIMESTAMP),
                     last = b.longs(Connections.LAST_TIMESTAMP), serverPort = b.longs(Connections.SERVER_PORT),
-                    firstFrame = b.longs(Connections.FIRST_FRAME_NUMBER),
                     cRetrans = b.longs(Connections.CLIENT_RETRANSMISSIONS),
                     sRetrans = b.longs(Connections.SERVER_RETRANSMISSIONS);
             String[] serverIp = b.strings(Connections.SERVER_IP);
@@ -79,7 +78,6 @@ final class WorstConnections {
                 if (!sel.selects(src, server, first.values[i], last.values[i])) {
                     continue;
                 }
-                causes.seen(src, firstFrame.values[i], stream.values[i]);
                 int ordinal = sel.sourceOrdinal(src);
                 Conn c = measured(stream.values[i], first.values[i], last.values[i],
                         cRetrans.values[i] + sRetrans.values[i], m, sel.index.existingSlot(ordinal, stream.values[i]));

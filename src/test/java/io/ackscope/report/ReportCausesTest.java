@@ -66,7 +66,8 @@ class ReportCausesTest {
         // the lab's nodelay run has spurious retransmissions that cost nothing: listed, in grey
         ReportData on = Report.data(AnalyzedCaptures.tables(LAB_ON), ReportFilter.ALL, false);
         assertEquals(List.of("SPURIOUS_RETRANSMISSION"), on.causes().stream().map(ReportData.CauseRow::cause).toList());
-        assertTrue(HtmlReport.render(on, "now", null).contains("<tr class=\"minor\" data-cause=\"SPURIOUS_RETRANSMISSION\""));
+        assertTrue(HtmlReport.render(on, "now", null)
+                .contains("<tr class=\"minor\" data-cause=\"SPURIOUS_RETRANSMISSION\""));
     }
 
     @Test
