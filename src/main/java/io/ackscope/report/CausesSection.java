@@ -38,8 +38,11 @@ final class CausesSection {
             out.raw(c.verdict() ? "<tr class=\"bad\" data-cause=\"" : "<tr class=\"minor\" data-cause=\"");
             out.text(c.cause());
             out.raw("\">");
-            out.cells(c.server(), c.title(), Format.percent(c.share()), Format.duration(c.timeLostMicros()),
-                    Format.count(c.requests()), Format.count(c.connections()), c.fix());
+            out.cells(c.server());
+            wrapped(out, c.title());
+            out.cells(Format.percent(c.share()), Format.duration(c.timeLostMicros()), Format.count(c.requests()),
+                    Format.count(c.connections()));
+            wrapped(out, c.fix());
             out.raw("<td>");
             if (c.evidence() != null) {
                 out.raw("<a href=\"#" + c.evidence() + "\">");
@@ -58,6 +61,12 @@ final class CausesSection {
             out.raw("</p>");
         }
         out.raw("</section>");
+    }
+
+    private static void wrapped(HtmlPage out, String text) {
+        out.raw("<td class=\"wrap\">");
+        out.text(text);
+        out.raw("</td>");
     }
 
     /** Whether the filter ({@link ReportFilter#describe}) has a time window. */

@@ -206,13 +206,18 @@ final class Svg {
                 break;
             }
         }
+        long day = 86_400_000_000L, previousDay = Math.floorDiv(t.startMicros(), day);
         for (ReportData.Period p : t.periods()) {
             double px = left + (double) p.firstBucket() / n * pw;
             long end = p.startMicros() + p.buckets() * w;
             if (p.firstBucket() > 0) {
+                // a break to another day says which
+                boolean otherDay = Math.floorDiv(p.startMicros(), day) != previousDay;
                 line(sb, px, top, px, bottom, "break");
-                text(sb, px + 3, top + 10, "start", "tick", label(p.startMicros(), tick));
+                text(sb, px + 3, top + 10, "start", "tick", (otherDay ? Format.time(p.startMicros()).substring(0, 10)
+                        + " " : "") + label(p.startMicros(), tick));
             }
+            previousDay = Math.floorDiv(p.startMicros(), day);
             for (long at = Math.floorDiv(p.startMicros() + tick - 1, tick) * tick; at <= end; at += tick) {
                 double gx = px + (double) (at - p.startMicros()) / w / n * pw;
                 line(sb, gx, top, gx, bottom, "grid");
