@@ -181,8 +181,7 @@ public final class DiagnoseCommand extends Command {
                     percent(r.share(t)), Diagnosis.ms(t.timeLostNanos), Format.plural(t.events, "event", "events"),
                     Format.plural(t.connections(), "connection", "connections"), t.count);
             out.printf(Locale.ROOT, "      evidence frames: %s%n", frames(t.frames));
-            String fix = t.cause.fixInOneLine != null ? t.cause.fixInOneLine : t.cause.fixes.get(0);
-            out.printf(Locale.ROOT, "      fix: %s%n", fix);
+            out.printf(Locale.ROOT, "      fix: %s%n", t.cause.oneLineFix());
         }
     }
 

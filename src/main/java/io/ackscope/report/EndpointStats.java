@@ -1,6 +1,7 @@
 package io.ackscope.report;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,19 @@ final class EndpointStats {
     final Held serverHeld = new Held(), clientHeld = new Held();
     final Map<String, Map<String, Long>> ackClasses = new TreeMap<>();
     final Map<String, Long> vantage = new TreeMap<>();
-    final Waits rto = new Waits(), zeroWindow = new Waits();
+    /** Its rows of the {@code findings} table, costliest first ({@link CauseFindings}). */
+    final List<CauseFindings.Row> causes = new ArrayList<>();
+    /** Time lost to all its causes, and to those at or above the verdict threshold. */
+    long timeLostMicros, verdictMicros;
+
+    /**
+     * The order endpoints are shown, charted and given cards in: where time was lost first (to causes that may be a
+     * verdict, then to any), then the busiest, then by name.
+     */
+    static final Comparator<EndpointStats> MOST_LOST_FIRST = Comparator
+            .comparingLong((EndpointStats e) -> e.verdictMicros).thenComparingLong(e -> e.timeLostMicros)
+            .thenComparingLong(e -> e.requests).thenComparingLong(e -> e.connections).reversed()
+            .thenComparing(e -> e.server);
 
     /** Waits of one kind: how many, how long, and the longest as an example. */
     static class Waits {
@@ -112,14 +125,6 @@ final class EndpointStats {
         h.in200Band += ackDelay >= 180_000 && ackDelay <= 230_000 ? 1 : 0;
     }
 
-    void latencyEvent(long stream, String kind, long duration, String evidence) {
-        if ("RETRANSMISSION_TIMEOUT".equals(kind)) {
-            rto.add(stream, duration, evidence);
-        } else if ("ZERO_WINDOW_WAIT".equals(kind)) {
-            zeroWindow.add(stream, duration, evidence);
-        }
-    }
-
     /** Share of time lost to stalls (see {@link ReportData.Endpoint#stallShare()}). */
     double stallShare() {
         if (exchangeMicros > 0) {
@@ -130,15 +135,6 @@ final class EndpointStats {
 
     long stalls() {
         return serverHeld.count + clientHeld.count;
-    }
-
-    /**
-     * Stalls ended by an ACK in a delayed-ACK timer band (36-50 ms or 180-230 ms). Only these make the verdict: a
-     * wait ended by an ACK that was late for another reason (a starved client, a connection closing at the end of a
-     * run) is shown with the endpoint's findings but is not the Nagle x delayed-ACK stall.
-     */
-    long timerStalls() {
-        return serverHeld.in40Band + serverHeld.in200Band + clientHeld.in40Band + clientHeld.in200Band;
     }
 
     List<ReportData.Distribution> distributions() {

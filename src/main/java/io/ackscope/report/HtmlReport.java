@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import io.ackscope.tcp.CauseRanking;
+
 import java.util.List;
 
 /**
@@ -56,8 +58,9 @@ public final class HtmlReport {
         out.raw("</div></header><main>");
         verdict(d);
         nav(d);
+        CausesSection.causes(out, d);
         headline(d);
-        diagnosis(d);
+        CausesSection.diagnosis(out, d);
         charts(d);
         timeline(d);
         worst(d);
@@ -83,18 +86,19 @@ public final class HtmlReport {
 
     private void verdict(ReportData d) {
         ReportData.Verdict v = d.verdict();
-        out.raw("<section id=\"verdict\" class=\"verdict " + (v.stallFound() ? "stall" : "ok")
+        out.raw("<section id=\"verdict\" class=\"verdict " + (v.found() ? "stall" : "ok")
                 + "\"><div class=\"label\">");
-        out.text(v.stallFound() ? "Diagnosis" : "Diagnosis: all clear");
+        out.text(v.found() ? "Diagnosis" : "Diagnosis: no cause found");
         out.raw("</div><h1>");
         out.text(v.headline());
         out.raw("</h1><p class=\"summary\">");
         out.text(v.summary());
         out.raw("</p>");
-        out.raw("<p class=\"more\"><a href=\"#diagnosis\">The evidence</a>");
-        if (v.stallFound() && !d.worstConnections().isEmpty()) {
-            out.raw(" · <a href=\"#stream-" + d.worstConnections().get(0).stream() + "\">");
-            out.text("See it happen, packet by packet (stream " + d.worstConnections().get(0).stream() + ")");
+        out.raw("<p class=\"more\"><a href=\"#causes\">The causes</a> · <a href=\"#diagnosis\">The evidence</a>");
+        if (v.evidence() != null) {
+            // the anchor is Selection.anchor's: letters, digits and dashes
+            out.raw(" · <a href=\"#" + v.evidence() + "\">");
+            out.text("See it happen, packet by packet");
             out.raw("</a>");
         }
         out.raw("</p>");
@@ -111,7 +115,8 @@ public final class HtmlReport {
     }
 
     private void nav(ReportData d) {
-        out.raw("<nav class=\"toc\"><a href=\"#numbers\">Numbers</a><a href=\"#diagnosis\">Diagnosis</a>"
+        out.raw("<nav class=\"toc\"><a href=\"#causes\">Causes</a><a href=\"#numbers\">Numbers</a>"
+                + "<a href=\"#diagnosis\">Diagnosis</a>"
                 + "<a href=\"#charts\">Distributions</a><a href=\"#over-time\">Over time</a>"
                 + "<a href=\"#worst\">Worst connections</a><a href=\"#slowest\">Slowest requests</a>"
                 + "<a href=\"#input\">What was analysed</a><a href=\"#method\">How it was measured</a></nav>");
@@ -140,10 +145,15 @@ public final class HtmlReport {
             out.raw("</h3><div class=\"cards\">");
             out.card("requests", Format.count(e.requests()), "requests", null);
             out.card("connections", Format.count(e.connections()), "connections", null);
-            out.card("stalls", Format.count(e.serverHeldStalls() + e.clientHeldStalls()), "Nagle × delayed-ACK stalls",
-                    e.serverHeldStalls() + e.clientHeldStalls() > 0 ? "bad" : "good");
+            // red only where the cost reaches the verdict threshold: one stall in thousands of requests is not
+            boolean costly = CauseRanking.isVerdict(e.stallShare());
+            long stalls = e.serverHeldStalls() + e.clientHeldStalls();
+            out.card("time-lost", Format.duration(e.timeLostMicros()), "lost to the causes found",
+                    verdictAt(d, e.server()) ? "bad" : "good");
+            out.card("stalls", Format.count(stalls), "Nagle × delayed-ACK stalls",
+                    stalls > 0 && costly ? "bad" : stalls > 0 ? null : "good");
             out.card("stall-share", Format.percent(e.stallShare()), "of response time lost to stalls",
-                    e.stallShare() > 0.01 ? "bad" : "good");
+                    costly ? "bad" : "good");
             out.raw("</div><div class=\"scroll\"><table class=\"numbers\"><thead><tr><th>");
             out.text("latency");
             out.raw("</th><th>n</th><th>p50</th><th>p90</th><th>p99</th><th>max</th></tr></thead><tbody>");
@@ -168,24 +178,36 @@ public final class HtmlReport {
         if (d.endpointsNotShown() > 0) {
             out.raw("<p class=\"note\">");
             out.text(Format.plural(d.endpointsNotShown(), "more server endpoint is", "more server endpoints are")
-                    + " not shown (the " + d.endpoints().size() + " busiest are); use ackscope report --server "
+                    + " not shown (the " + d.endpoints().size() + " where the most time was lost are); use "
+                    + "ackscope report --server "
                     + "HOST:PORT for one of them.");
             out.raw("</p>");
         }
         out.raw("</section>");
     }
 
-    /** One row per endpoint, busiest first; the busiest few link to their details. */
+    /** Whether a cause at the endpoint called {@code server} reached the verdict threshold. */
+    private static boolean verdictAt(ReportData d, String server) {
+        for (ReportData.CauseRow c : d.causes()) {
+            if (c.verdict() && c.server().equals(server)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One row per endpoint, the most time lost first; the first few link to their details. */
     private void overview(ReportData d) {
         out.raw("<div class=\"scroll\"><table class=\"list overview\"><thead><tr><th>server</th><th>requests</th>"
-                + "<th>connections</th><th>stalls</th><th>time lost to stalls</th><th>first byte p50</th>"
+                + "<th>connections</th><th>time lost</th><th>stalls</th><th>time lost to stalls</th>"
+                + "<th>first byte p50</th>"
                 + "<th>first byte p99</th><th>response p50</th><th>response p99</th><th>ACK delay p99</th>"
                 + "<th>handshake RTT p50</th></tr></thead><tbody>");
         int n = 0;
         for (ReportData.Endpoint e : d.endpoints()) {
             n++;
             long stalls = e.serverHeldStalls() + e.clientHeldStalls();
-            out.raw(stalls > 0 ? "<tr class=\"bad\"><td>" : "<tr><td>");
+            out.raw(verdictAt(d, e.server()) ? "<tr class=\"bad\"><td>" : "<tr><td>");
             if (n <= d.limits().chartedEndpoints()) {
                 out.raw("<a href=\"#ep-" + n + "\">");
                 out.text(e.server());
@@ -194,7 +216,8 @@ public final class HtmlReport {
                 out.text(e.server());
             }
             out.raw("</td>");
-            out.cells(Format.count(e.requests()), Format.count(e.connections()), Format.count(stalls),
+            out.cells(Format.count(e.requests()), Format.count(e.connections()), Format.duration(e.timeLostMicros()),
+                    Format.count(stalls),
                     Format.percent(e.stallShare()), Format.duration(e.distribution("ttfb").p50Micros()),
                     Format.duration(e.distribution("ttfb").p99Micros()),
                     Format.duration(e.distribution("response").p50Micros()),
@@ -206,7 +229,8 @@ public final class HtmlReport {
         out.raw("</tbody></table></div>");
         if (d.endpoints().size() > d.limits().chartedEndpoints()) {
             out.raw("<p class=\"note\">");
-            out.text("Details and charts follow for the " + d.limits().chartedEndpoints() + " busiest endpoints.");
+            out.text("Details and charts follow for the " + d.limits().chartedEndpoints() + " endpoints where the most "
+                    + "time was lost (then the busiest).");
             out.raw("</p>");
         }
     }
@@ -226,72 +250,6 @@ public final class HtmlReport {
         out.raw("</td>");
     }
 
-    private void diagnosis(ReportData d) {
-        out.raw("<section id=\"diagnosis\"><h2>Diagnosis and evidence</h2>");
-        List<ReportData.Endpoint> eps = d.endpoints();
-        int full = Math.min(eps.size(), d.limits().chartedEndpoints());
-        for (ReportData.Endpoint e : eps.subList(0, full)) {
-            for (ReportData.Finding f : e.findings()) {
-                out.raw("<article class=\"finding " + ("problem".equals(f.severity()) ? "problem" : "ok")
-                        + "\" data-kind=\"");
-                out.text(f.kind());
-                out.raw("\"><h3>");
-                out.text(f.title());
-                out.raw(" <span class=\"where\">");
-                out.text(e.server());
-                out.raw("</span></h3><p>");
-                out.text(f.explanation());
-                out.raw("</p>");
-                if (!f.evidence().isEmpty()) {
-                    out.raw("<h4>Evidence</h4><ul class=\"evidence\">");
-                    for (String s : f.evidence()) {
-                        out.raw("<li>");
-                        out.text(s);
-                        out.raw("</li>");
-                    }
-                    out.raw("</ul>");
-                }
-                if (!f.fixes().isEmpty()) {
-                    out.raw("<h4>Fixes</h4><ol class=\"fixes-list\">");
-                    for (String s : f.fixes()) {
-                        out.raw("<li>");
-                        out.text(s);
-                        out.raw("</li>");
-                    }
-                    out.raw("</ol>");
-                }
-                if (!f.examples().isEmpty() && f.examples().get(0) >= 0) {
-                    out.raw("<p class=\"note\">");
-                    out.text("See it in the flow graph of stream " + f.examples().get(0) + " below.");
-                    out.raw("</p>");
-                }
-                out.raw("</article>");
-            }
-        }
-        // The other endpoints: their problems in one line each (the evidence is in the tables).
-        boolean listed = false;
-        for (ReportData.Endpoint e : eps.subList(full, eps.size())) {
-            for (ReportData.Finding f : e.findings()) {
-                if (!"problem".equals(f.severity())) {
-                    continue;
-                }
-                if (!listed) {
-                    out.raw("<h3>Other endpoints</h3><ul class=\"others\">");
-                    listed = true;
-                }
-                out.raw("<li><b>");
-                out.text(e.server());
-                out.raw("</b>: ");
-                out.text(f.title() + " — " + (f.evidence().isEmpty() ? "" : f.evidence().get(0)));
-                out.raw("</li>");
-            }
-        }
-        if (listed) {
-            out.raw("</ul>");
-        }
-        out.raw("</section>");
-    }
-
     private void charts(ReportData d) {
         out.raw("<section id=\"charts\"><h2>Distributions</h2><p class=\"note\">");
         out.text("Bars: how many values fall in each interval (log-scale time axis, 10 intervals per decade). Line: "
@@ -303,8 +261,8 @@ public final class HtmlReport {
         for (ReportData.Endpoint e : d.endpoints()) {
             if (n++ >= d.limits().chartedEndpoints()) {
                 out.raw("<p class=\"note\">");
-                out.text("Charts are drawn for the " + d.limits().chartedEndpoints() + " busiest endpoints; the others "
-                        + "have their numbers above.");
+                out.text("Charts are drawn for the " + d.limits().chartedEndpoints() + " endpoints where the most time "
+                        + "was lost; the others have their numbers above.");
                 out.raw("</p>");
                 break;
             }
@@ -336,7 +294,9 @@ public final class HtmlReport {
         out.text(t.requests().length == 0 ? "No measurements in the selected window."
                 : "In intervals of " + Format.duration(t.bucketMicros()) + " (UTC times): lines show the "
                 + "percentiles of each interval (log scale); bars below show requests (grey) and stalls (red) "
-                + "starting in it." + (t.outside() == 0 ? "" : " " + Format.plural(t.outside(), "request is",
+                + "starting in it." + (t.periods().size() < 2 ? "" : " The time axis breaks (dashed line) where "
+                + "no connection was open for a long stretch; that time is left out.")
+                + (t.outside() == 0 ? "" : " " + Format.plural(t.outside(), "request is",
                 "requests are") + " not drawn: their timestamps lie far from the rest of the capture."));
         out.raw("</p><figure class=\"wide\">");
         Svg.timeline(out.sb, t);
@@ -353,8 +313,9 @@ public final class HtmlReport {
 
     private void worst(ReportData d) {
         out.raw("<section id=\"worst\"><h2>Worst connections</h2><p class=\"note\">");
-        out.text("Ranked by time lost to stalls, then by the slowest response. Each flow graph shows the connection's "
-                + "first frames and the frames around its longest stall (or slowest request), client on the left, "
+        out.text("First the connections that show the costliest causes (their evidence), then the others ranked by time "
+                + "lost to stalls and by the slowest response. Each flow graph shows the connection's first frames and "
+                + "the frames around its evidence (or longest stall, or slowest request), client on the left, "
                 + "server on the right, time going down; hover an arrow for its details.");
         out.raw("</p>");
         if (d.worstConnections().isEmpty()) {
@@ -365,7 +326,7 @@ public final class HtmlReport {
                 + "<th>server</th><th>start (UTC)</th><th>duration</th><th>requests</th><th>stalls</th>"
                 + "<th>stall time</th><th>slowest response</th><th>retrans.</th><th>state</th></tr></thead><tbody>");
         for (ReportData.Connection c : d.worstConnections()) {
-            out.raw("<tr><td><a href=\"#stream-" + c.stream() + "\">");
+            out.raw("<tr><td><a href=\"#" + c.anchor() + "\">");
             out.text(Long.toString(c.stream()));
             out.raw("</a></td>");
             out.cells(c.client(), c.server(), Format.clock(c.firstMicros()), Format.duration(c.durationMicros()),
@@ -377,7 +338,7 @@ public final class HtmlReport {
         out.raw("</tbody></table></div>");
         int n = 0;
         for (ReportData.Connection c : d.worstConnections()) {
-            out.raw("<details class=\"conn\" id=\"stream-" + c.stream() + "\"" + (n < OPEN_LADDERS ? " open" : "")
+            out.raw("<details class=\"conn\" id=\"" + c.anchor() + "\"" + (n < OPEN_LADDERS ? " open" : "")
                     + "><summary>");
             out.text("Stream " + c.stream() + ": " + c.client() + " → " + c.server() + " — " + c.why());
             out.raw("</summary>");

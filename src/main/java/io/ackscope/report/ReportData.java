@@ -17,7 +17,11 @@ import java.util.Map;
  * @param filter             the filter applied ({@link ReportFilter#describe()})
  * @param input              what was analysed
  * @param verdict            the answer in one sentence, for the top of the page
- * @param endpoints          per server endpoint, busiest first (at most {@link Limits#endpoints()})
+ * @param causes             the latency causes of the {@code findings} table, costliest first (bounded)
+ * @param causesNotShown     causes beyond that bound
+ * @param findingsTable      the output has a {@code findings} table (older ones do not: no causes then)
+ * @param endpoints          per server endpoint, the most time lost first, then the busiest (at most
+ *                           {@link Limits#endpoints()})
  * @param endpointsNotShown  endpoints beyond that bound
  * @param timeline           latency over time
  * @param worstConnections   the worst connections, worst first, with their flow graphs
@@ -25,7 +29,8 @@ import java.util.Map;
  * @param method             how the numbers were measured
  * @param limits             how the page summarises and samples
  */
-public record ReportData(String tablesDir, String filter, Input input, Verdict verdict, List<Endpoint> endpoints,
+public record ReportData(String tablesDir, String filter, Input input, Verdict verdict, List<CauseRow> causes,
+                         int causesNotShown, boolean findingsTable, List<Endpoint> endpoints,
                          int endpointsNotShown, Timeline timeline, List<Connection> worstConnections,
                          List<Request> slowestRequests, Method method, Limits limits) {
 
@@ -63,12 +68,31 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
     /**
      * The answer at the top of the page.
      *
-     * @param stallFound true when some endpoint has Nagle × delayed-ACK stalls
-     * @param headline   one sentence
-     * @param summary    two or three sentences in plain words
-     * @param fixes      what to change, most effective first (empty when there is nothing to fix)
+     * @param found    true when a cause cost at least 1% of its endpoint's response time (the verdict rule of
+     *                 {@code tcp/CauseRanking})
+     * @param cause    the verdict's cause (a {@code tcp/Cause} name), or null
+     * @param headline one sentence
+     * @param summary  two or three sentences in plain words
+     * @param fixes    what to change, most effective first (empty when there is nothing to fix)
+     * @param evidence the page anchor of the flow graph that shows it, or null
      */
-    public record Verdict(boolean stallFound, String headline, String summary, List<String> fixes) {
+    public record Verdict(boolean found, String cause, String headline, String summary, List<String> fixes,
+                          String evidence) {
+    }
+
+    /**
+     * One row of the {@code findings} table: a cause of one endpoint and what it cost.
+     *
+     * @param verdict        its share is at least the verdict threshold (it may be a verdict; below, listed only)
+     * @param share          time lost as a fraction 0-1 of the endpoint's response time
+     * @param fix            what to change, in one line
+     * @param evidenceFrames the frames that prove it, costliest occurrence first
+     * @param evidenceFrame  the frame the drawn flow graph centres on, or null when none is drawn
+     * @param evidence       the page anchor of that flow graph, or null
+     */
+    public record CauseRow(String server, String cause, String title, boolean verdict, double share,
+                           long timeLostMicros, long requests, long connections, long events, long count, String fix,
+                           List<Long> evidenceFrames, Long evidenceFrame, String evidence) {
     }
 
     /**
@@ -85,11 +109,12 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
      * @param distributions         handshake RTT, data RTT, ACK delay, time to first byte, response time
      * @param ackClasses            per acking side (CLIENT, SERVER): ACK counts by class
      * @param vantage               connections per inferred capture vantage point
+     * @param timeLostMicros        time lost to the causes found ({@code findings})
      * @param findings              diagnosis, most important first
      */
     public record Endpoint(String server, long connections, long requests, long laterRequests,
                            long laterRequestsStalled, long serverHeldStalls, long clientHeldStalls, long stallMicros,
-                           double stallShare, List<Distribution> distributions,
+                           double stallShare, long timeLostMicros, List<Distribution> distributions,
                            Map<String, Map<String, Long>> ackClasses, Map<String, Long> vantage,
                            List<Finding> findings) {
 
@@ -119,29 +144,46 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
     /**
      * One conclusion with its evidence.
      *
-     * @param kind        NAGLE_SERVER_HELD, NAGLE_CLIENT_HELD, RETRANSMISSION_TIMEOUT, ZERO_WINDOW, NO_STALL
-     * @param severity    problem, info or ok
+     * @param kind        a {@code tcp/Cause} name, or NO_CAUSE
+     * @param severity    problem (at least 1% of the response time: a verdict), minor (below), or ok
      * @param title       a few words
-     * @param explanation what happens, in plain words
+     * @param explanation what happens, in plain words (empty where the cause has none)
      * @param evidence    the facts from the capture it rests on
      * @param fixes       what to change
-     * @param examples    streams where it can be seen (see the worst connections)
+     * @param example     the page anchor of the flow graph where it can be seen, or null when none is drawn
      */
     public record Finding(String kind, String severity, String title, String explanation, List<String> evidence,
-                          List<String> fixes, List<Long> examples) {
+                          List<String> fixes, String example) {
     }
 
     /**
-     * Latency over time, in equal buckets. Series values are µs, -1 where a bucket has no value.
+     * Latency over time, in equal buckets over the busy periods: a long stretch without traffic between two of
+     * them is left out (the axis breaks there). Series values are µs, -1 where a bucket has no value.
      *
      * @param startMicros  start of bucket 0
      * @param bucketMicros bucket width
      * @param requests     exchanges starting in each bucket
      * @param stalls       stalls starting in each bucket
      * @param outside      exchanges outside the buckets (clocks far from the rest of the capture)
+     * @param periods      the busy periods, in time order; the first starts at bucket 0
      */
     public record Timeline(long startMicros, long bucketMicros, long[] requests, long[] stalls, long outside,
-                           List<Series> series) {
+                           List<Series> series, List<Period> periods) {
+
+        /** The start of bucket {@code i}. */
+        public long bucketStart(int i) {
+            Period p = periods.get(0);
+            for (Period q : periods) {
+                if (q.firstBucket() <= i) {
+                    p = q;
+                }
+            }
+            return p.startMicros() + (i - p.firstBucket()) * bucketMicros;
+        }
+    }
+
+    /** A busy period of the timeline: its buckets start at {@code firstBucket}, the first at {@code startMicros}. */
+    public record Period(long startMicros, int firstBucket, int buckets) {
     }
 
     /** One line of the timeline chart. */
@@ -151,11 +193,13 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
     /**
      * One of the worst connections.
      *
+     * @param anchor       the page anchor of its flow graph
      * @param why          why it is on the list
      * @param stallEvidence the engine's words for its longest stall, or null
      * @param ladder       its flow graph
      */
-    public record Connection(long stream, String client, String server, long firstMicros, long durationMicros,
+    public record Connection(String anchor, long stream, String client, String server, long firstMicros,
+                             long durationMicros,
                              long packets, long payloadBytes, long requests, long stalls, long stallMicros,
                              Long maxTtfbMicros, Long maxResponseMicros, long retransmissions, String connState,
                              String history, String vantage, String why, String stallEvidence, Ladder ladder) {

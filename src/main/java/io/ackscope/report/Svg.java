@@ -190,25 +190,45 @@ final class Svg {
         sb.append("</svg>");
     }
 
-    /** Vertical grid lines and labels at round times: the first round width that gives at most 7 of them. */
+    /**
+     * Vertical grid lines and labels at round times: the first round width that gives at most 7 of them over the
+     * whole axis. Where the axis breaks between two busy periods, a dashed line marks the break and is labelled
+     * with the time the next period starts.
+     */
     private static void timeTicks(StringBuilder sb, ReportData.Timeline t, int left, double pw, int top, int bottom) {
         int n = t.requests().length;
+        long w = t.bucketMicros();
         // the width is a multiple of the bucket
-        long end = t.startMicros() + n * t.bucketMicros();
-        long tick = t.bucketMicros() * Math.max(1, (n + 5) / 6);
+        long tick = w * Math.max(1, (n + 5) / 6);
         for (long c : TimelineBuilder.WIDTHS) {
-            if (c % t.bucketMicros() == 0 && (end - t.startMicros()) / c <= 6) {
+            if (c % w == 0 && (long) n * w / c <= 6) {
                 tick = c;
                 break;
             }
         }
-        for (long at = Math.floorDiv(t.startMicros() + tick - 1, tick) * tick; at <= end; at += tick) {
-            double gx = left + (double) (at - t.startMicros()) / (end - t.startMicros()) * pw;
-            line(sb, gx, top, gx, bottom, "grid");
-            String label = tick % 86_400_000_000L == 0 ? Format.time(at).substring(0, 10)
-                    : tick % 1_000_000 == 0 ? Format.clock(at).substring(0, 8) : Format.clock(at);
-            text(sb, gx, bottom + 14, "middle", "tick", label);
+        long day = 86_400_000_000L, previousDay = Math.floorDiv(t.startMicros(), day);
+        for (ReportData.Period p : t.periods()) {
+            double px = left + (double) p.firstBucket() / n * pw;
+            long end = p.startMicros() + p.buckets() * w;
+            if (p.firstBucket() > 0) {
+                // a break to another day says which
+                boolean otherDay = Math.floorDiv(p.startMicros(), day) != previousDay;
+                line(sb, px, top, px, bottom, "break");
+                text(sb, px + 3, top + 10, "start", "tick", (otherDay ? Format.time(p.startMicros()).substring(0, 10)
+                        + " " : "") + label(p.startMicros(), tick));
+            }
+            previousDay = Math.floorDiv(p.startMicros(), day);
+            for (long at = Math.floorDiv(p.startMicros() + tick - 1, tick) * tick; at <= end; at += tick) {
+                double gx = px + (double) (at - p.startMicros()) / w / n * pw;
+                line(sb, gx, top, gx, bottom, "grid");
+                text(sb, gx, bottom + 14, "middle", "tick", label(at, tick));
+            }
         }
+    }
+
+    private static String label(long at, long tick) {
+        return tick % 86_400_000_000L == 0 ? Format.time(at).substring(0, 10)
+                : tick % 1_000_000 == 0 ? Format.clock(at).substring(0, 8) : Format.clock(at);
     }
 
     /** Each latency series as a line; intervals without a value are bridged when the gap is short. */
@@ -226,7 +246,7 @@ final class Svg {
                 if (v < 0) {
                     continue;
                 }
-                boolean joined = i - lastPoint <= BRIDGE + 1;
+                boolean joined = i - lastPoint <= BRIDGE + 1 && !breaksBetween(t, lastPoint, i);
                 boolean alone = !joined && nextPoint(s.values(), i) > i + BRIDGE + 1;
                 sb.append(joined ? " L" : " M");
                 num(sb, x.applyAsDouble(i) + pw / n / 2);
@@ -256,11 +276,21 @@ final class Svg {
         double bw = pw / n;
         for (int i = 0; i < n; i++) {
             bar(sb, x.applyAsDouble(i), bw, bottom, (double) t.requests()[i] / maxReq * (bottom - barsTop), "req",
-                    Format.clock(t.startMicros() + i * t.bucketMicros()) + ": " + Format.plural(t.requests()[i],
+                    Format.clock(t.bucketStart(i)) + ": " + Format.plural(t.requests()[i],
                             "request", "requests") + ", " + Format.plural(t.stalls()[i], "stall", "stalls"));
             bar(sb, x.applyAsDouble(i), bw, bottom, (double) t.stalls()[i] / maxReq * (bottom - barsTop), "stall",
                     null);
         }
+    }
+
+    /** Whether the axis breaks between buckets {@code from} (exclusive) and {@code to}: a line is not drawn across. */
+    private static boolean breaksBetween(ReportData.Timeline t, int from, int to) {
+        for (ReportData.Period p : t.periods()) {
+            if (p.firstBucket() > from && p.firstBucket() <= to && p.firstBucket() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Longest run of empty intervals a timeline line is drawn across. */

@@ -5,10 +5,10 @@ import io.ackscope.tables.Column;
 import io.ackscope.tables.EngineTables.AckDelays;
 import io.ackscope.tables.EngineTables.Connections;
 import io.ackscope.tables.EngineTables.Exchanges;
-import io.ackscope.tables.EngineTables.LatencyEvents;
 import io.ackscope.tables.EngineTables.RttSamples;
 import io.ackscope.tables.EngineTables.Stalls;
 import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.FindingsTable;
 import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
 
@@ -36,8 +36,6 @@ final class Tables {
     static final List<Column> SOURCES_COLUMNS = List.of(SourcesTable.SOURCE, SourcesTable.FILES,
             SourcesTable.FRAMES, SourcesTable.GAPS, SourcesTable.GAP_US, SourcesTable.DUPLICATE_FRAMES,
             SourcesTable.COPIES_SKIPPED);
-    /** Optional: older outputs do not have it. */
-    static final TableSchema LATENCY_EVENTS = EngineTables.LATENCY_EVENTS;
 
     static final List<Column> CAPTURE_FILES_COLUMNS = List.of(CaptureFilesTable.FILE, CaptureFilesTable.FILE_INDEX,
             CaptureFilesTable.FILE_BYTES, CaptureFilesTable.FORMAT, CaptureFilesTable.READ_MODE,
@@ -67,8 +65,7 @@ final class Tables {
             Connections.SERVER_RETRANSMISSIONS);
 
     static final List<Column> EXCHANGES_COLUMNS = List.of(Exchanges.STREAM, Exchanges.EXCHANGE_INDEX,
-            Exchanges.REQUEST_START_TIME, Exchanges.TTFB_US, Exchanges.STALL_BEFORE_RESPONSE_US,
-            Exchanges.STALL_IN_RESPONSE_US,
+            Exchanges.REQUEST_START_TIME, Exchanges.TTFB_US, Exchanges.STALL_BEFORE_RESPONSE_US, Exchanges.STALL_IN_RESPONSE_US,
             Exchanges.COMPLETE_US, Exchanges.REQUEST_BYTES, Exchanges.RESPONSE_BYTES, Exchanges.HTTP_METHOD,
             Exchanges.HTTP_TARGET, Exchanges.HTTP_HOST, Exchanges.HTTP_STATUS);
 
@@ -78,12 +75,24 @@ final class Tables {
     static final List<Column> ACK_DELAYS_COLUMNS = List.of(AckDelays.STREAM, AckDelays.ACK_TIME,
             AckDelays.ACKING_SIDE, AckDelays.ACK_DELAY_US, AckDelays.METHOD, AckDelays.ACK_CLASS);
 
+    /**
+     * The stream and frame columns of {@code ack_delays} and of {@code rtt_samples}, read again only to find the
+     * connection of a cause's evidence frame ({@link CauseFindings#readFrames}).
+     */
+    static final List<Map.Entry<TableSchema, List<Column>>> EVIDENCE_COLUMNS = List.of(
+            Map.entry(ACK_DELAYS, List.of(AckDelays.STREAM, AckDelays.ACK_FRAME)),
+            Map.entry(RTT_SAMPLES, List.of(RttSamples.STREAM, RttSamples.CLOSING_FRAME)));
+
     static final List<Column> STALLS_COLUMNS = List.of(Stalls.STREAM, Stalls.HELD_TIME, Stalls.DURATION_US,
             Stalls.ACK_DELAY_US, Stalls.RESUME_GAP_US, Stalls.HOLDING_SIDE, Stalls.DELAYING_SIDE, Stalls.HELD_FRAME,
             Stalls.ACK_FRAME, Stalls.RESUME_FRAME, Stalls.EVIDENCE);
 
-    static final List<Column> LATENCY_EVENTS_COLUMNS = List.of(LatencyEvents.STREAM, LatencyEvents.KIND,
-            LatencyEvents.START_TIME, LatencyEvents.DURATION_US, LatencyEvents.SIDE, LatencyEvents.EVIDENCE);
+    /** Optional: older outputs do not have it (and no causes are shown for them). */
+    static final TableSchema FINDINGS = FindingsTable.TABLE;
+    static final List<Column> FINDINGS_COLUMNS = List.of(FindingsTable.SOURCE, FindingsTable.SERVER_IP,
+            FindingsTable.SERVER_PORT, FindingsTable.CAUSE, FindingsTable.CONNECTIONS, FindingsTable.REQUESTS,
+            FindingsTable.EVENTS, FindingsTable.COUNT, FindingsTable.TIME_LOST_US, FindingsTable.SHARE,
+            FindingsTable.EVIDENCE_FRAMES);
 
     /** Every table the report reads and the names of its columns, in reading order. */
     static Map<String, List<String>> all() {
@@ -92,10 +101,13 @@ final class Tables {
                 CAPTURE_FILES_ARCHIVE_COLUMNS).flatMap(List::stream).toList());
         m.put(CONNECTIONS.name(), CONNECTIONS_COLUMNS);
         m.put(EXCHANGES.name(), EXCHANGES_COLUMNS);
-        m.put(RTT_SAMPLES.name(), RTT_SAMPLES_COLUMNS);
-        m.put(ACK_DELAYS.name(), ACK_DELAYS_COLUMNS);
+        // and, for the causes' evidence, their frame numbers (CauseFindings.readFrames)
+        m.put(RTT_SAMPLES.name(), Stream.concat(RTT_SAMPLES_COLUMNS.stream(), Stream.of(RttSamples.CLOSING_FRAME))
+                .toList());
+        m.put(ACK_DELAYS.name(), Stream.concat(ACK_DELAYS_COLUMNS.stream(), Stream.of(AckDelays.ACK_FRAME))
+                .toList());
         m.put(STALLS.name(), STALLS_COLUMNS);
-        m.put(LATENCY_EVENTS.name(), LATENCY_EVENTS_COLUMNS);
+        m.put(FINDINGS.name(), FINDINGS_COLUMNS);
         m.put(SOURCES.name(), SOURCES_COLUMNS);
         Map<String, List<String>> names = new LinkedHashMap<>();
         m.forEach((t, cols) -> names.put(t, cols.stream().map(Column::name).toList()));

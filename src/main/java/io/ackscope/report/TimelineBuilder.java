@@ -1,11 +1,14 @@
 package io.ackscope.report;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * Latency over time: the report's window cut into at most {@link #MAX_BUCKETS} equal buckets of a round width,
- * with exact percentiles per bucket, so a spike during an incident shows without listing every request.
+ * Latency over time: the report's busy periods ({@link BusyPeriods}) cut into at most about {@link #MAX_BUCKETS}
+ * equal buckets of a round width, with exact percentiles per bucket, so a spike during an incident shows without
+ * listing every request. A long gap between two periods has no buckets: the chart's axis breaks there instead of
+ * spreading empty time (captures taken hours apart).
  */
 final class TimelineBuilder {
     static final int MAX_BUCKETS = 240;
@@ -15,28 +18,61 @@ final class TimelineBuilder {
             300_000_000, 600_000_000, 900_000_000, 1_800_000_000L, 3_600_000_000L, 7_200_000_000L,
             21_600_000_000L, 43_200_000_000L, 86_400_000_000L};
 
-    private final long start, width;
+    private final long width;
     private final int n;
+    /** Per period: its first bucket's start, its first bucket's index, its bucket count. */
+    private final long[] periodStart;
+    private final int[] periodFirst, periodBuckets;
     private final long[] requests, stalls;
     /** Exchanges outside the covered span. */
     private long outside;
     private final LongList[] response, ttfb, dataRtt;
 
-    /** A timeline covering {@code [first, last]} (µs since the epoch). */
+    /** A timeline covering {@code [first, last]} (µs since the epoch) in one period. */
     TimelineBuilder(long first, long last) {
-        long span = Math.max(1, last - first + 1);
+        this(List.of(new long[]{first, last}));
+    }
+
+    /** A timeline covering the {@code {start, end}} periods (µs since the epoch, in time order, disjoint). */
+    TimelineBuilder(List<long[]> periods) {
+        long busy = 0;
+        for (long[] p : periods) {
+            busy += Math.max(1, p[1] - p[0] + 1);
+        }
         // Beyond the round widths (a corpus of captures from several years): whole days, as many as needed.
         long day = WIDTHS[WIDTHS.length - 1];
-        long w = (span / MAX_BUCKETS / day + 1) * day;
+        long w = (busy / MAX_BUCKETS / day + 1) * day;
         for (long c : WIDTHS) {
-            if (span / c < MAX_BUCKETS) {
+            if (busy / c < MAX_BUCKETS) {
                 w = c;
                 break;
             }
         }
         width = w;
-        start = Math.floorDiv(first, w) * w;
-        n = (int) Math.min(MAX_BUCKETS + 1, Math.max(1, (last - start) / w + 1));
+        // aligned to the width; a period that reaches into the previous one's last bucket joins it
+        List<long[]> aligned = new ArrayList<>();
+        for (long[] p : periods) {
+            long start = Math.floorDiv(p[0], w) * w, end = Math.floorDiv(p[1], w) * w;
+            long[] prev = aligned.isEmpty() ? null : aligned.get(aligned.size() - 1);
+            if (prev != null && start <= prev[1] + w) {
+                prev[1] = Math.max(prev[1], end);
+            } else {
+                aligned.add(new long[]{start, end});
+            }
+        }
+        periodStart = new long[aligned.size()];
+        periodFirst = new int[aligned.size()];
+        periodBuckets = new int[aligned.size()];
+        int total = 0;
+        for (int i = 0; i < aligned.size(); i++) {
+            long[] p = aligned.get(i);
+            periodStart[i] = p[0];
+            periodFirst[i] = total;
+            // the last period in the bound is cut; any after it get no bucket (their data counts as outside)
+            periodBuckets[i] = (int) Math.max(0, Math.min(MAX_BUCKETS + 1 - total, (p[1] - p[0]) / w + 1));
+            total += periodBuckets[i];
+        }
+        n = Math.max(1, total);
         requests = new long[n];
         stalls = new long[n];
         response = lists(n);
@@ -53,8 +89,13 @@ final class TimelineBuilder {
     }
 
     private int bucket(long t) {
-        long b = Math.floorDiv(t - start, width);
-        return b < 0 || b >= n ? -1 : (int) b;
+        int p = Arrays.binarySearch(periodStart, t);
+        p = p >= 0 ? p : -p - 2;
+        if (p < 0 || periodBuckets[p] == 0) {
+            return -1;
+        }
+        long b = Math.floorDiv(t - periodStart[p], width);
+        return b >= periodBuckets[p] ? -1 : periodFirst[p] + (int) b;
     }
 
     void exchange(long t, long ttfbMicros, long responseMicros) {
@@ -102,7 +143,11 @@ final class TimelineBuilder {
             s.add(series("data_rtt_p99", "data RTT, p99", dataRtt, 0.99));
             s.add(series("data_rtt_p50", "data RTT, p50", dataRtt, 0.5));
         }
-        return new ReportData.Timeline(start, width, requests, stalls, outside, s);
+        List<ReportData.Period> periods = new ArrayList<>();
+        for (int i = 0; i < periodStart.length && periodBuckets[i] > 0; i++) {
+            periods.add(new ReportData.Period(periodStart[i], periodFirst[i], periodBuckets[i]));
+        }
+        return new ReportData.Timeline(periodStart[0], width, requests, stalls, outside, s, periods);
     }
 
     private ReportData.Series series(String name, String label, LongList[] l, double p) {

@@ -342,6 +342,7 @@ public final class EngineTables {
         public static final Column CLOSING_TIME = RTT_SAMPLES.column("closing_time");
         public static final Column KIND = RTT_SAMPLES.column("kind");
         public static final Column RTT_US = RTT_SAMPLES.column("rtt_us");
+        public static final Column CLOSING_FRAME = RTT_SAMPLES.column("closing_frame");
     }
 
     /** Columns of {@link #ACK_DELAYS} that readers use. */
@@ -355,6 +356,7 @@ public final class EngineTables {
         public static final Column ACK_DELAY_US = ACK_DELAYS.column("ack_delay_us");
         public static final Column METHOD = ACK_DELAYS.column("method");
         public static final Column ACK_CLASS = ACK_DELAYS.column("ack_class");
+        public static final Column ACK_FRAME = ACK_DELAYS.column("ack_frame");
     }
 
     /** Columns of {@link #STALLS} that readers use. */

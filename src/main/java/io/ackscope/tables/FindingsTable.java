@@ -42,4 +42,16 @@ public final class FindingsTable {
                     new Column("evidence_frames", LONG_LIST, false, "", "Evidence: the frame numbers of the "
                             + "costliest occurrences, costliest first, at most 16 (the last occurrence's may be "
                             + "cut); independent of partitioning.")));
+
+    public static final Column SOURCE = TABLE.column("source");
+    public static final Column SERVER_IP = TABLE.column("server_ip");
+    public static final Column SERVER_PORT = TABLE.column("server_port");
+    public static final Column CAUSE = TABLE.column("cause");
+    public static final Column CONNECTIONS = TABLE.column("connections");
+    public static final Column REQUESTS = TABLE.column("requests");
+    public static final Column EVENTS = TABLE.column("events");
+    public static final Column COUNT = TABLE.column("count");
+    public static final Column TIME_LOST_US = TABLE.column("time_lost_us");
+    public static final Column SHARE = TABLE.column("share");
+    public static final Column EVIDENCE_FRAMES = TABLE.column("evidence_frames");
 }

@@ -329,7 +329,7 @@ public final class TableReader {
             }
             return out;
         }
-        LongColumn out = new LongColumn(rows);
+        LongColumn out = t == PrimitiveType.PrimitiveTypeName.DOUBLE ? new DoubleColumn(rows) : new LongColumn(rows);
         for (int i = 0; i < rows; i++) {
             if (r.getCurrentDefinitionLevel() == maxDef) {
                 out.present[i] = true;
@@ -337,7 +337,7 @@ public final class TableReader {
                     case INT64 -> r.getLong();
                     case INT32 -> r.getInteger();
                     case BOOLEAN -> r.getBoolean() ? 1 : 0;
-                    case DOUBLE -> Math.round(r.getDouble());
+                    case DOUBLE -> Math.round(((DoubleColumn) out).exact[i] = r.getDouble());
                     default -> throw new IOException(d + ": type " + t + " is not read by the report");
                 };
             }
@@ -397,13 +397,23 @@ public final class TableReader {
     }
 
     /** A nullable integer column: {@code values[i]} is meaningful only where {@code present[i]}. */
-    public static final class LongColumn {
+    public static class LongColumn {
         public final long[] values;
         public final boolean[] present;
 
         LongColumn(int rows) {
             values = new long[rows];
             present = new boolean[rows];
+        }
+    }
+
+    /** A DOUBLE column: {@link LongColumn#values} rounded, {@link #exact} as written. */
+    public static final class DoubleColumn extends LongColumn {
+        public final double[] exact;
+
+        DoubleColumn(int rows) {
+            super(rows);
+            exact = new double[rows];
         }
     }
 
@@ -435,6 +445,11 @@ public final class TableReader {
         /** A BOOLEAN, INT, LONG or TIMESTAMP column (DOUBLE rounded). */
         public LongColumn longs(Column c) {
             return (LongColumn) col(c);
+        }
+
+        /** A DOUBLE column, unrounded. */
+        public DoubleColumn doubles(Column c) {
+            return (DoubleColumn) col(c);
         }
 
         /** A STRING column; null where null. */

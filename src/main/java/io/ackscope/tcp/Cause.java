@@ -80,6 +80,37 @@ public enum Cause {
     /** The fixes as {@code diagnose} words them in its one-line findings; null where it names none. */
     public final String fixInOneLine;
 
+    /**
+     * The cause in a few words, for a reader who does not know the name: the report's titles. A cause without
+     * words here is named from its constant ("NEW_CAUSE" reads "New cause"), so a new detector shows at once.
+     */
+    public String title() {
+        return switch (this) {
+            case NAGLE_SERVER_HELD -> "Responses wait for the client's delayed ACK (Nagle × delayed ACK)";
+            case NAGLE_CLIENT_HELD -> "Requests wait for the server's delayed ACK (Nagle × delayed ACK)";
+            case RETRANSMISSION_TIMEOUT -> "Retransmission timeouts";
+            case ZERO_WINDOW -> "Receiver stopped reading (zero window)";
+            case SYN_RETRANSMISSION -> "Connection setup waited for a SYN retransmission";
+            case SYNACK_RETRANSMISSION -> "Connection setup waited for a SYN/ACK retransmission";
+            case FAST_RETRANSMIT -> "Loss repaired by fast retransmit";
+            case TAIL_LOSS_PROBE -> "Tail loss repaired by a tail-loss probe";
+            case RTO -> "Loss repaired only after a retransmission timeout";
+            case SPURIOUS_RETRANSMISSION -> "Spurious retransmissions";
+            default -> words(name());
+        };
+    }
+
+    /** "SOME_NAME" as "Some name". */
+    static String words(String name) {
+        String s = name.replace('_', ' ').toLowerCase(java.util.Locale.ROOT);
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** The fix in one line: {@link #fixInOneLine}, or the first of {@link #fixes} where there is none. */
+    public String oneLineFix() {
+        return fixInOneLine != null ? fixInOneLine : fixes.isEmpty() ? "" : fixes.get(0);
+    }
+
     Cause(String fixInOneLine, String... fixes) {
         this.fixInOneLine = fixInOneLine;
         this.fixes = List.of(fixes);

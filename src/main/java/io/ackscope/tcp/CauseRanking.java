@@ -112,14 +112,37 @@ public final class CauseRanking {
 
     /** Whether {@code t} is a verdict: it cost at least {@link #VERDICT_SHARE} of the response time. */
     public boolean verdict(Total t) {
-        return share(t) >= VERDICT_SHARE;
+        return isVerdict(share(t));
     }
 
-    /** The causes found, costliest first (then by events, then by name for a stable order). */
+    /**
+     * The rule every reader of the ranking applies ({@code diagnose}, and the report on the {@code findings}
+     * table): a cause with this share 0-1 of its endpoint's response time may be the verdict.
+     */
+    public static boolean isVerdict(double share) {
+        return share >= VERDICT_SHARE;
+    }
+
+    /**
+     * The ranking's order: most time lost first, then most events, then the cause's place in {@link Cause} (a
+     * name this version does not know, {@code ordinal} -1, after the known ones), so the order is stable.
+     */
+    public static int costOrder(long timeLostA, long eventsA, int ordinalA, long timeLostB, long eventsB,
+                                int ordinalB) {
+        if (timeLostA != timeLostB) {
+            return Long.compare(timeLostB, timeLostA);
+        }
+        if (eventsA != eventsB) {
+            return Long.compare(eventsB, eventsA);
+        }
+        return Integer.compareUnsigned(ordinalA, ordinalB);
+    }
+
+    /** The causes found, costliest first ({@link #costOrder}). */
     public List<Total> ranked() {
         List<Total> l = new ArrayList<>(totals.values());
-        l.sort((x, y) -> x.timeLostNanos != y.timeLostNanos ? Long.compare(y.timeLostNanos, x.timeLostNanos)
-                : x.events != y.events ? Long.compare(y.events, x.events) : x.cause.compareTo(y.cause));
+        l.sort((x, y) -> costOrder(x.timeLostNanos, x.events, x.cause.ordinal(), y.timeLostNanos, y.events,
+                y.cause.ordinal()));
         return l;
     }
 }

@@ -49,7 +49,7 @@ class ReportSizeTest {
 
         assertEquals(CONNECTIONS, d.input().selected());
         assertEquals((long) CONNECTIONS * SyntheticTables.REQUESTS_PER_CONNECTION, d.input().requests());
-        assertTrue(d.verdict().stallFound(), "2% of connections stall");
+        assertTrue(d.verdict().found(), "2% of connections stall");
         assertEquals(SyntheticTables.ENDPOINTS, d.endpoints().size() + d.endpointsNotShown());
         assertEquals(d.limits().worstConnections(), d.worstConnections().size());
         assertEquals(d.limits().slowestRequests(), d.slowestRequests().size());

@@ -36,20 +36,29 @@ final class AnalyzedCaptures {
 
     /** The output directory of {@code analyze CAPTURE --out DIR} (a file or a directory), made on first use. */
     static synchronized Path tables(Path capture) throws IOException {
-        Path done = DONE.get(capture);
+        return tables(capture.getFileName().toString(), capture);
+    }
+
+    /** The output directory of {@code analyze CAPTURE... --out DIR}, one run over all, named {@code name}. */
+    static synchronized Path tables(String name, Path... captures) throws IOException {
+        Path key = Path.of(name);
+        Path done = DONE.get(key);
         if (done != null) {
             return done;
         }
-        assertTrue(Files.exists(capture), "capture missing: " + capture.toAbsolutePath());
-        String name = capture.getFileName().toString().replaceAll("[^A-Za-z0-9.-]", "_");
-        Path out = WORK.resolve("tables-" + name).toAbsolutePath();
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("analyze"));
+        for (Path capture : captures) {
+            assertTrue(Files.exists(capture), "capture missing: " + capture.toAbsolutePath());
+            args.add(capture.toString());
+        }
+        Path out = WORK.resolve("tables-" + name.replaceAll("[^A-Za-z0-9.-]", "_")).toAbsolutePath();
+        args.addAll(java.util.List.of("--out", out.toString(), "--overwrite"));
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
-        int code = Main.run(new String[]{"analyze", capture.toString(), "--out", out.toString(), "--overwrite"},
-                ps, ps);
+        int code = Main.run(args.toArray(new String[0]), ps, ps);
         assertEquals(0, code, "analyze failed: " + buf.toString(StandardCharsets.UTF_8));
         assertTrue(Files.isRegularFile(out.resolve(Report.FILE_NAME)), "analyze did not write report.html in " + out);
-        DONE.put(capture, out);
+        DONE.put(key, out);
         return out;
     }
 }

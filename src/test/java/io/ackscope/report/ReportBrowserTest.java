@@ -129,14 +129,14 @@ class ReportBrowserTest {
     }
 
     @Test
-    void goodCaptureReportSaysNoStallFound() throws Exception {
+    void goodCaptureReportSaysNoCauseFound() throws Exception {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.GOOD);
         Chromium.Page p = open(dir.resolve(Report.FILE_NAME), 1280);
 
         assertEquals("verdict ok", p.string("document.getElementById('verdict').className"));
-        assertEquals("No stall found", p.string("document.querySelector('#verdict h1').textContent"));
+        assertEquals("No cause found", p.string("document.querySelector('#verdict h1').textContent"));
         assertEquals("0", p.string("document.querySelector('.endpoint [data-card=\"stalls\"] .v').textContent"));
-        assertEquals("NO_STALL", p.string("document.querySelector('#diagnosis .finding').dataset.kind"));
+        assertEquals("NO_CAUSE", p.string("document.querySelector('#diagnosis .finding').dataset.kind"));
         assertEquals(0, p.number("document.querySelectorAll('svg rect.hl.m-held, svg rect.hl.m-delayed').length"));
         long responseP99 = Long.parseLong(p.string("document.querySelector('.endpoint tr[data-metric=\"response\"] "
                 + "td[data-stat=\"p99\"]').dataset.us"));

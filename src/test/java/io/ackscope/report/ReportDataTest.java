@@ -60,14 +60,14 @@ class ReportDataTest {
     @Test
     void latencyCaptureDataMatchesTheGoldenFile() throws IOException {
         ReportData d = Report.data(AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY), ReportFilter.ALL, true);
-        assertTrue(d.verdict().stallFound());
+        assertTrue(d.verdict().found());
         assertGolden("nginx-nodelay-off.json", portableJson(d));
     }
 
     @Test
     void goodCaptureDataMatchesTheGoldenFile() throws IOException {
         ReportData d = Report.data(AnalyzedCaptures.tables(AnalyzedCaptures.GOOD), ReportFilter.ALL, true);
-        assertFalse(d.verdict().stallFound());
+        assertFalse(d.verdict().found());
         assertGolden("nginx-nodelay-on.json", portableJson(d));
     }
 
@@ -142,7 +142,7 @@ class ReportDataTest {
         assertEquals(0, none.input().selected());
         assertEquals(all.input().connections(), none.input().connections());
         assertTrue(none.endpoints().isEmpty());
-        assertFalse(none.verdict().stallFound());
+        assertFalse(none.verdict().found());
         assertTrue(none.worstConnections().isEmpty());
         assertTrue(HtmlReport.render(none, "now", null).contains("No TCP connection matches the selection."));
     }

@@ -43,8 +43,12 @@ class ScanReportTest {
         // nothing stalled or answered with data: retransmissions rank first (attempts i % 20 == 5 retransmit their
         // SYN once, 1 s later), ties go to the longer connection (all 1 s), then to the lower stream, which is i
         assertEquals(List.of(5L, 25L, 45L, 65L, 85L, 105L), streams(d));
+        // the scan's one cause is the SYN retransmissions; its evidence, the first retransmitted attempt, leads
+        assertEquals("SYN_RETRANSMISSION", d.causes().get(0).cause());
+        assertEquals("stream-5", d.causes().get(0).evidence());
         for (ReportData.Connection c : d.worstConnections()) {
-            assertEquals("1 retransmission", c.why(), "stream " + c.stream());
+            assertEquals(c.stream() == 5 ? "evidence (frame " + d.causes().get(0).evidenceFrame()
+                    + "); 1 retransmission" : "1 retransmission", c.why(), "stream " + c.stream());
             assertEquals("S0", c.connState());
             assertEquals("ST", c.history());
             assertEquals(2, c.packets());

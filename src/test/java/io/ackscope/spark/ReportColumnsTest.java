@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import io.ackscope.report.Report;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.FindingsTable;
 import io.ackscope.tables.LatencySummaryTable;
 import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
@@ -27,6 +28,7 @@ class ReportColumnsTest {
         schemas.add(CaptureFilesTable.TABLE);
         schemas.add(LatencySummaryTable.TABLE);
         schemas.add(SourcesTable.TABLE);
+        schemas.add(FindingsTable.TABLE);
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : Report.columnsRead().entrySet()) {
             TableSchema t = schemas.stream().filter(s -> s.name().equals(e.getKey())).findFirst().orElse(null);

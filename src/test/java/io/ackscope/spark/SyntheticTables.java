@@ -3,6 +3,7 @@ package io.ackscope.spark;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.FindingsTable;
 import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.TableSchema;
@@ -143,7 +144,10 @@ public final class SyntheticTables {
              Row r = new Row(EngineTables.RTT_SAMPLES, dir, conf);
              Row a = new Row(EngineTables.ACK_DELAYS, dir, conf);
              Row s = new Row(EngineTables.STALLS, dir, conf);
-             Row e = new Row(EngineTables.LATENCY_EVENTS, dir, conf)) {
+             Row e = new Row(EngineTables.LATENCY_EVENTS, dir, conf);
+             Row f = new Row(FindingsTable.TABLE, dir, conf)) {
+            // per endpoint (ip:port): stall µs, response µs, stalled requests, stalled connections, evidence frame
+            Map<String, long[]> findings = new java.util.TreeMap<>();
             for (int k = 0; k < connections; k++) {
                 long first = START_MICROS + (long) k * HOUR_MICROS / connections;
                 int endpoint = (int) Math.min(ENDPOINTS - 1, Math.floor(-Math.log(1 - rnd.nextDouble()) * 6));
@@ -156,6 +160,7 @@ public final class SyntheticTables {
                 long rtt = 2_000 + rnd.nextInt(30_000);
                 long t = first + rtt;
                 long stallTotal = 0;
+                long[] ep = findings.computeIfAbsent(server + ":" + port, key -> new long[]{0, 0, 0, 0, -1});
                 for (int q = 0; q < REQUESTS_PER_CONNECTION; q++) {
                     long server1 = incident ? 250_000 + rnd.nextInt(100_000) : 200 + rnd.nextInt(20_000);
                     long ttfb = rtt + server1;
@@ -185,7 +190,10 @@ public final class SyntheticTables {
                                 .s("evidence", "server frame " + (10 * q + 5) + " waited unacknowledged")
                                 .s("holding_ip", server).s("delaying_ip", clientIp).write();
                         stallTotal += stall;
+                        ep[2]++;
+                        ep[4] = ep[4] < 0 ? 10L * q + 5 : ep[4];
                     }
+                    ep[1] += complete;
                     t += complete + 1_000 + rnd.nextInt(100_000);
                 }
                 if (k % 200 == 0) {
@@ -195,6 +203,8 @@ public final class SyntheticTables {
                             .s("side_ip", server)
                             .write();
                 }
+                ep[0] += stallTotal;
+                ep[3] += stallTotal > 0 ? 1 : 0;
                 c.start().l("stream", k).i("first_file_index", (int) ((long) k * FILES / connections))
                         .l("first_frame", 1 + k % 1000).s("originator_rule", "SYN").t("first_time", first)
                         .t("last_time", t).l("duration_us", t - first).t("syn_time", first)
@@ -207,6 +217,20 @@ public final class SyntheticTables {
                         .l("stall_us", stallTotal).l("server_held_stall_us", stallTotal)
                         .l("exchanges", REQUESTS_PER_CONNECTION)
                         .l("server_retransmissions", k % 200 == 0 ? 1 : 0).write();
+            }
+            // the findings table as analyze would write it for these stalls (the rule of tcp/CauseRanking)
+            for (Map.Entry<String, long[]> en : findings.entrySet()) {
+                long[] v = en.getValue();
+                if (v[0] > 0) {
+                    int colon = en.getKey().lastIndexOf(':');
+                    f.start().s("server_ip", en.getKey().substring(0, colon))
+                            .i("server_port", Integer.parseInt(en.getKey().substring(colon + 1)))
+                            .s("cause", "NAGLE_SERVER_HELD").l("connections", v[3]).l("requests", v[2])
+                            .l("events", v[2]).l("count", v[2]).l("time_lost_us", v[0]);
+                    f.buf.setDouble(f.at("share"), (double) v[0] / v[1]);
+                    f.buf.setLongList(f.at("evidence_frames"), new long[]{v[4], v[4] + 1, v[4] + 2});
+                    f.write();
+                }
             }
         }
         Files.writeString(dir.resolve("_SUCCESS"), "{\"tool\":\"ackscope\",\"command\":\"analyze\",\"synthetic\":true,"

@@ -1,0 +1,209 @@
+package io.ackscope.report;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The page leads with the causes of the {@code findings} table (issue 18), on the sample captures analysed by the
+ * real {@code analyze}: the verdict only at 1% of the response time or more, the endpoints where time was lost
+ * first, every link pointing at something drawn, and a timeline that leaves out the empty day between captures.
+ */
+class ReportCausesTest {
+    static final Path LAB_OFF = Path.of("sample-pcaps", "lab-nginx-nodelay-off.pcap.gz");
+    static final Path LAB_ON = Path.of("sample-pcaps", "lab-nginx-nodelay-on.pcap.gz");
+    static final Path LOSS = Path.of("sample-pcaps", "lab-cause-loss.pcap.gz");
+    static final Path SYN_DROP = Path.of("sample-pcaps", "lab-cause-syn-drop.pcap.gz");
+
+    /** The four captures in one run: three server endpoints, recorded a day apart (12-02 and 12-03). */
+    static Path multi() throws IOException {
+        return AnalyzedCaptures.tables("multi-endpoint", LAB_OFF, LAB_ON, LOSS, SYN_DROP);
+    }
+
+    @Test
+    void naglePaysTheVerdictOnTheLabCapture() throws IOException {
+        ReportData d = Report.data(AnalyzedCaptures.tables(LAB_OFF), ReportFilter.ALL, true);
+        assertTrue(d.verdict().found(), d.verdict().headline());
+        assertEquals("NAGLE_SERVER_HELD", d.verdict().cause());
+        ReportData.CauseRow top = d.causes().get(0);
+        assertEquals("NAGLE_SERVER_HELD", top.cause());
+        assertTrue(top.share() > 0.97 && top.share() < 0.99, "share " + top.share());
+        assertEquals(266, top.requests());
+        assertNotNull(top.evidence(), "the verdict's evidence is drawn");
+        assertEquals(top.evidence(), d.verdict().evidence());
+        assertEquals(top.evidence(), d.worstConnections().get(0).anchor());
+        assertLinksResolve(HtmlReport.render(d, "now", null));
+    }
+
+    @Test
+    void healthyCapturesHaveNoVerdictStyled() throws IOException {
+        for (Path capture : List.of(AnalyzedCaptures.GOOD, LAB_ON)) {
+            ReportData d = Report.data(AnalyzedCaptures.tables(capture), ReportFilter.ALL, true);
+            assertFalse(d.verdict().found(), capture + ": " + d.verdict().headline());
+            assertEquals("No cause found", d.verdict().headline());
+            for (ReportData.CauseRow c : d.causes()) {
+                assertFalse(c.verdict(), capture + ": " + c.cause() + " " + c.share());
+            }
+            String html = HtmlReport.render(d, "now", null);
+            assertFalse(html.contains("class=\"verdict stall\""), capture.toString());
+            assertFalse(html.contains("class=\"finding problem\""), capture.toString());
+            assertFalse(html.contains("<tr class=\"bad\""), capture.toString());
+            assertFalse(html.contains("card bad"), capture.toString());
+            assertLinksResolve(html);
+        }
+        // the lab's nodelay run has spurious retransmissions that cost nothing: listed, in grey
+        ReportData on = Report.data(AnalyzedCaptures.tables(LAB_ON), ReportFilter.ALL, false);
+        assertEquals(List.of("SPURIOUS_RETRANSMISSION"), on.causes().stream().map(ReportData.CauseRow::cause).toList());
+        assertTrue(HtmlReport.render(on, "now", null)
+                .contains("<tr class=\"minor\" data-cause=\"SPURIOUS_RETRANSMISSION\""));
+    }
+
+    @Test
+    void multiEndpointRunLeadsWithTheStallingEndpointAndEveryLinkResolves() throws IOException {
+        ReportData d = Report.data(multi(), ReportFilter.ALL, true);
+        String stalling = "127.0.0.1:41859";
+        assertEquals("NAGLE_SERVER_HELD", d.verdict().cause());
+        assertEquals(stalling, d.causes().get(0).server());
+        assertTrue(d.verdict().headline().contains(stalling), d.verdict().headline());
+        // the endpoints where time was lost come first (the healthy, busiest one, 4,995 requests, last)
+        assertEquals(List.of(stalling, "10.218.0.2:8080", "127.0.0.1:44557"),
+                d.endpoints().stream().map(ReportData.Endpoint::server).toList());
+        assertTrue(d.endpoints().get(2).requests() > d.endpoints().get(0).requests());
+        // the verdict's link opens a connection of the stalling server
+        ReportData.Connection shown = connection(d, d.verdict().evidence());
+        assertEquals(stalling, shown.server());
+        assertNull(shown.ladder().unavailable());
+        // every cause with evidence in a drawn graph links to a connection of its own server
+        for (ReportData.CauseRow c : d.causes()) {
+            if (c.evidence() != null) {
+                assertEquals(c.server(), connection(d, c.evidence()).server(), c.cause());
+                assertTrue(c.evidenceFrames().contains(c.evidenceFrame()), c.cause());
+            }
+            assertEquals(c.share() >= 0.01, c.verdict(), c.cause() + " " + c.share());
+        }
+        List<String> minor = d.causes().stream().filter(c -> !c.verdict()).map(ReportData.CauseRow::cause).toList();
+        assertEquals(List.of("FAST_RETRANSMIT", "SPURIOUS_RETRANSMISSION"), minor);
+
+        String html = HtmlReport.render(d, "now", null);
+        assertLinksResolve(html);
+        // the first diagnosis card is the stalling endpoint's, styled as a problem; sub-1% causes are minor
+        Matcher card = Pattern.compile("<article class=\"finding (\\w+)\" data-kind=\"(\\w+)\"><h3>[^<]*"
+                + "<span class=\"where\">([^<]*)</span>").matcher(html);
+        assertTrue(card.find());
+        assertEquals(List.of("problem", "NAGLE_SERVER_HELD", stalling), List.of(card.group(1), card.group(2),
+                card.group(3)));
+        while (card.find()) {
+            boolean sub1 = minor.contains(card.group(2));
+            assertEquals(sub1 ? "minor" : "problem", card.group(1), card.group(2));
+        }
+        for (String cause : minor) {
+            assertTrue(html.contains("<tr class=\"minor\" data-cause=\"" + cause + "\""), cause);
+        }
+    }
+
+    @Test
+    void timelineLeavesOutTheDayBetweenTheCaptures() throws IOException {
+        ReportData d = Report.data(multi(), ReportFilter.ALL, false);
+        ReportData.Timeline t = d.timeline();
+        // 12-02 11:20 (the nginx runs), 12-03 11:43 (syn-drop) and 12:08 (loss): three periods
+        assertEquals(3, t.periods().size(), t.periods().toString());
+        long span = d.input().lastMicros() - d.input().firstMicros();
+        assertTrue(span > 86_400_000_000L, "the captures are a day apart");
+        // equal buckets over the whole span would be minutes wide; over the busy periods they are under a second
+        assertTrue(t.bucketMicros() < 1_000_000, "bucket " + t.bucketMicros());
+        long inTimeline = 0;
+        for (long n : t.requests()) {
+            inTimeline += n;
+        }
+        assertEquals(d.input().requests(), inTimeline, "every request is in a bucket");
+        assertEquals(0, t.outside());
+        for (ReportData.Period p : t.periods()) {
+            long n = 0;
+            for (int i = p.firstBucket(); i < p.firstBucket() + p.buckets(); i++) {
+                n += t.requests()[i];
+            }
+            assertTrue(n > 0, "period " + p + " has requests");
+        }
+        String html = HtmlReport.render(d, "now", null);
+        assertEquals(2, html.split("class=\"break\"", -1).length - 1, "two breaks in the axis");
+    }
+
+    /** Cause names, endpoints and fixes come from a table anyone could have written: they are text, never markup. */
+    @Test
+    void causeTextFromTheTablesIsEscaped() throws IOException {
+        ReportData d = Report.data(AnalyzedCaptures.tables(LAB_ON), ReportFilter.ALL, false);
+        ReportData.CauseRow evil = new ReportData.CauseRow("<b>10.0.0.1</b>:80", "<script>alert(1)</script>",
+                "<img src=x onerror=alert(1)>", false, 0.001, 5, 1, 1, 1, 1, "\"><svg onload=alert(1)>",
+                List.of(1L), null, null);
+        ReportData x = new ReportData(d.tablesDir(), d.filter(), d.input(), d.verdict(), List.of(evil), 0, true,
+                d.endpoints(), d.endpointsNotShown(), d.timeline(), d.worstConnections(), d.slowestRequests(),
+                d.method(), d.limits());
+        String html = HtmlReport.render(x, "now", null);
+        assertFalse(html.contains("<script>"), "script");
+        assertFalse(html.contains("<img src=x"), "img");
+        assertFalse(html.contains("<svg onload"), "svg");
+        assertFalse(html.contains("<b>10.0.0.1"), "b");
+        assertTrue(html.contains("data-cause=\"&lt;script&gt;alert(1)&lt;/script&gt;\""), "the name, escaped");
+    }
+
+    @Test
+    void busyPeriodsCutOnlyLongGaps() {
+        BusyPeriods b = new BusyPeriods();
+        long s = 1_000_000L;
+        b.add(0, 5 * s);
+        b.add(6 * s, 10 * s);          // a 1 s pause: kept on the axis
+        b.add(3_600 * s, 3_605 * s);   // an hour later
+        b.add(3_604 * s, 3_610 * s);   // overlaps the previous
+        List<long[]> p = b.periods(0, 3_610 * s);
+        assertEquals(2, p.size());
+        assertEquals(List.of(0L, 10 * s), List.of(p.get(0)[0], p.get(0)[1]));
+        assertEquals(List.of(3_600 * s, 3_610 * s), List.of(p.get(1)[0], p.get(1)[1]));
+        // clipped to a window inside the first period: one period
+        assertEquals(1, b.periods(2 * s, 8 * s).size());
+    }
+
+    private static ReportData.Connection connection(ReportData d, String anchor) {
+        for (ReportData.Connection c : d.worstConnections()) {
+            if (c.anchor().equals(anchor)) {
+                return c;
+            }
+        }
+        throw new AssertionError("no connection drawn for #" + anchor);
+    }
+
+    private static void assertNull(Object o) {
+        assertEquals(null, o);
+    }
+
+    /** Every internal link ({@code href="#id"}) of the page has an element with that id. */
+    static void assertLinksResolve(String html) {
+        Set<String> ids = new HashSet<>();
+        Matcher id = Pattern.compile("\\sid=\"([^\"]+)\"").matcher(html);
+        while (id.find()) {
+            ids.add(id.group(1));
+        }
+        List<String> broken = new ArrayList<>();
+        Matcher href = Pattern.compile("href=\"#([^\"]*)\"").matcher(html);
+        int links = 0;
+        while (href.find()) {
+            links++;
+            if (!ids.contains(href.group(1))) {
+                broken.add(href.group(1));
+            }
+        }
+        assertTrue(links > 5, "the page has links");
+        assertEquals(List.of(), broken, "links without a target");
+    }
+}
