@@ -158,6 +158,27 @@ class ReportCausesTest {
         assertTrue(html.contains("data-cause=\"&lt;script&gt;alert(1)&lt;/script&gt;\""), "the name, escaped");
     }
 
+    /** One stall in 3,995 requests is a real stall but not a red card: the card turns red at the verdict share. */
+    @Test
+    void aRareStallIsNotStyledAsTheProblem() throws IOException {
+        ReportData d = Report.data(AnalyzedCaptures.tables(LAB_ON), ReportFilter.ALL, false);
+        ReportData.Endpoint e = d.endpoints().get(0);
+        ReportData.Endpoint rare = new ReportData.Endpoint(e.server(), e.connections(), 3_995, e.laterRequests(),
+                1, 1, 0, 43_000, 0.0004, 43_000, e.distributions(), e.ackClasses(), e.vantage(), e.findings());
+        ReportData x = new ReportData(d.tablesDir(), d.filter(), d.input(), d.verdict(), d.causes(),
+                d.causesNotShown(), true, List.of(rare), 0, d.timeline(), d.worstConnections(),
+                d.slowestRequests(), d.method(), d.limits());
+        String html = HtmlReport.render(x, "now", null);
+        assertTrue(html.contains("<div class=\"card\" data-card=\"stalls\"><div class=\"v\">1</div>"), "neutral");
+        assertTrue(html.contains("<div class=\"card good\" data-card=\"stall-share\">"), "share under 1%");
+        assertFalse(html.contains("card bad"));
+        // the headline's wording for a stall that is costly but rare
+        assertEquals("Rare stall: 1 of 3,995 responses from h:1 waited ~43.0 ms for the client's delayed ACK",
+                VerdictText.stallHeadline(1, 3_995, "responses from h:1", 43_000, "client"));
+        assertEquals("Stall found: responses from h:1 wait ~43.0 ms for the client's delayed ACK",
+                VerdictText.stallHeadline(266, 272, "responses from h:1", 43_000, "client"));
+    }
+
     @Test
     void busyPeriodsCutOnlyLongGaps() {
         BusyPeriods b = new BusyPeriods();
