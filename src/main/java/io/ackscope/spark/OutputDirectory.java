@@ -1,7 +1,5 @@
 package io.ackscope.spark;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ackscope.capture.Archive;
 import io.ackscope.output.OutputLock;
@@ -18,7 +16,6 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -65,6 +62,9 @@ import java.util.UUID;
  * deletes its staging directory unless it had written the commit record; a {@code DIR} that it created and left empty
  * is removed too.
  *
+ * <p>The steps that recovery repeats are in {@link CommitSteps}; the check that inputs and {@code DIR} do not overlap
+ * is {@link OutputOverlap}.
+ *
  * <p><b>Test hook</b> (tests only): with the system property {@value #KILL_AT} set to a step name, the run prints
  * {@code ackscope.test.step NAME} on stderr on reaching that step and blocks, for the test to kill it there.
  */
@@ -76,8 +76,6 @@ public final class OutputDirectory implements AutoCloseable {
     static final String TRASH = "_ackscope_old";
     /** Test-only: the commit step at which the run stops (see the class comment). */
     static final String KILL_AT = "ackscope.test.killAt";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** {@code DIR} cannot be used as asked: a usage error ({@link #usage}) or another run holds it. */
     public static final class Refused extends IOException {
@@ -152,7 +150,7 @@ public final class OutputDirectory implements AutoCloseable {
             throw new Refused(e.getMessage(), false);
         }
         try {
-            recover(fs, path);
+            CommitSteps.recover(fs, path);
             OutputMarker previous = null;
             List<String> others = new ArrayList<>();
             for (FileStatus c : fs.listStatus(path)) {
@@ -229,69 +227,17 @@ public final class OutputDirectory implements AutoCloseable {
     }
 
     /**
-     * Refuses an input inside {@code out}, and {@code out} equal to or inside an input: compared as real paths
-     * (symbolic links resolved) on the local filesystem, as qualified paths on others. Globs are expanded (a
-     * listing; no capture is opened).
+     * Refuses an input inside {@code out}, and {@code out} equal to or inside an input (see
+     * {@link OutputOverlap#refuse}).
      */
     public static void refuseOverlap(List<String> inputs, String out, Configuration conf) throws IOException {
-        Path outPath = new Path(out);
-        FileSystem ofs = outPath.getFileSystem(conf);
-        outPath = ofs.makeQualified(outPath);
-        String outKey = key(ofs, outPath);
-        for (String in : inputs) {
-            Path p = new Path(in);
-            FileSystem ifs = p.getFileSystem(conf);
-            if (!ifs.getUri().equals(ofs.getUri())) {
-                continue;
-            }
-            List<Path> paths = new ArrayList<>();
-            FileStatus[] matched = ifs.globStatus(p);
-            if (matched == null || matched.length == 0) {
-                paths.add(ifs.makeQualified(p));
-            } else {
-                for (FileStatus s : matched) {
-                    paths.add(s.getPath());
-                }
-            }
-            for (Path q : paths) {
-                String k = key(ifs, q);
-                if (within(k, outKey)) {
-                    throw new Refused("input " + in + (k.equals(outKey) ? " is" : " lies inside") + " the output "
-                            + "directory --out " + out + ": choose an --out outside the inputs (--overwrite would "
-                            + "otherwise replace what it reads, and a later run would read its own tables)", true);
-                }
-                if (within(outKey, k)) {
-                    throw new Refused("--out " + out + " lies inside the input directory " + in + ": a later run "
-                            + "would read its own tables as captures; choose an --out outside the inputs", true);
-                }
-            }
-        }
-    }
-
-    /** A comparable name for {@code p}: its real path on the local filesystem, its qualified path elsewhere. */
-    private static String key(FileSystem fs, Path p) throws IOException {
-        if (!"file".equals(fs.getScheme())) {
-            return p.toString();
-        }
-        java.nio.file.Path local = java.nio.file.Path.of(fs.makeQualified(p).toUri()).normalize();
-        java.nio.file.Path existing = local;
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        if (existing == null) {
-            return local.toString();
-        }
-        return existing.toRealPath().resolve(existing.relativize(local)).normalize().toString();
+        OutputOverlap.refuse(inputs, out, conf);
     }
 
     /** {@code p} for messages: a plain path on the local filesystem, the qualified path elsewhere. */
     static String show(Path p) {
         return p.toUri().getScheme() == null || "file".equals(p.toUri().getScheme()) ? p.toUri().getPath()
                 : p.toString();
-    }
-
-    private static boolean within(String a, String b) {
-        return a.equals(b) || a.startsWith(b.endsWith("/") ? b : b + "/");
     }
 
     /**
@@ -307,22 +253,8 @@ public final class OutputDirectory implements AutoCloseable {
             }
         }
         FileSystem fs = FileSystem.getLocal(new Configuration());
-        recover(fs, fs.makeQualified(new Path(dir.toAbsolutePath().toUri())));
+        CommitSteps.recover(fs, fs.makeQualified(new Path(dir.toAbsolutePath().toUri())));
         return true;
-    }
-
-    /** Completes or removes what interrupted runs left in {@code dir} (the caller holds the lock). */
-    private static void recover(FileSystem fs, Path dir) throws IOException {
-        for (FileStatus c : fs.listStatus(dir)) {
-            if (!c.isDirectory() || !c.getPath().getName().startsWith(STAGING_PREFIX)) {
-                continue;
-            }
-            if (fs.exists(new Path(c.getPath(), COMMIT_RECORD))) {
-                rollForward(fs, dir, c.getPath());
-            } else {
-                fs.delete(c.getPath(), true);
-            }
-        }
     }
 
     /** The final directory. */
@@ -357,7 +289,7 @@ public final class OutputDirectory implements AutoCloseable {
      */
     public void stage(String summaryJson) throws IOException {
         this.summaryJson = summaryJson;
-        writeAtomically(new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, stagedFiles()));
+        CommitSteps.writeAtomically(fs, new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, stagedFiles()));
     }
 
     /** Everything in staging but the marker and the commit's own files, as relative paths. */
@@ -382,9 +314,9 @@ public final class OutputDirectory implements AutoCloseable {
         if (summaryJson == null) {
             throw new IllegalStateException("stage before commit");
         }
-        step("staged");
+        CommitSteps.step("staged");
         List<String> files = stagedFiles();
-        writeAtomically(new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, files));
+        CommitSteps.writeAtomically(fs, new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, files));
         Set<String> fresh = new LinkedHashSet<>();
         for (String f : files) {
             int slash = f.indexOf('/');
@@ -400,73 +332,14 @@ public final class OutputDirectory implements AutoCloseable {
                         + "output; move it away and run again", true);
             }
         }
-        ObjectNode record = JSON.createObjectNode();
+        ObjectNode record = CommitSteps.JSON.createObjectNode();
         old.forEach(record.putArray("old")::add);
         fresh.forEach(record.putArray("new")::add);
         committing = true;
-        writeAtomically(new Path(staging, COMMIT_RECORD), JSON.writeValueAsString(record) + "\n");
-        step("commit-record");
-        rollForward(fs, dir, staging);
+        CommitSteps.writeAtomically(fs, new Path(staging, COMMIT_RECORD), CommitSteps.JSON.writeValueAsString(record) + "\n");
+        CommitSteps.step("commit-record");
+        CommitSteps.rollForward(fs, dir, staging);
         committed = true;
-    }
-
-    /** Steps 3 to 7 of the commit from wherever they stopped (see the class comment). */
-    private static void rollForward(FileSystem fs, Path dir, Path staging) throws IOException {
-        JsonNode record;
-        try (FSDataInputStream in = fs.open(new Path(staging, COMMIT_RECORD))) {
-            record = JSON.readTree(in);
-        }
-        Set<String> fresh = new LinkedHashSet<>();
-        record.path("new").forEach(n -> fresh.add(n.asText()));
-        Path trash = new Path(staging, TRASH);
-        fs.mkdirs(trash);
-        Path stagedMarker = new Path(staging, SUCCESS);
-        Path marker = new Path(dir, SUCCESS);
-        if (fs.exists(stagedMarker) && fs.exists(marker)) {
-            rename(fs, marker, new Path(trash, SUCCESS));
-            step("old-marker-moved");
-        }
-        for (JsonNode n : record.path("old")) {
-            String e = n.asText();
-            if (fresh.contains(e) && !fs.exists(new Path(staging, e))) {
-                continue; // already replaced by the new entry
-            }
-            Path p = new Path(dir, e);
-            if (fs.exists(p)) {
-                rename(fs, p, new Path(trash, e));
-                step("old-entry-moved");
-            }
-        }
-        for (String e : fresh) {
-            Path p = new Path(staging, e);
-            if (fs.exists(p)) {
-                rename(fs, p, new Path(dir, e));
-                step("new-entry-moved");
-            }
-        }
-        if (fs.exists(stagedMarker)) {
-            rename(fs, stagedMarker, marker);
-            step("marker-moved");
-        }
-        fs.delete(staging, true);
-    }
-
-    private static void rename(FileSystem fs, Path from, Path to) throws IOException {
-        if (!fs.rename(from, to)) {
-            throw new IOException("cannot move " + from + " to " + to);
-        }
-    }
-
-    /** Writes {@code p} under a temporary name and renames it, so that it never exists half written. */
-    private void writeAtomically(Path p, String content) throws IOException {
-        Path tmp = new Path(p.getParent(), "." + p.getName() + ".tmp");
-        try (FSDataOutputStream out = fs.create(tmp, true)) {
-            out.write(content.getBytes(StandardCharsets.UTF_8));
-        }
-        if (fs.exists(p)) {
-            fs.delete(p, false);
-        }
-        rename(fs, tmp, p);
     }
 
     /**
@@ -564,20 +437,5 @@ public final class OutputDirectory implements AutoCloseable {
 
     private static String bytes(long n) {
         return n < 0 ? "an unknown amount" : String.format(Locale.ROOT, "%,d bytes", n);
-    }
-
-    /** The test hook: blocks at {@code name} when {@value #KILL_AT} names it (see the class comment). */
-    private static void step(String name) {
-        if (name.equals(System.getProperty(KILL_AT))) {
-            System.err.println("ackscope.test.step " + name);
-            System.err.flush();
-            while (true) {
-                try {
-                    Thread.sleep(60_000);
-                } catch (InterruptedException e) {
-                    // keep blocking: the test kills the process
-                }
-            }
-        }
     }
 }

@@ -1,0 +1,120 @@
+package io.ackscope.spark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+import static io.ackscope.spark.OutputDirectory.COMMIT_RECORD;
+import static io.ackscope.spark.OutputDirectory.STAGING_PREFIX;
+import static io.ackscope.spark.OutputDirectory.SUCCESS;
+import static io.ackscope.spark.OutputDirectory.TRASH;
+
+/**
+ * The filesystem steps of {@link OutputDirectory}'s commit that a run and a later recovery both take: rolling a
+ * staging directory with a commit record forward (steps 3 to 7 of the protocol in {@code OutputDirectory}'s class
+ * comment), writing a file atomically, and the test hook that stops a run at a named step. Every step is idempotent
+ * given what is still in staging, which is what lets recovery repeat them.
+ */
+final class CommitSteps {
+    private CommitSteps() {
+    }
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Completes or removes what interrupted runs left in {@code dir} (the caller holds the lock). */
+    static void recover(FileSystem fs, Path dir) throws IOException {
+        for (FileStatus c : fs.listStatus(dir)) {
+            if (!c.isDirectory() || !c.getPath().getName().startsWith(STAGING_PREFIX)) {
+                continue;
+            }
+            if (fs.exists(new Path(c.getPath(), COMMIT_RECORD))) {
+                rollForward(fs, dir, c.getPath());
+            } else {
+                fs.delete(c.getPath(), true);
+            }
+        }
+    }
+
+    /** Steps 3 to 7 of the commit from wherever they stopped (see {@link OutputDirectory}). */
+    static void rollForward(FileSystem fs, Path dir, Path staging) throws IOException {
+        JsonNode record;
+        try (FSDataInputStream in = fs.open(new Path(staging, COMMIT_RECORD))) {
+            record = JSON.readTree(in);
+        }
+        Set<String> fresh = new LinkedHashSet<>();
+        record.path("new").forEach(n -> fresh.add(n.asText()));
+        Path trash = new Path(staging, TRASH);
+        fs.mkdirs(trash);
+        Path stagedMarker = new Path(staging, SUCCESS);
+        Path marker = new Path(dir, SUCCESS);
+        if (fs.exists(stagedMarker) && fs.exists(marker)) {
+            rename(fs, marker, new Path(trash, SUCCESS));
+            step("old-marker-moved");
+        }
+        for (JsonNode n : record.path("old")) {
+            String e = n.asText();
+            if (fresh.contains(e) && !fs.exists(new Path(staging, e))) {
+                continue; // already replaced by the new entry
+            }
+            Path p = new Path(dir, e);
+            if (fs.exists(p)) {
+                rename(fs, p, new Path(trash, e));
+                step("old-entry-moved");
+            }
+        }
+        for (String e : fresh) {
+            Path p = new Path(staging, e);
+            if (fs.exists(p)) {
+                rename(fs, p, new Path(dir, e));
+                step("new-entry-moved");
+            }
+        }
+        if (fs.exists(stagedMarker)) {
+            rename(fs, stagedMarker, marker);
+            step("marker-moved");
+        }
+        fs.delete(staging, true);
+    }
+
+    private static void rename(FileSystem fs, Path from, Path to) throws IOException {
+        if (!fs.rename(from, to)) {
+            throw new IOException("cannot move " + from + " to " + to);
+        }
+    }
+
+    /** Writes {@code p} under a temporary name and renames it, so that it never exists half written. */
+    static void writeAtomically(FileSystem fs, Path p, String content) throws IOException {
+        Path tmp = new Path(p.getParent(), "." + p.getName() + ".tmp");
+        try (FSDataOutputStream out = fs.create(tmp, true)) {
+            out.write(content.getBytes(StandardCharsets.UTF_8));
+        }
+        if (fs.exists(p)) {
+            fs.delete(p, false);
+        }
+        rename(fs, tmp, p);
+    }
+
+    /** The test hook: blocks at {@code name} when {@value OutputDirectory#KILL_AT} names it. */
+    static void step(String name) {
+        if (name.equals(System.getProperty(OutputDirectory.KILL_AT))) {
+            System.err.println("ackscope.test.step " + name);
+            System.err.flush();
+            while (true) {
+                try {
+                    Thread.sleep(60_000);
+                } catch (InterruptedException e) {
+                    // keep blocking: the test kills the process
+                }
+            }
+        }
+    }
+}
