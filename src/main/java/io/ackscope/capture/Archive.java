@@ -1,27 +1,9 @@
 package io.ackscope.capture;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -112,7 +94,7 @@ public final class Archive implements Serializable {
     private final List<Copy> copies;
     private final List<Skipped> skipped;
 
-    private Archive(List<String> sources, List<Member> files, List<Copy> copies, List<Skipped> skipped) {
+    Archive(List<String> sources, List<Member> files, List<Copy> copies, List<Skipped> skipped) {
         this.sources = List.copyOf(sources);
         this.files = List.copyOf(files);
         this.copies = List.copyOf(copies);
@@ -223,310 +205,7 @@ public final class Archive implements Serializable {
      */
     public static Archive list(Collection<String> inputs, ArchiveStore store, SourceRule rule,
                                Collection<String> excluded) throws IOException {
-        Lister l = new Lister(store, rule);
-        for (String x : excluded) {
-            ArchiveStore.Entry e = store.stat(trim(x));
-            if (e != null) {
-                l.excluded.add(e.identity());
-            }
-        }
-        for (String in : new TreeSet<>(inputs)) {
-            String root = trim(in);
-            ArchiveStore.Entry e = store.stat(root);
-            if (e == null) {
-                throw new FileNotFoundException("no capture matches " + in);
-            }
-            if (e.directory()) {
-                l.walk(root, e, root, new ArrayList<>(List.of(e.identity())), e.link());
-            } else {
-                l.offer(new Candidate(root, rule.source(null, root), e, true, e.link()));
-            }
-        }
-        return l.finish();
-    }
-
-    /** A path to a file and the source it would give. */
-    private record Candidate(String path, String source, ArchiveStore.Entry entry, boolean named, boolean viaLink) {
-        /** Paths through fewer links, then shorter, then by name, then by source win. */
-        static final Comparator<Candidate> PREFERRED = Comparator.comparing(Candidate::viaLink)
-                .thenComparingInt(c -> depth(c.path)).thenComparing(Candidate::path).thenComparing(Candidate::source);
-    }
-
-    /** What a file's first records say. */
-    private record Probe(long firstNanos, String format, String compression, Metadata metadata, String notCapture) {
-    }
-
-    private static final class Lister {
-        final ArchiveStore store;
-        final SourceRule rule;
-        final Set<Object> excluded = new HashSet<>();
-        final Map<Object, Candidate> files = new HashMap<>();
-        final Map<String, String> skipped = new TreeMap<>();
-        int directories;
-
-        Lister(ArchiveStore store, SourceRule rule) {
-            this.store = store;
-            this.rule = rule;
-        }
-
-        void offer(Candidate c) {
-            Candidate old = files.get(c.entry().identity());
-            if (old == null) {
-                files.put(c.entry().identity(), c);
-                return;
-            }
-            Candidate best = Candidate.PREFERRED.compare(old, c) <= 0 ? old : c;
-            boolean named = old.named() || c.named();   // named as an input by any path: taken whatever its magic
-            files.put(c.entry().identity(), best.named() == named ? best
-                    : new Candidate(best.path(), best.source(), best.entry(), true, best.viaLink()));
-        }
-
-        void walk(String dir, ArchiveStore.Entry entry, String root, List<Object> ancestors, boolean viaLink)
-                throws IOException {
-            if (excluded.contains(entry.identity())) {
-                skipped.put(dir, "the output directory");
-                return;
-            }
-            if (++directories > MAX_DIRECTORIES) {
-                throw new IOException("more than " + MAX_DIRECTORIES + " directories under the inputs (links?)");
-            }
-            List<String> children = new ArrayList<>(store.children(dir));
-            children.sort(null);
-            for (String child : children) {
-                String n = name(child);
-                if (n.equals("_SUCCESS") && ackscopeMarker(child) || n.startsWith(STAGING_PREFIX)) {
-                    skipped.put(dir, "an ackscope output (" + n + ")");
-                    return;
-                }
-            }
-            for (String child : children) {
-                String n = name(child);
-                if (n.startsWith(".") || n.startsWith("_")) {
-                    continue;
-                }
-                ArchiveStore.Entry e = store.stat(child);
-                if (e == null) {
-                    skipped.put(child, "a dangling link");
-                } else if (e.directory()) {
-                    int loop = ancestors.indexOf(e.identity());
-                    if (loop >= 0) {
-                        skipped.put(child, "a link loop: leads back to "
-                                + ancestorPath(child, ancestors.size() - loop));
-                        continue;
-                    }
-                    ancestors.add(e.identity());
-                    walk(child, e, root, ancestors, viaLink || e.link());
-                    ancestors.remove(ancestors.size() - 1);
-                } else {
-                    offer(new Candidate(child, rule.source(root, child), e, false, viaLink || e.link()));
-                }
-            }
-        }
-
-        /** The directory {@code up} levels above {@code path}. */
-        private static String ancestorPath(String path, int up) {
-            String p = path;
-            for (int i = 0; i < up; i++) {
-                p = parent(p);
-            }
-            return p;
-        }
-
-        private boolean ackscopeMarker(String path) {
-            try (InputStream in = store.open(path)) {
-                return new String(in.readNBytes(64), StandardCharsets.UTF_8).startsWith("{\"tool\":\"ackscope\"");
-            } catch (IOException e) {
-                return false;
-            }
-        }
-
-        Archive finish() throws IOException {
-            List<Candidate> chosen = new ArrayList<>(files.values());
-            chosen.sort(Comparator.comparing(Candidate::path));
-            List<Probe> probes = probeAll(chosen);
-            Map<String, List<Integer>> bySource = new TreeMap<>();
-            for (int i = 0; i < chosen.size(); i++) {
-                Candidate c = chosen.get(i);
-                Probe p = probes.get(i);
-                if (p.notCapture() != null && !c.named()) {
-                    skipped.put(c.path(), "not a capture: " + p.notCapture());
-                    continue;
-                }
-                bySource.computeIfAbsent(c.source(), k -> new ArrayList<>()).add(i);
-            }
-            List<String> sources = new ArrayList<>(bySource.keySet());
-            List<Member> members = new ArrayList<>();
-            List<Copy> copies = new ArrayList<>();
-            for (int s = 0; s < sources.size(); s++) {
-                List<Integer> own = bySource.get(sources.get(s));
-                own.sort(Comparator.comparingLong((Integer i) -> order(probes.get(i).firstNanos()))
-                        .thenComparing(i -> name(chosen.get(i).path())).thenComparing(i -> chosen.get(i).path()));
-                Set<Integer> copied = copies(own, chosen, probes, s, copies);
-                for (int i : own) {
-                    if (copied.contains(i)) {
-                        continue;
-                    }
-                    Candidate c = chosen.get(i);
-                    Probe p = probes.get(i);
-                    members.add(new Member(members.size(), c.path(), s, c.entry().length(), p.firstNanos(),
-                            p.format(), p.compression(), p.metadata()));
-                }
-            }
-            List<Skipped> skips = new ArrayList<>();
-            skipped.forEach((p, why) -> skips.add(new Skipped(p, why)));
-            return new Archive(sources, members, copies, skips);
-        }
-
-        /**
-         * Finds the files of one source that are copies of an earlier one (same length and first timestamp, then
-         * the same SHA-256), adds them to {@code out} and returns their candidate indexes.
-         */
-        private Set<Integer> copies(List<Integer> own, List<Candidate> chosen, List<Probe> probes, int source,
-                                    List<Copy> out) throws IOException {
-            Map<String, List<Integer>> alike = new LinkedHashMap<>();
-            for (int i : own) {
-                alike.computeIfAbsent(chosen.get(i).entry().length() + " " + probes.get(i).firstNanos(),
-                        k -> new ArrayList<>()).add(i);
-            }
-            Set<Integer> copied = new HashSet<>();
-            for (List<Integer> group : alike.values()) {
-                if (group.size() < 2) {
-                    continue;
-                }
-                Map<String, Integer> first = new HashMap<>();
-                for (int i : group) {
-                    String digest = sha256(chosen.get(i).path());
-                    Integer original = first.putIfAbsent(digest, i);
-                    if (original != null) {
-                        copied.add(i);
-                        out.add(new Copy(chosen.get(i).path(), source, chosen.get(original).path()));
-                    }
-                }
-            }
-            return copied;
-        }
-
-        private String sha256(String path) throws IOException {
-            MessageDigest md;
-            try {
-                md = MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-            byte[] buf = new byte[1 << 16];
-            try (InputStream in = store.open(path)) {
-                for (int r; (r = in.read(buf)) > 0; ) {
-                    md.update(buf, 0, r);
-                }
-            }
-            return java.util.HexFormat.of().formatHex(md.digest());
-        }
-
-        private List<Probe> probeAll(List<Candidate> chosen) throws IOException {
-            if (chosen.size() <= 1) {
-                List<Probe> out = new ArrayList<>();
-                for (Candidate c : chosen) {
-                    out.add(probe(c));
-                }
-                return out;
-            }
-            ExecutorService pool = Executors.newFixedThreadPool(Math.min(PROBE_THREADS, chosen.size()), r -> {
-                Thread t = new Thread(r, "ackscope-archive-probe");
-                t.setDaemon(true);
-                return t;
-            });
-            try {
-                List<Future<Probe>> futures = new ArrayList<>();
-                for (Candidate c : chosen) {
-                    futures.add(pool.submit(() -> probe(c)));
-                }
-                List<Probe> out = new ArrayList<>();
-                for (Future<Probe> f : futures) {
-                    out.add(f.get());
-                }
-                return out;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while reading the first records", e);
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof IOException io) {
-                    throw io;
-                }
-                throw new IllegalStateException(e.getCause());
-            } finally {
-                pool.shutdownNow();
-            }
-        }
-
-        /**
-         * Reads a file's first records. A file that cannot be opened or is damaged at its start is still a capture
-         * (its read reports the damage) without a first timestamp.
-         */
-        private Probe probe(Candidate c) {
-            if (c.entry().stream()) {
-                // a FIFO or device (/dev/stdin) can be read once only: the read takes it whole, unprobed
-                return new Probe(CaptureReader.NO_TIMESTAMP, null, null, Metadata.NONE, null);
-            }
-            String path = c.path();
-            InputStream in;
-            try {
-                in = store.open(path);
-            } catch (IOException e) {
-                return new Probe(CaptureReader.NO_TIMESTAMP, null, null, Metadata.NONE, null);
-            }
-            try {
-                Captures.Sniffed s = Captures.sniff(in, path, CaptureReader.DEFAULT_MAX_RECORD_LENGTH);
-                if (s.reader() == null) {
-                    in.close();
-                    return new Probe(CaptureReader.NO_TIMESTAMP, null, null, Metadata.NONE, s.notCapture());
-                }
-                try (CaptureReader r = s.reader()) {
-                    long first = CaptureReader.NO_TIMESTAMP;
-                    try {
-                        for (int i = 0; i < PROBE_RECORDS && r.next(); i++) {
-                            if (r.hasTimestamp()) {
-                                first = r.timestampNanos();
-                                break;
-                            }
-                        }
-                    } catch (CaptureException e) {
-                        // damage within the first records: the read reports it
-                    }
-                    CaptureInfo info = r.info();
-                    return new Probe(first, r.format().label(), info.compression().label(), metadata(info), null);
-                }
-            } catch (IOException | CaptureException | RuntimeException e) {
-                try {
-                    in.close();
-                } catch (IOException ignored) {
-                    // the read reports what is wrong with the file
-                }
-                return new Probe(CaptureReader.NO_TIMESTAMP, null, null, Metadata.NONE, null);
-            }
-        }
-    }
-
-    /** What a file's {@link CaptureInfo} says about where it was written. */
-    static Metadata metadata(CaptureInfo info) {
-        if (info.format() != CaptureFormat.PCAPNG) {
-            return Metadata.NONE;
-        }
-        CaptureInfo.Section s = info.sections().isEmpty() ? null : info.sections().get(0);
-        List<String> names = new ArrayList<>();
-        for (CaptureInfo.Interface i : info.interfaces()) {
-            String n = i.name() != null ? i.name() : i.description();
-            names.add(n == null ? "" : bounded(n));
-            if (names.size() == CaptureInfo.MAX_COMMENTS) {
-                break;
-            }
-        }
-        List<String> comments = info.comments().stream().map(Archive::bounded).toList();
-        return s == null ? new Metadata(null, null, null, names, comments)
-                : new Metadata(bounded(s.hardware()), bounded(s.os()), bounded(s.application()), names, comments);
-    }
-
-    private static String bounded(String s) {
-        return s == null || s.length() <= MAX_TEXT ? s : s.substring(0, MAX_TEXT);
+        return ArchiveLister.list(inputs, store, rule, excluded);
     }
 
     /**
@@ -535,12 +214,7 @@ public final class Archive implements Serializable {
      */
     public static final String STAGING_PREFIX = "_ackscope_staging_";
 
-    /** Files without a first timestamp sort after those with one. */
-    private static long order(long firstNanos) {
-        return firstNanos == CaptureReader.NO_TIMESTAMP ? Long.MAX_VALUE : firstNanos;
-    }
-
-    private static String trim(String path) {
+    static String trim(String path) {
         String p = path;
         while (p.length() > 1 && p.endsWith("/") && !p.endsWith("//")) {
             p = p.substring(0, p.length() - 1);
@@ -558,16 +232,6 @@ public final class Archive implements Serializable {
         String p = trim(path);
         int i = p.lastIndexOf('/');
         return i <= 0 ? (i == 0 ? "/" : ".") : p.substring(0, i);
-    }
-
-    private static int depth(String path) {
-        int n = 0;
-        for (int i = 0; i < path.length(); i++) {
-            if (path.charAt(i) == '/') {
-                n++;
-            }
-        }
-        return n;
     }
 
     @Override
