@@ -45,7 +45,8 @@ import java.util.UUID;
  *
  * <ol>
  *   <li>Plan the read as the {@code pcap} source does ({@link CapturePlanner}: large files in parallel splits), and
- *       read every split's TCP frames as compact segment rows ({@link SegmentRows}), counting every frame per file
+ *       read every split's TCP frames as compact segment rows
+ *       ({@link io.ackscope.spark.source.SegmentRows}), counting every frame per file
  *       ({@link SplitStatsAccumulator}).</li>
  *   <li>Shuffle them by canonical 4-tuple (a direction-independent hash of it) so that each engine task gets its
  *       frames in file order (file, then frame number), the order the single-JVM engine reads them, without a sort
@@ -150,95 +151,26 @@ public final class Analyze {
         StageTimes stageTimes = new StageTimes();
         spark.sparkContext().addSparkListener(stageTimes);
         try {
-            String staging = out.staging().toString();
-            int partitions = o.partitions() > 0 ? o.partitions()
-                    : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
-            // TCP frames as segment rows, shuffled by connection key (the same in both directions, so both
-            // directions of a 4-tuple meet in one partition; see SegmentRows.connectionKey), each partition in file
-            // order (SegmentShuffle)
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             Configuration hadoop = CapturePlanner.hadoopConf(spark, Map.of());
             Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
             long t = System.nanoTime();
-            spark.sparkContext().setJobDescription(READ);
-            ReadPlan readPlan = CapturePlanner.plan(spark, o.inputs(), o.sourceBy(), List.of(o.out()), hadoop, confB);
-            splits.planned(readPlan);
-            SegmentShuffle.Shuffled shuffled = SegmentShuffle.inFileOrder(spark.sparkContext(), readPlan, confB, splits,
-                    partitions, Segment.MAX_PAYLOAD_PREFIX, true);
-            shuffled.readStage(spark.sparkContext());
+            Read read = read(spark, o, hadoop, confB, splits);
             phases.put(READ, secondsSince(t));
             t = System.nanoTime();
-            List<SplitStats> perFile = readPlan.perFile(splits.value());
-            long[][] duplicates = duplicates(jsc, readPlan, perFile, confB);
-            ArchiveNumbering numbering = ArchiveNumbering.of(readPlan, perFile, duplicates);
+            List<SplitStats> perFile = read.plan().perFile(splits.value());
+            long[][] duplicates = duplicates(jsc, read.plan(), perFile, confB);
+            ArchiveNumbering numbering = ArchiveNumbering.of(read.plan(), perFile, duplicates);
             Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
             phases.put(OVERLAPS, secondsSince(t));
-            JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
+            Engine engine = enginePasses(spark, out, read.shuffled(), numbering, numberingB, confB, progress, phases);
+            Map<String, Long> tableRows = engine.tableRows();
 
             t = System.nanoTime();
-            progress.phase("numbering connections");
-            spark.sparkContext().setJobDescription(PASS1);
-            List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it,
-                    numberingB.value())).iterator()).collect();
-            phases.put(PASS1, secondsSince(t));
-            long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
-            // a handful (attempts answered after their eviction): sent whole to every task
-            long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
-            progress.phase("analysing connections");
-
-            t = System.nanoTime();
-            spark.sparkContext().setJobDescription(PASS2);
-            Broadcast<long[]> ranksB = jsc.broadcast(ranks);
-            Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(numbering.ranked(ranks));
-            List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
-                    EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
-                            rankedB.value(), staging, confB.value().value())).iterator(), false).collect();
-            Map<String, Long> tableRows = commitEngineTables(out, results);
-            phases.put(PASS2, secondsSince(t));
-            ranksB.destroy();
-            numberingB.destroy();
-            rankedB.destroy();
-
-            t = System.nanoTime();
-            LatencyAggregate latency = new LatencyAggregate();
-            FindingsAggregate findings = new FindingsAggregate();
-            long attemptsEvicted = 0;
-            for (EngineTask.Result r : results) {
-                latency.merge(r.latency());
-                findings.merge(r.findings());
-                attemptsEvicted += r.attemptsEvicted();
-            }
-            List<RowBuffer> summary = latency.rows();
-            writeSmallTable(out, LatencySummaryTable.TABLE, summary, conf);
-            tableRows.put(LatencySummaryTable.TABLE.name(), (long) summary.size());
-            List<RowBuffer> findingRows = findings.rows();
-            writeSmallTable(out, FindingsTable.TABLE, findingRows, conf);
-            tableRows.put(FindingsTable.TABLE.name(), (long) findingRows.size());
+            long attemptsEvicted = writeAggregates(out, engine.results(), conf, tableRows);
             phases.put("latency summary", secondsSince(t));
-
             ReadPlan plan = splits.plan();
-            List<RowBuffer> fileRows = new ArrayList<>();
-            List<String> damaged = new ArrayList<>();
-            long totalFrames = 0, tcpFrames = 0;
-            for (CaptureFile f : plan.files()) {
-                SplitStats s = perFile.get(f.index());
-                fileRows.add(CaptureFileRows.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
-                        plan.filePlans().get(f.index()), s, numbering,
-                        plan.archive() != null ? plan.archive().files().get(f.index()) : null));
-                if (s != null) {
-                    totalFrames += s.frames().frames();
-                    tcpFrames += s.frames().tcpFrames();
-                    if (s.errorOffset() != null) {
-                        damaged.add(f.path() + ": byte " + s.errorOffset() + ": " + s.errorReason());
-                    }
-                }
-            }
-            writeSmallTable(out, CaptureFilesTable.TABLE, fileRows, conf);
-            tableRows.put(CaptureFilesTable.TABLE.name(), (long) fileRows.size());
-            List<RowBuffer> sourceRows = SourceRows.rows(plan, perFile, numbering);
-            writeSmallTable(out, SourcesTable.TABLE, sourceRows, conf);
-            tableRows.put(SourcesTable.TABLE.name(), (long) sourceRows.size());
-
+            Frames frames = writeFileTables(out, plan, perFile, numbering, conf, tableRows);
             if (o.packets()) {
                 t = System.nanoTime();
                 progress.phase("writing packets");
@@ -246,14 +178,14 @@ public final class Analyze {
                 spark.read().format("pcap").option("payloadBytes", 0)
                         .load(o.inputs().toArray(new String[0]))
                         .write().parquet(out.staged("packets").toString());
-                tableRows.put("packets", totalFrames);
+                tableRows.put("packets", frames.total());
                 phases.put("packets table", secondsSince(t));
             }
-            long connections = ranks.length;
-            Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
-                    tcpFrames, connections, attemptsEvicted, tableRows, damaged, secondsSince(start), phases,
-                    plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
-                    stageTimes.describe(), plan.sources().size(), notRead(plan.archive()));
+            long connections = engine.ranks().length;
+            Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), frames.total(),
+                    frames.tcp(), connections, attemptsEvicted, tableRows, frames.damaged(), secondsSince(start),
+                    phases, plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1)
+                    .count(), stageTimes.describe(), plan.sources().size(), notRead(plan.archive()));
             out.stage(result.json());
             beforeCommit.staged(out.staging().toString(), result);
             out.commit();
@@ -274,6 +206,118 @@ public final class Analyze {
             spark.sparkContext().removeSparkListener(stageTimes);
             SplitStatsAccumulator.unregister(id);
         }
+    }
+
+    /** The planned read and its shuffle output: the TCP frames of every split, each partition in file order. */
+    private record Read(ReadPlan plan, SegmentShuffle.Shuffled shuffled) {
+    }
+
+    /**
+     * Plans the read and runs the read stage: TCP frames as segment rows, shuffled by connection key (the same in
+     * both directions, so both directions of a 4-tuple meet in one partition; see SegmentRows.connectionKey), each
+     * partition in file order (SegmentShuffle).
+     */
+    private static Read read(SparkSession spark, Options o, Configuration hadoop,
+                             Broadcast<SerializableConfiguration> confB, SplitStatsAccumulator splits)
+            throws IOException {
+        int partitions = o.partitions() > 0 ? o.partitions()
+                : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
+        spark.sparkContext().setJobDescription(READ);
+        ReadPlan readPlan = CapturePlanner.plan(spark, o.inputs(), o.sourceBy(), List.of(o.out()), hadoop, confB);
+        splits.planned(readPlan);
+        SegmentShuffle.Shuffled shuffled = SegmentShuffle.inFileOrder(spark.sparkContext(), readPlan, confB, splits,
+                partitions, Segment.MAX_PAYLOAD_PREFIX, true);
+        shuffled.readStage(spark.sparkContext());
+        return new Read(readPlan, shuffled);
+    }
+
+    /** What the engine passes left: the connections' first frames (ranked), each task's result, rows per table. */
+    private record Engine(long[] ranks, List<EngineTask.Result> results, Map<String, Long> tableRows) {
+    }
+
+    /**
+     * Pass 1 learns each connection's first frame, ranked on the driver into stream numbers; pass 2 runs the engine
+     * again over the same shuffle output and writes the engine tables, which are then moved into staging.
+     */
+    private static Engine enginePasses(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
+                                       ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
+                                       Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
+                                       Map<String, Double> phases) throws IOException {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
+        long t = System.nanoTime();
+        progress.phase("numbering connections");
+        spark.sparkContext().setJobDescription(PASS1);
+        List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it,
+                numberingB.value())).iterator()).collect();
+        phases.put(PASS1, secondsSince(t));
+        long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
+        // a handful (attempts answered after their eviction): sent whole to every task
+        long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
+        progress.phase("analysing connections");
+
+        t = System.nanoTime();
+        spark.sparkContext().setJobDescription(PASS2);
+        Broadcast<long[]> ranksB = jsc.broadcast(ranks);
+        Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(numbering.ranked(ranks));
+        String staging = out.staging().toString();
+        List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
+                EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
+                        rankedB.value(), staging, confB.value().value())).iterator(), false).collect();
+        Map<String, Long> tableRows = commitEngineTables(out, results);
+        phases.put(PASS2, secondsSince(t));
+        ranksB.destroy();
+        numberingB.destroy();
+        rankedB.destroy();
+        return new Engine(ranks, results, tableRows);
+    }
+
+    /**
+     * Merges the tasks' per-server latency aggregates into {@code latency_summary} and their cause aggregates into
+     * {@code findings}, writes both; returns the connection attempts the tasks evicted.
+     */
+    private static long writeAggregates(OutputDirectory out, List<EngineTask.Result> results, Configuration conf,
+                                        Map<String, Long> tableRows) throws IOException {
+        LatencyAggregate latency = new LatencyAggregate();
+        FindingsAggregate findings = new FindingsAggregate();
+        long attemptsEvicted = 0;
+        for (EngineTask.Result r : results) {
+            latency.merge(r.latency());
+            findings.merge(r.findings());
+            attemptsEvicted += r.attemptsEvicted();
+        }
+        writeSmallTable(out, LatencySummaryTable.TABLE, latency.rows(), conf, tableRows);
+        writeSmallTable(out, FindingsTable.TABLE, findings.rows(), conf, tableRows);
+        return attemptsEvicted;
+    }
+
+    /** Frames read (all, and with a TCP header) and the files damaged, for the summary. */
+    private record Frames(long total, long tcp, List<String> damaged) {
+    }
+
+    /** Writes {@code capture_files} and {@code sources} from the read's per-file statistics. */
+    private static Frames writeFileTables(OutputDirectory out, ReadPlan plan, List<SplitStats> perFile,
+                                          ArchiveNumbering numbering, Configuration conf,
+                                          Map<String, Long> tableRows) throws IOException {
+        List<RowBuffer> fileRows = new ArrayList<>();
+        List<String> damaged = new ArrayList<>();
+        long totalFrames = 0, tcpFrames = 0;
+        for (CaptureFile f : plan.files()) {
+            SplitStats s = perFile.get(f.index());
+            fileRows.add(CaptureFileRows.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
+                    plan.filePlans().get(f.index()), s, numbering,
+                    plan.archive() != null ? plan.archive().files().get(f.index()) : null));
+            if (s != null) {
+                totalFrames += s.frames().frames();
+                tcpFrames += s.frames().tcpFrames();
+                if (s.errorOffset() != null) {
+                    damaged.add(f.path() + ": byte " + s.errorOffset() + ": " + s.errorReason());
+                }
+            }
+        }
+        writeSmallTable(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows);
+        writeSmallTable(out, SourcesTable.TABLE, SourceRows.rows(plan, perFile, numbering), conf, tableRows);
+        return new Frames(totalFrames, tcpFrames, damaged);
     }
 
     /** Paths of the inputs not read, and why: not captures, ackscope outputs, link loops, copies. */
@@ -381,8 +425,9 @@ public final class Analyze {
         return rows;
     }
 
-    private static void writeSmallTable(OutputDirectory out, TableSchema t, List<RowBuffer> rows, Configuration conf)
-            throws IOException {
+    /** Writes a table made on the driver as one file and notes its row count in {@code tableRows}. */
+    private static void writeSmallTable(OutputDirectory out, TableSchema t, List<RowBuffer> rows, Configuration conf,
+                                        Map<String, Long> tableRows) throws IOException {
         try (ParquetTableWriter w = TableFiles.writer(t, new Path(out.staged(t.name()),
                 "part-00000.snappy.parquet"), conf)) {
             for (RowBuffer r : rows) {
@@ -390,5 +435,6 @@ public final class Analyze {
             }
         }
         out.tableDone(t.name());
+        tableRows.put(t.name(), (long) rows.size());
     }
 }
