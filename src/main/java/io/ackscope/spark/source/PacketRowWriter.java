@@ -93,21 +93,10 @@ final class PacketRowWriter {
                 case PacketSchema.LINK_TYPE -> row.write(i, linkType);
                 case PacketSchema.INTERFACE_ID -> row.write(i, interfaceId);
                 case PacketSchema.DECODE_STATUS -> row.write(i, STATUS[d.status().ordinal()]);
-                case PacketSchema.DECODE_LAYER -> {
-                    if (d.status() == DecodeStatus.OK) {
-                        row.setNullAt(i);
-                    } else {
-                        row.write(i, LAYER[d.stopLayer().ordinal()]);
-                    }
-                }
-                case PacketSchema.DECODE_REASON -> {
-                    String r = d.stopReason();
-                    if (r == null) {
-                        row.setNullAt(i);
-                    } else {
-                        row.write(i, reasons.computeIfAbsent(r, UTF8String::fromString));
-                    }
-                }
+                case PacketSchema.DECODE_LAYER -> stringOrNull(i, d.status() == DecodeStatus.OK ? null
+                        : LAYER[d.stopLayer().ordinal()]);
+                case PacketSchema.DECODE_REASON -> stringOrNull(i, d.stopReason() == null ? null
+                        : reasons.computeIfAbsent(d.stopReason(), UTF8String::fromString));
                 case PacketSchema.IP_VERSION -> intOrNull(i, ip, d.ipVersion());
                 case PacketSchema.SRC_IP -> address(i, ip, d.ipVersion(), d.srcHi(), d.srcLo());
                 case PacketSchema.DST_IP -> address(i, ip, d.ipVersion(), d.dstHi(), d.dstLo());
@@ -115,13 +104,7 @@ final class PacketRowWriter {
                 case PacketSchema.DST_ADDR -> address16(i, ip, d.dstHi(), d.dstLo());
                 case PacketSchema.IP_PROTOCOL -> intOrNull(i, ip && d.ipProtocol() >= 0, d.ipProtocol());
                 case PacketSchema.IP_TTL -> intOrNull(i, ip, d.ttl());
-                case PacketSchema.IP_FRAGMENT -> {
-                    if (ip) {
-                        row.write(i, d.isFragment());
-                    } else {
-                        row.setNullAt(i);
-                    }
-                }
+                case PacketSchema.IP_FRAGMENT -> booleanOrNull(i, ip, ip && d.isFragment());
                 case PacketSchema.SRC_PORT -> intOrNull(i, ports, d.srcPort());
                 case PacketSchema.DST_PORT -> intOrNull(i, ports, d.dstPort());
                 case PacketSchema.TCP_FLAGS -> intOrNull(i, tcp, d.tcpFlags());
@@ -133,38 +116,45 @@ final class PacketRowWriter {
                 case PacketSchema.CAPTURED_PAYLOAD_LENGTH -> intOrNull(i, tcp || d.hasUdp(), d.capturedPayloadLength());
                 case PacketSchema.TCP_MSS -> intOrNull(i, tcp && d.mss() >= 0, d.mss());
                 case PacketSchema.TCP_WINDOW_SCALE -> intOrNull(i, tcp && d.windowScale() >= 0, d.windowScale());
-                case PacketSchema.TCP_SACK_PERMITTED -> {
-                    if (tcp) {
-                        row.write(i, d.sackPermitted());
-                    } else {
-                        row.setNullAt(i);
-                    }
-                }
+                case PacketSchema.TCP_SACK_PERMITTED -> booleanOrNull(i, tcp, tcp && d.sackPermitted());
                 case PacketSchema.TCP_TS_VAL -> longOrNull(i, tcp && d.hasTimestamps(), d.tsVal());
                 case PacketSchema.TCP_TS_ECR -> longOrNull(i, tcp && d.hasTimestamps(), d.tsEcr());
                 case PacketSchema.TCP_SACK -> sack(i, d, tcp);
-                case PacketSchema.TCP_FAST_OPEN -> {
-                    if (tcp) {
-                        row.write(i, d.hasFastOpen());
-                    } else {
-                        row.setNullAt(i);
-                    }
-                }
-                case PacketSchema.PAYLOAD -> {
-                    if (tcp || d.hasUdp()) {
-                        int n = Math.min(payloadBytes, d.capturedPayloadLength());
-                        if (httpOnly) {
-                            n = HttpStartLine.bytesNeeded(buf, d.payloadOffset(), n);
-                        }
-                        row.write(i, buf, d.payloadOffset(), n);
-                    } else {
-                        row.setNullAt(i);
-                    }
-                }
+                case PacketSchema.TCP_FAST_OPEN -> booleanOrNull(i, tcp, tcp && d.hasFastOpen());
+                case PacketSchema.PAYLOAD -> payload(i, d, buf, tcp || d.hasUdp());
                 default -> throw new IllegalStateException("column " + columns[i]);
             }
         }
         return row.getRow();
+    }
+
+    /** The payload's first bytes (at most {@code payloadBytes}; with {@code httpOnly} only an HTTP start). */
+    private void payload(int i, PacketDecoder d, byte[] buf, boolean present) {
+        if (!present) {
+            row.setNullAt(i);
+            return;
+        }
+        int n = Math.min(payloadBytes, d.capturedPayloadLength());
+        if (httpOnly) {
+            n = HttpStartLine.bytesNeeded(buf, d.payloadOffset(), n);
+        }
+        row.write(i, buf, d.payloadOffset(), n);
+    }
+
+    private void stringOrNull(int i, UTF8String s) {
+        if (s == null) {
+            row.setNullAt(i);
+        } else {
+            row.write(i, s);
+        }
+    }
+
+    private void booleanOrNull(int i, boolean present, boolean v) {
+        if (present) {
+            row.write(i, v);
+        } else {
+            row.setNullAt(i);
+        }
     }
 
     private void intOrNull(int i, boolean present, int v) {
