@@ -106,7 +106,7 @@ final class EngineRows {
         r.clear().setLong(0, stream).setTimestampNanos(1, s.startNanos()).setLong(2, s.durationNanos() / 1000)
                 .setLong(3, s.ackDelayNanos() / 1000).setLong(4, s.resumeGapNanos() / 1000)
                 .setString(5, role(s.holdingSide())).setString(6, role(s.delayingSide())).setLong(7, s.heldFrame())
-                .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, s.evidence());
+                .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, EvidenceText.of(s));
         tail(r, 11, source, uid, s.connection());
     }
 
@@ -114,7 +114,7 @@ final class EngineRows {
     static void latencyEvent(RowBuffer r, LatencyEvent e, long stream, String source, String uid) {
         r.clear().setLong(0, stream).setString(1, e.kind().name()).setTimestampNanos(2, e.startNanos())
                 .setLong(3, e.durationNanos() / 1000).setString(4, role(e.side())).setLong(5, e.startFrame())
-                .setLong(6, e.endFrame()).setString(7, e.evidence());
+                .setLong(6, e.endFrame()).setString(7, EvidenceText.of(e));
         tail(r, 8, source, uid, e.connection());
     }
 

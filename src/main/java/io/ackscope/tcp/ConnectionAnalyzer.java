@@ -365,9 +365,7 @@ public final class ConnectionAnalyzer extends Handshake {
         rtoEvents++;
         Side sender = sideOf(fromA);
         sink.onLatencyEvent(new LatencyEvent(id, LatencyEvent.Kind.RETRANSMISSION_TIMEOUT,
-                s.timestampNanos - fa.rtoNanos, fa.rtoNanos, sender, fa.rtoStartFrame, s.frameNumber,
-                sender.role() + " retransmitted in frame " + s.frameNumber + " " + LatencyEvent.micros(fa.rtoNanos)
-                        + " after frame " + fa.rtoStartFrame + " without a fast-retransmit trigger"));
+                s.timestampNanos - fa.rtoNanos, fa.rtoNanos, sender, fa.rtoStartFrame, s.frameNumber));
     }
 
     private void zeroWindow(Segment s, boolean fromA, Flow fwd, Flow rev) {
@@ -387,9 +385,7 @@ public final class ConnectionAnalyzer extends Handshake {
             Side advertiser = sideOf(fromA);
             long d = now - fwd.zeroWindowSince;
             sink.onLatencyEvent(new LatencyEvent(id, LatencyEvent.Kind.ZERO_WINDOW_WAIT, fwd.zeroWindowSince, d,
-                    advertiser.other(), fwd.zeroWindowFrame, s.frameNumber,
-                    advertiser.role() + " advertised a zero window in frame " + fwd.zeroWindowFrame
-                            + " and reopened it in frame " + s.frameNumber + " " + LatencyEvent.micros(d) + " later"));
+                    advertiser.other(), fwd.zeroWindowFrame, s.frameNumber));
             sink.onCause(CauseDetector.zeroWindow(id, advertiser, fwd.zeroWindowFrame, fwd.zeroWindowSince,
                     s.frameNumber, now, fwd.zeroWindowAdverts));
             fwd.zeroWindowSince = -1;

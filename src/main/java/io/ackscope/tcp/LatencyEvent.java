@@ -10,10 +10,12 @@ package io.ackscope.tcp;
  * @param side          the side that waited (retransmission: the sender; zero window: the side advertising it)
  * @param startFrame    frame that began it (original segment / zero-window advertisement)
  * @param endFrame      frame that ended it (retransmission / window update)
- * @param evidence      the same facts in words
+ *
+ * <p>The facts are numbers; the words an output shows for them are made where it is written
+ * ({@code spark/EvidenceText}).
  */
 public record LatencyEvent(ConnectionId connection, Kind kind, long startNanos, long durationNanos, Side side,
-                           long startFrame, long endFrame, String evidence) {
+                           long startFrame, long endFrame) {
 
     public enum Kind {
         /**
@@ -24,18 +26,5 @@ public record LatencyEvent(ConnectionId connection, Kind kind, long startNanos, 
         RETRANSMISSION_TIMEOUT,
         /** The receiver advertised a zero window; the sender waited until it reopened. */
         ZERO_WINDOW_WAIT
-    }
-
-    /** A duration in the words of evidence texts: "840 us", "41.250 ms" (truncated to microseconds). */
-    static String micros(long nanos) {
-        long us = nanos / 1000;
-        if (Math.abs(us) >= 1000) {
-            return (us / 1000) + "." + pad3(Math.abs(us % 1000)) + " ms";
-        }
-        return us + " us";
-    }
-
-    private static String pad3(long v) {
-        return v < 10 ? "00" + v : v < 100 ? "0" + v : Long.toString(v);
     }
 }

@@ -15,9 +15,13 @@ package io.ackscope.tcp;
  * @param heldFrame      frame number of the unacknowledged segment
  * @param ackFrame       frame number of the delayed ACK
  * @param resumeFrame    frame number of the segment that followed the ACK
- * @param evidence       the same facts in words
+ * @param heldBytes      payload bytes of the unacknowledged segment
+ * @param resumeBytes    payload bytes of the segment that followed the ACK
+ *
+ * <p>The facts are numbers; the words an output shows for them are made where it is written
+ * ({@code spark/EvidenceText}).
  */
 public record Stall(ConnectionId connection, long startNanos, long durationNanos, long ackDelayNanos,
                     long resumeGapNanos, Side holdingSide, Side delayingSide, long heldFrame, long ackFrame,
-                    long resumeFrame, String evidence) {
+                    long resumeFrame, int heldBytes, int resumeBytes) {
 }

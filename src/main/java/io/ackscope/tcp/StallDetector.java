@@ -49,14 +49,8 @@ final class StallDetector {
         long corrected = seen || path < 0 ? gap : gap - path;
         if (gap >= 0 && corrected <= ConnectionAnalyzer.RESUME_WINDOW_NANOS) {
             long duration = now - heldTs[hi];
-            String ev = holder.role() + " frame " + heldFrame[hi] + " (" + heldLen[hi]
-                    + " B) waited unacknowledged; " + holder.other().role() + " ACK frame " + ackFrame[hi]
-                    + " came " + LatencyEvent.micros(ackDelay[hi]) + " later ("
-                    + AckClass.delayedBand(ackDelay[hi]) + ") with no data; " + holder.role()
-                    + " sent frame " + s.frameNumber + " (" + s.payloadLength + " B) " + LatencyEvent.micros(gap)
-                    + " after that ACK";
             st = new Stall(id, heldTs[hi], duration, ackDelay[hi], gap, holder, holder.other(), heldFrame[hi],
-                    ackFrame[hi], s.frameNumber, ev);
+                    ackFrame[hi], s.frameNumber, heldLen[hi], s.payloadLength);
             count++;
             nanos += duration;
         }
