@@ -12,7 +12,8 @@
  *
  * <p><b>Tables.</b> Their schemas, the Parquet writer and the reader live in {@code tables}, which knows no Spark;
  * here are only the rows of each table ({@code EngineRows}, {@code CaptureFileRows}, {@code SourceRows}); the Spark
- * schema of each comes from {@code source/SparkSchemas}.
+ * schema of each comes from {@code source/SparkSchemas}. The engine's events carry numbers; the {@code evidence}
+ * column's words are made here ({@link io.ackscope.spark.EvidenceText}).
  *
  * <p>Uses {@code spark.source}, {@code tables}, {@code tcp}, {@code decode}, {@code capture}, {@code output} and
  * {@code json}; nothing below knows Spark.
