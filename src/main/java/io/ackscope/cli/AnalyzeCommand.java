@@ -120,6 +120,7 @@ final class AnalyzeCommand extends Command {
                     new Analyze.Options(inputs, out, overwrite, packets, partitions, rule), System.err,
                     System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
+            skippedLine(s.notRead(), System.err);
             printSummary(s, (System.nanoTime() - started) / 1e9);
             console.print(reportLine.toString(java.nio.charset.StandardCharsets.UTF_8));
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;
@@ -142,6 +143,22 @@ final class AnalyzeCommand extends Command {
         if (maxHeap < SPARK_RESERVED_BYTES * 3 / 2) {
             sc.setIfMissing("spark.testing.reservedMemory", Long.toString(maxHeap / 3));
         }
+    }
+
+    /**
+     * The inputs not read (files in directories that are not captures, copies, outputs), as one line on standard
+     * error: they are not damage, but nothing found in an input is left out silently.
+     */
+    static void skippedLine(List<Archive.Skipped> notRead, PrintStream err) {
+        if (notRead.isEmpty()) {
+            return;
+        }
+        List<String> paths = new ArrayList<>();
+        for (Archive.Skipped p : notRead) {
+            paths.add(p.path());
+        }
+        err.println(TerminalText.escape("ackscope analyze: not read (not captures, copies or outputs; reasons in "
+                + "_SUCCESS skipped_inputs): " + String.join(", ", paths)));
     }
 
     private void printSummary(Analyze.Summary s, double seconds) {
@@ -167,8 +184,8 @@ final class AnalyzeCommand extends Command {
         }
         if (!s.notRead().isEmpty()) {
             console.printf(Locale.ROOT, "%s not read:%n", Format.plural(s.notRead().size(), "path", "paths"));
-            for (String p : s.notRead()) {
-                console.println("  " + TerminalText.escape(p));
+            for (Archive.Skipped p : s.notRead()) {
+                console.println("  " + TerminalText.escape(p.path() + ": " + p.reason()));
             }
         }
         if (!s.damaged().isEmpty()) {

@@ -85,7 +85,7 @@ public final class Analyze {
     public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long connections,
                           long attemptsEvicted, Map<String, Long> tableRows, List<String> damaged, double seconds,
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
-                          Map<String, String> taskTime, int sources, List<String> notRead) {
+                          Map<String, String> taskTime, int sources, List<Archive.Skipped> notRead) {
 
         /** The summary {@code _SUCCESS} starts from ({@code OutputMarker} adds the file list). */
         public String json() {
@@ -100,7 +100,11 @@ public final class Analyze {
                 w.name(e.getKey()).value(e.getValue());
             }
             w.end().name("damaged_files").value(damaged.size()).name("sources").value(sources)
-                    .name("paths_not_read").value(notRead.size()).end();
+                    .name("paths_not_read").value(notRead.size()).name("skipped_inputs").beginArray(Layout.COMPACT);
+            for (Archive.Skipped n : notRead) {
+                w.beginObject(Layout.COMPACT).name("path").value(n.path()).name("reason").value(n.reason()).end();
+            }
+            w.end().end();
             return sb.append('\n').toString();
         }
     }
@@ -269,15 +273,16 @@ public final class Analyze {
         }
     }
 
-    /** Paths of the inputs not read, and why: not captures, ackscope outputs, link loops, copies. */
-    static List<String> notRead(Archive archive) {
-        List<String> out = new ArrayList<>();
+    /**
+     * Paths found in the inputs and not read, and why: files in directories that are not captures (by magic), ackscope
+     * outputs, link loops, copies. None of them is damage: {@code --strict} does not fail on them.
+     */
+    static List<Archive.Skipped> notRead(Archive archive) {
+        List<Archive.Skipped> out = new ArrayList<>();
         if (archive != null) {
-            for (Archive.Skipped s : archive.skipped()) {
-                out.add(s.path() + ": " + s.reason());
-            }
+            out.addAll(archive.skipped());
             for (Archive.Copy c : archive.copies()) {
-                out.add(c.path() + ": a copy of " + c.of());
+                out.add(new Archive.Skipped(c.path(), "a copy of " + c.of()));
             }
         }
         return out;
