@@ -190,7 +190,8 @@ public final class Analyze {
             List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                     EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
                             rankedB.value(), staging, confB.value().value())).iterator(), false).collect();
-            Map<String, Long> tableRows = commitEngineTables(out, results);
+            Map<String, Long> tableRows = commitEngineTables(out, results, spark.sparkContext().getConf()
+                    .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)));
             phases.put(PASS2, secondsSince(t));
             ranksB.destroy();
             numberingB.destroy();
@@ -347,24 +348,43 @@ public final class Analyze {
 
     /**
      * Moves each task's files into their tables (one winning attempt per partition: the results Spark returned),
+     * or, for a table whose files together are under {@code oneFileBytes} ({@link TableFiles#ONE_FILE_BYTES}),
+     * writes them as one file;
      * removes the other attempts' leftovers, gives a table without rows one empty file (so its schema is there),
      * and marks the tables done.
      */
-    private static Map<String, Long> commitEngineTables(OutputDirectory out, List<EngineTask.Result> results)
-            throws IOException {
+    private static Map<String, Long> commitEngineTables(OutputDirectory out, List<EngineTask.Result> results,
+                                                        long oneFileBytes) throws IOException {
         FileSystem fs = out.fs();
         Map<String, Long> rows = new LinkedHashMap<>();
+        Map<String, List<Path>> written = new LinkedHashMap<>();
         for (TableSchema t : EngineTables.ALL) {
             rows.put(t.name(), 0L);
+            written.put(t.name(), new ArrayList<>());
         }
         for (EngineTask.Result r : results) {
             for (EngineTask.Written w : r.files()) {
-                Path from = new Path(w.path());
-                Path to = new Path(out.staged(w.table()), from.getName());
+                written.get(w.table()).add(new Path(w.path()));
+                rows.merge(w.table(), w.rows(), Long::sum);
+            }
+        }
+        for (Map.Entry<String, List<Path>> e : written.entrySet()) {
+            List<Path> files = e.getValue();
+            long bytes = 0;
+            for (Path p : files) {
+                bytes += fs.getFileStatus(p).getLen();
+            }
+            if (files.size() > 1 && bytes < oneFileBytes) {
+                files.sort(java.util.Comparator.comparing(Path::getName)); // in partition order
+                TableFiles.coalesce(files, new Path(out.staged(e.getKey()), "part-00000.snappy.parquet"),
+                        fs.getConf());
+                continue;
+            }
+            for (Path from : files) {
+                Path to = new Path(out.staged(e.getKey()), from.getName());
                 if (!fs.rename(from, to)) {
                     throw new IOException("cannot move " + from + " to " + to);
                 }
-                rows.merge(w.table(), w.rows(), Long::sum);
             }
         }
         for (TableSchema t : EngineTables.ALL) {

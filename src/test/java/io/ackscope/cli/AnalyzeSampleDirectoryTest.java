@@ -12,8 +12,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -22,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code analyze sample-pcaps/ --strict}, the bundled directory as an analyst gives it: the captures are read by
  * magic, README.md and the shell script are listed as not read (in {@code _SUCCESS} and on stderr), not as damage,
- * so {@code --strict} still exits 0.
+ * so {@code --strict} still exits 0; its tables, all small, are one file each.
  */
 @Tag("slow")
 class AnalyzeSampleDirectoryTest {
@@ -69,5 +74,38 @@ class AnalyzeSampleDirectoryTest {
         assertEquals(1, lines.size(), stderr);
         assertTrue(lines.get(0).endsWith("sample-pcaps/README.md, file:" + Path.of("sample-pcaps").toAbsolutePath()
                 + "/make-nginx-captures.sh"), lines.get(0));
+    }
+
+    @Test
+    void smallTablesAreOneFileThatDuckDbReadsWhole() throws Exception {
+        List<String> listed = new ArrayList<>();
+        marker.get("output_files").forEach(n -> listed.add(n.asText()));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = marker.get("tables").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> t = it.next();
+                List<String> files = parquetFiles(out.resolve(t.getKey()));
+                assertEquals(1, files.size(), t.getKey() + ": " + files);
+                assertTrue(listed.contains(t.getKey() + "/" + files.get(0)), "in the manifest: " + files);
+                assertEquals(List.of(List.of(t.getValue().asText())), DuckDbRows.query(st, "SELECT count(*) FROM "
+                        + "read_parquet('" + out.resolve(t.getKey()) + "/*.parquet')"), t.getKey());
+            }
+        }
+        assertTrue(marker.get("tables").get("rtt_samples").asLong() > 100_000, "a table of many task files before");
+    }
+
+    @Test
+    void tablesAboveTheOneFileSizeKeepOneFilePerTask() throws Exception {
+        Path o = tmp.resolve("parallel");
+        AnalyzeExitCodesTest.Run r = AnalyzeExitCodesTest.run("analyze", "sample-pcaps/lab-serve-nagle.pcap.gz",
+                "--out", o.toString(), "--partitions", "3", "--conf", "spark.ackscope.oneFileBytes=0");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(parquetFiles(o.resolve("rtt_samples")).size() > 1, "written in parallel, kept so");
+        assertEquals(1, parquetFiles(o.resolve("latency_summary")).size(), "written by the driver");
+    }
+
+    static List<String> parquetFiles(Path dir) throws Exception {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".parquet")).sorted().toList();
+        }
     }
 }
