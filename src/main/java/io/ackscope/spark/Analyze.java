@@ -11,6 +11,7 @@ import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
+import io.ackscope.tcp.FrameFilter;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -73,19 +74,27 @@ public final class Analyze {
      * @param packets    also write the {@code packets} table
      * @param partitions shuffle partitions for the engine; 0 = {@code spark.sql.shuffle.partitions}
      * @param sourceBy   how files are assigned to capture sources ({@link Archive.SourceRule})
+     * @param filter     the frames read ({@link FrameFilter}; the others are counted as skipped)
      */
     public record Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
-                          Archive.SourceRule sourceBy) {
+                          Archive.SourceRule sourceBy, FrameFilter filter) {
         public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions) {
-            this(inputs, out, overwrite, packets, partitions, Archive.SourceRule.DIRECTORY);
+            this(inputs, out, overwrite, packets, partitions, Archive.SourceRule.DIRECTORY, FrameFilter.NONE);
+        }
+
+        public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
+                       Archive.SourceRule sourceBy) {
+            this(inputs, out, overwrite, packets, partitions, sourceBy, FrameFilter.NONE);
         }
     }
 
     /** What a run wrote, for the console summary and the {@code _SUCCESS} marker. */
-    public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long connections,
+    public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long filteredFrames,
+                          long connections,
                           long attemptsEvicted, Map<String, Long> tableRows, List<String> damaged, double seconds,
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
-                          Map<String, String> taskTime, int sources, List<Archive.Skipped> notRead) {
+                          Map<String, String> taskTime, int sources, List<Archive.Skipped> notRead,
+                          FrameFilter filter) {
 
         /** The summary {@code _SUCCESS} starts from ({@code OutputMarker} adds the file list). */
         public String json() {
@@ -94,6 +103,7 @@ public final class Analyze {
             w.name("tool").value("ackscope").name("command").value("analyze")
                     .name("schema_version").value(TableSchema.VERSION).name("files").value(files)
                     .name("bytes").value(bytes).name("frames").value(frames).name("tcp_frames").value(tcpFrames)
+                    .name("filtered_frames").value(filteredFrames)
                     .name("connections").value(connections).name("attempts_evicted").value(attemptsEvicted)
                     .name("seconds").value(seconds, 3).name("tables").beginObject(Layout.COMPACT);
             for (Map.Entry<String, Long> e : tableRows.entrySet()) {
@@ -103,6 +113,17 @@ public final class Analyze {
                     .name("paths_not_read").value(notRead.size()).name("skipped_inputs").beginArray(Layout.COMPACT);
             for (Archive.Skipped n : notRead) {
                 w.beginObject(Layout.COMPACT).name("path").value(n.path()).name("reason").value(n.reason()).end();
+            }
+            w.end().name("filters").beginObject(Layout.COMPACT);
+            for (Map.Entry<String, Object> e : filter.describe().entrySet()) {
+                w.name(e.getKey());
+                if (e.getValue() instanceof List<?> l) {
+                    w.beginArray(Layout.COMPACT);
+                    l.forEach(v -> w.value(v.toString()));
+                    w.end();
+                } else {
+                    w.value(e.getValue().toString());
+                }
             }
             w.end().end();
             return sb.append('\n').toString();
@@ -161,7 +182,7 @@ public final class Analyze {
             ReadPlan readPlan = CapturePlanner.plan(spark, o.inputs(), o.sourceBy(), List.of(o.out()), hadoop, confB);
             splits.planned(readPlan);
             SegmentShuffle.Shuffled shuffled = SegmentShuffle.inFileOrder(spark.sparkContext(), readPlan, confB, splits,
-                    partitions, Segment.MAX_PAYLOAD_PREFIX, true);
+                    partitions, Segment.MAX_PAYLOAD_PREFIX, true, o.filter());
             shuffled.readStage(spark.sparkContext());
             phases.put(READ, secondsSince(t));
             t = System.nanoTime();
@@ -217,7 +238,7 @@ public final class Analyze {
             ReadPlan plan = splits.plan();
             List<RowBuffer> fileRows = new ArrayList<>();
             List<String> damaged = new ArrayList<>();
-            long totalFrames = 0, tcpFrames = 0;
+            long totalFrames = 0, tcpFrames = 0, filteredFrames = 0;
             for (CaptureFile f : plan.files()) {
                 SplitStats s = perFile.get(f.index());
                 fileRows.add(CaptureFileRows.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
@@ -226,6 +247,7 @@ public final class Analyze {
                 if (s != null) {
                     totalFrames += s.frames().frames();
                     tcpFrames += s.frames().tcpFrames();
+                    filteredFrames += s.frames().filteredFrames();
                     if (s.errorOffset != null) {
                         damaged.add(f.path() + ": byte " + s.errorOffset + ": " + s.errorReason);
                     }
@@ -241,17 +263,17 @@ public final class Analyze {
                 t = System.nanoTime();
                 progress.phase("writing packets");
                 spark.sparkContext().setJobDescription("packets table");
-                spark.read().format("pcap").option("payloadBytes", 0)
+                spark.read().format("pcap").option("payloadBytes", 0).options(o.filter().options())
                         .load(o.inputs().toArray(new String[0]))
                         .write().parquet(out.staged("packets").toString());
-                tableRows.put("packets", totalFrames);
+                tableRows.put("packets", totalFrames - filteredFrames);
                 phases.put("packets table", secondsSince(t));
             }
             long connections = ranks.length;
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), totalFrames,
-                    tcpFrames, connections, attemptsEvicted, tableRows, damaged, secondsSince(start), phases,
-                    plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
-                    stageTimes.describe(), plan.sources().size(), notRead(plan.archive()));
+                    tcpFrames, filteredFrames, connections, attemptsEvicted, tableRows, damaged, secondsSince(start),
+                    phases, plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count(),
+                    stageTimes.describe(), plan.sources().size(), notRead(plan.archive()), o.filter());
             out.stage(result.json());
             beforeCommit.staged(out.staging().toString(), result);
             out.commit();
