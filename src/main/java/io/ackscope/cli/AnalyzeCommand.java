@@ -8,6 +8,7 @@ import io.ackscope.spark.Analyze;
 import io.ackscope.spark.source.EarlyCount;
 import io.ackscope.spark.OutputDirectory;
 import io.ackscope.tcp.EngineConfig;
+import io.ackscope.tcp.FrameFilter;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
@@ -58,6 +59,21 @@ final class AnalyzeCommand extends Command {
             + "found in the file's path, names it")
     String sourceBy;
 
+    @Parameter(names = "--since", description = "Only frames captured at or after this time: ISO-8601 "
+            + "(2026-12-03T14:00:00Z, 2026-12-03 14:00:00 = UTC, +01:00 offsets) or epoch seconds (1796205072.5)")
+    String since;
+
+    @Parameter(names = "--until", description = "Only frames captured before this time (as --since)")
+    String until;
+
+    @Parameter(names = "--server", description = "Only frames from or to HOST[:PORT] (IP literal; IPv6 with a port "
+            + "as [::1]:80), both directions of its connections; repeatable")
+    List<String> servers = new ArrayList<>();
+
+    @Parameter(names = "--filter", description = "Only frames that pass this capture filter, tcpdump's syntax "
+            + "(host, net, port, portrange, src/dst, tcp/udp/ip/ip6, less/greater, and/or/not)")
+    String filter;
+
     private final PrintStream console;
 
     AnalyzeCommand() {
@@ -88,20 +104,26 @@ final class AnalyzeCommand extends Command {
                 Configurator.reconfigure(defaults.toURI());
             }
         }
+        FrameFilter frames;
+        try {
+            frames = FrameFilter.parse(since, until, servers, filter);
+        } catch (IllegalArgumentException e) {
+            throw CommandFailure.line(EXIT_USAGE, e.getMessage(), e);
+        }
         SparkConf sc = LocalSpark.conf("ackscope analyze", master, conf);
         // before anything reads an input or Spark starts: overlapping inputs and output are refused, the output is
         // locked for the whole run (a second run is refused at once), an interrupted earlier run is completed
         OutputDirectory prepared = OutputDirectory.prepare(out, inputs,
                 org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc), overwrite);
         try {
-            return analyze(sc, prepared);
+            return analyze(sc, prepared, frames);
         } finally {
             prepared.abort(); // nothing once Analyze.run has committed or aborted it
             prepared.close();
         }
     }
 
-    private int analyze(SparkConf sc, OutputDirectory prepared) throws Exception {
+    private int analyze(SparkConf sc, OutputDirectory prepared, FrameFilter frames) throws Exception {
         // the listing and split counting start while Spark starts (local masters only; see EarlyCount)
         Archive.SourceRule rule = Archive.SourceRule.parse(sourceBy);
         EarlyCount.start(inputs, rule, List.of(out), sc);
@@ -117,9 +139,10 @@ final class AnalyzeCommand extends Command {
             // printed after the commit, below the summary
             java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
             Analyze.Summary s = Analyze.run(spark, prepared,
-                    new Analyze.Options(inputs, out, overwrite, packets, partitions, rule), System.err,
+                    new Analyze.Options(inputs, out, overwrite, packets, partitions, rule, frames), System.err,
                     System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
+            skippedLine(s.notRead(), System.err);
             printSummary(s, (System.nanoTime() - started) / 1e9);
             console.print(reportLine.toString(java.nio.charset.StandardCharsets.UTF_8));
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;
@@ -144,6 +167,22 @@ final class AnalyzeCommand extends Command {
         }
     }
 
+    /**
+     * The inputs not read (files in directories that are not captures, copies, outputs), as one line on standard
+     * error: they are not damage, but nothing found in an input is left out silently.
+     */
+    static void skippedLine(List<Archive.Skipped> notRead, PrintStream err) {
+        if (notRead.isEmpty()) {
+            return;
+        }
+        List<String> paths = new ArrayList<>();
+        for (Archive.Skipped p : notRead) {
+            paths.add(p.path());
+        }
+        err.println(TerminalText.escape("ackscope analyze: not read (not captures, copies or outputs; reasons in "
+                + "_SUCCESS skipped_inputs): " + String.join(", ", paths)));
+    }
+
     private void printSummary(Analyze.Summary s, double seconds) {
         console.printf(Locale.ROOT, "ackscope analyze: %s, %s, %s (%,d TCP), %s in %.1f s (%s/s)%n",
                 Format.plural(s.files(), "file", "files"), Format.bytes(s.bytes()),
@@ -154,6 +193,12 @@ final class AnalyzeCommand extends Command {
             console.printf(Locale.ROOT, "%,d unanswered connection attempts were emitted before the end of their "
                     + "capture, after %d s without a packet (rows as at the end)%n", s.attemptsEvicted(),
                     EngineConfig.DEFAULTS.attemptTimeoutNanos() / 1_000_000_000L);
+        }
+        if (s.filteredFrames() > 0 || !s.filter().isNone()) {
+            console.printf(Locale.ROOT, "%s left out by %s (counted in capture_files as skipped)%n",
+                    Format.plural(s.filteredFrames(), "frame", "frames"),
+                    TerminalText.escape(String.join(", ", s.filter().describe().keySet().stream()
+                            .map(k -> "--" + k).toList())));
         }
         console.printf(Locale.ROOT, "read in %s (%s split)%n", Format.plural(s.readTasks(), "task", "tasks"),
                 Format.plural(s.splitFiles(), "file", "files"));
@@ -167,8 +212,8 @@ final class AnalyzeCommand extends Command {
         }
         if (!s.notRead().isEmpty()) {
             console.printf(Locale.ROOT, "%s not read:%n", Format.plural(s.notRead().size(), "path", "paths"));
-            for (String p : s.notRead()) {
-                console.println("  " + TerminalText.escape(p));
+            for (Archive.Skipped p : s.notRead()) {
+                console.println("  " + TerminalText.escape(p.path() + ": " + p.reason()));
             }
         }
         if (!s.damaged().isEmpty()) {

@@ -13,9 +13,9 @@ import io.ackscope.tcp.TcpEngine;
 import io.ackscope.tcp.AckClass;
 import io.ackscope.tcp.ArchiveFeeder;
 import io.ackscope.tcp.Diagnosis;
+import io.ackscope.tcp.ValueCounts;
 import io.ackscope.tcp.Side;
 import io.ackscope.tcp.Vantage;
-import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -197,14 +197,14 @@ public final class DiagnoseCommand extends Command {
         return sb.toString();
     }
 
-    private void row(String name, Histogram h) {
-        if (h.getTotalCount() == 0) {
+    /** Nearest-rank percentiles and the maximum, exact to the µs (the tables' definition: {@link ValueCounts}). */
+    private void row(String name, ValueCounts h) {
+        if (h.count() == 0) {
             out.printf(Locale.ROOT, "  %-18s %10s %10s %10s %10s %9d%n", name, "-", "-", "-", "-", 0);
             return;
         }
-        out.printf(Locale.ROOT, "  %-18s %10s %10s %10s %10s %9d%n", name, msShort(h.getValueAtPercentile(50)),
-                msShort(h.getValueAtPercentile(90)), msShort(h.getValueAtPercentile(99)), msShort(h.getMaxValue()),
-                h.getTotalCount());
+        out.printf(Locale.ROOT, "  %-18s %10s %10s %10s %10s %9d%n", name, msShort(h.percentile(0.5)),
+                msShort(h.percentile(0.9)), msShort(h.percentile(0.99)), msShort(h.max()), h.count());
     }
 
     private static String msShort(long micros) {

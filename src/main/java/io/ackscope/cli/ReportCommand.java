@@ -31,14 +31,15 @@ final class ReportCommand extends Command {
             + "DIR/report-FILTER.html, so the full report stays)")
     String out;
 
-    @Parameter(names = "--server", description = "Only this server endpoint, HOST:PORT ([v6]:PORT); repeatable")
+    @Parameter(names = "--server", description = "Only this server endpoint, HOST[:PORT] ([v6]:PORT; a host alone: "
+            + "all its ports), as analyze --server; repeatable")
     List<String> servers = new ArrayList<>();
 
     @Parameter(names = "--source", description = "Only this capture source (the tables' source column); repeatable")
     List<String> sources = new ArrayList<>();
 
     @Parameter(names = "--since", description = "Only measurements from this time on (ISO-8601, UTC unless an "
-            + "offset is given, or epoch seconds)")
+            + "offset is given, 2026-12-03 14:00:00 too, or epoch seconds), as analyze --since")
     String since;
 
     @Parameter(names = "--until", description = "Only measurements before this time")

@@ -42,25 +42,52 @@ public final class CaptureFilter {
 
     private final String text;
     private final List<String> tokens = new ArrayList<>();
+    /** Where each token starts in {@link #text} (0-based), for error messages. */
+    private final List<Integer> starts = new ArrayList<>();
     private final Node root;
     private int at;
     private Qualifiers last;
 
     private CaptureFilter(String text) {
         this.text = text;
-        for (String t : text.replace("(", " ( ").replace(")", " ) ").replace("&&", " and ").replace("||", " or ")
-                .replace("!", " not ").trim().split("\\s+")) {
-            if (!t.isEmpty()) {
-                tokens.add(t);
-            }
-        }
+        tokenize();
         if (tokens.isEmpty()) {
             throw new IllegalArgumentException("empty capture filter");
         }
         root = expression();
         if (at < tokens.size()) {
-            throw fail("unexpected '" + tokens.get(at) + "'");
+            throw failAt(at, "unexpected '" + tokens.get(at) + "'");
         }
+    }
+
+    /** Words, parentheses, and {@code && || !} as {@code and or not}, each with its offset. */
+    private void tokenize() {
+        int i = 0, n = text.length();
+        while (i < n) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '(' || c == ')') {
+                add(String.valueOf(c), i++);
+            } else if (c == '!') {
+                add("not", i++);
+            } else if ((c == '&' || c == '|') && i + 1 < n && text.charAt(i + 1) == c) {
+                add(c == '&' ? "and" : "or", i);
+                i += 2;
+            } else {
+                int start = i;
+                while (i < n && !Character.isWhitespace(text.charAt(i)) && "()!".indexOf(text.charAt(i)) < 0
+                        && !text.startsWith("&&", i) && !text.startsWith("||", i)) {
+                    i++;
+                }
+                add(text.substring(start, i), start);
+            }
+        }
+    }
+
+    private void add(String token, int start) {
+        tokens.add(token);
+        starts.add(start);
     }
 
     /** Parses {@code text}; {@link IllegalArgumentException} naming the word it could not read. */
@@ -98,8 +125,18 @@ public final class CaptureFilter {
         return text;
     }
 
+    /** An error about the token just read (or the end, when there is none). */
     private IllegalArgumentException fail(String what) {
-        return new IllegalArgumentException("capture filter '" + text + "': " + what);
+        return failAt(Math.max(0, at - 1), what);
+    }
+
+    /**
+     * An error naming the filter and the position (1-based character) of token {@code token}, or of the end of the
+     * text when {@code token} is past the last one.
+     */
+    private IllegalArgumentException failAt(int token, String what) {
+        int position = token < starts.size() ? starts.get(token) + 1 : text.length() + 1;
+        return new IllegalArgumentException("capture filter '" + text + "': at character " + position + ": " + what);
     }
 
     private String peek() {
@@ -108,7 +145,7 @@ public final class CaptureFilter {
 
     private String next(String expected) {
         if (at >= tokens.size()) {
-            throw fail("expected " + expected + " at the end");
+            throw failAt(at, "expected " + expected + " at the end");
         }
         return tokens.get(at++);
     }
@@ -134,7 +171,7 @@ public final class CaptureFilter {
             at++;
             Node inner = expression();
             if (!")".equals(peek())) {
-                throw fail("expected ')'");
+                throw failAt(at, "expected ')'");
             }
             at++;
             return inner;
@@ -145,7 +182,7 @@ public final class CaptureFilter {
     private Node primitive() {
         String w = peek();
         if (w == null) {
-            throw fail("expected a primitive at the end");
+            throw failAt(at, "expected a primitive at the end");
         }
         if (w.equals("less") || w.equals("greater")) {
             at++;

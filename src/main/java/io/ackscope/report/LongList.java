@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.tcp.ValueCounts;
+
 import java.util.Arrays;
 
 /** A growable list of primitive longs (latency values in µs), with nearest-rank percentiles once sorted. */
@@ -32,8 +34,7 @@ final class LongList {
             return -1;
         }
         sort();
-        int rank = (int) Math.ceil(fraction * size);
-        return values[Math.max(0, Math.min(size, rank) - 1)];
+        return values[(int) ValueCounts.nearestRank(fraction, size) - 1];
     }
 
     long max() {

@@ -1,13 +1,8 @@
 package io.ackscope.report;
 
 import io.ackscope.tcp.Addresses;
+import io.ackscope.tcp.FrameFilter;
 
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,11 +38,12 @@ public record ReportFilter(List<String> servers, long sinceMicros, long untilMic
     }
 
     /**
-     * Parses the command line's values.
+     * Parses the command line's values, as {@code analyze} parses its own ({@link FrameFilter#parseEndpoint},
+     * {@link FrameFilter#parseTime}: one syntax for both commands).
      *
-     * @param servers {@code HOST:PORT} values (IPv6 in brackets); hosts are matched as written, except that IP
-     *                literals are normalised (no name is ever resolved)
-     * @param since   a time (see {@link #parseTime}) or null
+     * @param servers {@code HOST[:PORT]} values (IPv6 in brackets with a port); hosts are matched as written, except
+     *                that IP literals are normalised (no name is ever resolved); a host alone selects all its ports
+     * @param since   a time or null
      * @param until   a time or null
      */
     public static ReportFilter parse(List<String> servers, String since, String until) {
@@ -55,83 +51,31 @@ public record ReportFilter(List<String> servers, long sinceMicros, long untilMic
         for (String v : servers) {
             s.add(normaliseEndpoint(v));
         }
-        return new ReportFilter(s, since == null ? Long.MIN_VALUE : parseTime(since),
-                until == null ? Long.MAX_VALUE : parseTime(until));
+        return new ReportFilter(s, since == null ? Long.MIN_VALUE : parseTime("--since", since),
+                until == null ? Long.MAX_VALUE : parseTime("--until", until));
     }
 
-    /**
-     * A time as ISO-8601 with an offset ({@code 2026-12-02T10:04:32.5Z}, {@code ...+01:00}), ISO-8601 without one
-     * (taken as UTC, like every time in the report), or seconds since the epoch ({@code 1796205072.9}).
-     * Returns microseconds since the epoch.
-     */
+    /** A time (see {@link FrameFilter#parseTime}) in microseconds since the epoch, as the tables have them. */
     public static long parseTime(String t) {
-        String v = t.trim();
-        try {
-            if (v.matches("\\d+(\\.\\d{1,9})?")) {
-                return new BigDecimal(v).movePointRight(6).longValue();
-            }
-            Instant i;
-            try {
-                i = OffsetDateTime.parse(v).toInstant();
-            } catch (DateTimeParseException e) {
-                i = LocalDateTime.parse(v).toInstant(ZoneOffset.UTC);
-            }
-            return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L), i.getNano() / 1000);
-        } catch (DateTimeParseException | ArithmeticException e) {
-            throw new IllegalArgumentException("not a time: " + t + " (use ISO-8601 such as 2026-12-02T10:04:32Z, "
-                    + "or seconds since the epoch)");
-        }
+        return parseTime("time", t);
     }
 
-    /** {@code HOST:PORT} in the form the tables give endpoints ({@link Addresses#endpointText}). */
+    private static long parseTime(String option, String t) {
+        return Math.floorDiv(FrameFilter.parseTime(option, t), 1000L);
+    }
+
+    /** {@code HOST[:PORT]} in the form the tables give endpoints ({@link Addresses#endpointText}). */
     static String normaliseEndpoint(String v) {
-        String s = v.trim();
-        int colon = s.lastIndexOf(':');
-        if (colon <= 0 || colon == s.length() - 1) {
-            throw new IllegalArgumentException("--server wants HOST:PORT (IPv6 as [addr]:PORT), not " + v);
-        }
-        String host = s.substring(0, colon);
-        int port;
-        try {
-            port = Integer.parseInt(s.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--server: bad port in " + v);
-        }
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--server: port out of range in " + v);
-        }
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        } else if (host.indexOf(':') >= 0) {
-            throw new IllegalArgumentException("--server: write an IPv6 address in brackets, [" + host + "]:" + port);
-        }
-        return Addresses.endpointText(canonicalIp(host), port);
+        return FrameFilter.parseEndpoint("--server", v, false).text();
     }
 
-    /** IP literals in the tables' spelling (IPv6 RFC 5952, lower case); anything else unchanged. */
-    private static String canonicalIp(String host) {
-        if (host.indexOf(':') >= 0 && host.matches("[0-9A-Fa-f:.]+")) {
-            try {
-                // A literal of hex digits, colons and dots: parsed, never looked up.
-                byte[] b = java.net.InetAddress.getByName(host).getAddress();
-                long hi = 0, lo = 0;
-                if (b.length == 16) {
-                    for (int i = 0; i < 8; i++) {
-                        hi = hi << 8 | (b[i] & 0xFF);
-                        lo = lo << 8 | (b[i + 8] & 0xFF);
-                    }
-                    return Addresses.format(hi, lo);
-                }
-                return host.toLowerCase(Locale.ROOT);
-            } catch (java.net.UnknownHostException e) {
-                throw new IllegalArgumentException("--server: not an IPv6 address: " + host);
-            }
-        }
-        return host;
-    }
-
+    /** Whether {@code endpoint} ({@code addr:port}) is selected: by itself, or by its host given alone. */
     boolean selectsServer(String endpoint) {
-        return servers.isEmpty() || servers.contains(endpoint);
+        if (servers.isEmpty() || servers.contains(endpoint)) {
+            return true;
+        }
+        String host = endpoint.substring(0, Math.max(0, endpoint.lastIndexOf(':')));
+        return servers.contains(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
     }
 
     /** This filter, keeping only the connections of {@code names} (none: every source). */

@@ -18,6 +18,7 @@ import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
+import io.ackscope.tcp.FrameFilter;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -81,19 +82,27 @@ public final class Analyze {
      * @param packets    also write the {@code packets} table
      * @param partitions shuffle partitions for the engine; 0 = {@code spark.sql.shuffle.partitions}
      * @param sourceBy   how files are assigned to capture sources ({@link Archive.SourceRule})
+     * @param filter     the frames read ({@link FrameFilter}; the others are counted as skipped)
      */
     public record Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
-                          Archive.SourceRule sourceBy) {
+                          Archive.SourceRule sourceBy, FrameFilter filter) {
         public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions) {
-            this(inputs, out, overwrite, packets, partitions, Archive.SourceRule.DIRECTORY);
+            this(inputs, out, overwrite, packets, partitions, Archive.SourceRule.DIRECTORY, FrameFilter.NONE);
+        }
+
+        public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
+                       Archive.SourceRule sourceBy) {
+            this(inputs, out, overwrite, packets, partitions, sourceBy, FrameFilter.NONE);
         }
     }
 
     /** What a run wrote, for the console summary and the {@code _SUCCESS} marker. */
-    public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long connections,
+    public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long filteredFrames,
+                          long connections,
                           long attemptsEvicted, Map<String, Long> tableRows, List<String> damaged, double seconds,
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
-                          Map<String, String> taskTime, int sources, List<String> notRead) {
+                          Map<String, String> taskTime, int sources, List<Archive.Skipped> notRead,
+                          FrameFilter filter) {
 
         /** The summary {@code _SUCCESS} starts from ({@code OutputMarker} adds the file list). */
         public String json() {
@@ -102,13 +111,29 @@ public final class Analyze {
             w.name("tool").value("ackscope").name("command").value("analyze")
                     .name("schema_version").value(TableSchema.VERSION).name("files").value(files)
                     .name("bytes").value(bytes).name("frames").value(frames).name("tcp_frames").value(tcpFrames)
+                    .name("filtered_frames").value(filteredFrames)
                     .name("connections").value(connections).name("attempts_evicted").value(attemptsEvicted)
                     .name("seconds").value(seconds, 3).name("tables").beginObject(Layout.COMPACT);
             for (Map.Entry<String, Long> e : tableRows.entrySet()) {
                 w.name(e.getKey()).value(e.getValue());
             }
             w.end().name("damaged_files").value(damaged.size()).name("sources").value(sources)
-                    .name("paths_not_read").value(notRead.size()).end();
+                    .name("paths_not_read").value(notRead.size()).name("skipped_inputs").beginArray(Layout.COMPACT);
+            for (Archive.Skipped n : notRead) {
+                w.beginObject(Layout.COMPACT).name("path").value(n.path()).name("reason").value(n.reason()).end();
+            }
+            w.end().name("filters").beginObject(Layout.COMPACT);
+            for (Map.Entry<String, Object> e : filter.describe().entrySet()) {
+                w.name(e.getKey());
+                if (e.getValue() instanceof List<?> l) {
+                    w.beginArray(Layout.COMPACT);
+                    l.forEach(v -> w.value(v.toString()));
+                    w.end();
+                } else {
+                    w.value(e.getValue().toString());
+                }
+            }
+            w.end().end();
             return sb.append('\n').toString();
         }
     }
@@ -175,17 +200,18 @@ public final class Analyze {
                 t = System.nanoTime();
                 progress.phase("writing packets");
                 spark.sparkContext().setJobDescription("packets table");
-                spark.read().format("pcap").option("payloadBytes", 0)
+                spark.read().format("pcap").option("payloadBytes", 0).options(o.filter().options())
                         .load(o.inputs().toArray(new String[0]))
                         .write().parquet(out.staged("packets").toString());
-                tableRows.put("packets", frames.total());
+                tableRows.put("packets", frames.total() - frames.filtered());
                 phases.put("packets table", secondsSince(t));
             }
             long connections = engine.ranks().length;
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), frames.total(),
-                    frames.tcp(), connections, attemptsEvicted, tableRows, frames.damaged(), secondsSince(start),
-                    phases, plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1)
-                    .count(), stageTimes.describe(), plan.sources().size(), notRead(plan.archive()));
+                    frames.tcp(), frames.filtered(), connections, attemptsEvicted, tableRows, frames.damaged(),
+                    secondsSince(start), phases, plan.partitions().size(), (int) plan.filePlans().stream()
+                    .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
+                    notRead(plan.archive()), o.filter());
             out.stage(result.json());
             beforeCommit.staged(out.staging().toString(), result);
             out.commit();
@@ -226,7 +252,7 @@ public final class Analyze {
         ReadPlan readPlan = CapturePlanner.plan(spark, o.inputs(), o.sourceBy(), List.of(o.out()), hadoop, confB);
         splits.planned(readPlan);
         SegmentShuffle.Shuffled shuffled = SegmentShuffle.inFileOrder(spark.sparkContext(), readPlan, confB, splits,
-                partitions, Segment.MAX_PAYLOAD_PREFIX, true);
+                partitions, Segment.MAX_PAYLOAD_PREFIX, true, o.filter());
         shuffled.readStage(spark.sparkContext());
         return new Read(readPlan, shuffled);
     }
@@ -264,7 +290,8 @@ public final class Analyze {
         List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
                         rankedB.value(), staging, confB.value().value())).iterator(), false).collect();
-        Map<String, Long> tableRows = commitEngineTables(out, results);
+        Map<String, Long> tableRows = commitEngineTables(out, results, spark.sparkContext().getConf()
+                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)));
         phases.put(PASS2, secondsSince(t));
         ranksB.destroy();
         numberingB.destroy();
@@ -291,8 +318,8 @@ public final class Analyze {
         return attemptsEvicted;
     }
 
-    /** Frames read (all, and with a TCP header) and the files damaged, for the summary. */
-    private record Frames(long total, long tcp, List<String> damaged) {
+    /** Frames read (all, with a TCP header, and dropped by the filters) and the files damaged, for the summary. */
+    private record Frames(long total, long tcp, long filtered, List<String> damaged) {
     }
 
     /** Writes {@code capture_files} and {@code sources} from the read's per-file statistics. */
@@ -301,7 +328,7 @@ public final class Analyze {
                                           Map<String, Long> tableRows) throws IOException {
         List<RowBuffer> fileRows = new ArrayList<>();
         List<String> damaged = new ArrayList<>();
-        long totalFrames = 0, tcpFrames = 0;
+        long totalFrames = 0, tcpFrames = 0, filteredFrames = 0;
         for (CaptureFile f : plan.files()) {
             SplitStats s = perFile.get(f.index());
             fileRows.add(CaptureFileRows.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
@@ -310,6 +337,7 @@ public final class Analyze {
             if (s != null) {
                 totalFrames += s.frames().frames();
                 tcpFrames += s.frames().tcpFrames();
+                filteredFrames += s.frames().filteredFrames();
                 if (s.errorOffset() != null) {
                     damaged.add(f.path() + ": byte " + s.errorOffset() + ": " + s.errorReason());
                 }
@@ -317,18 +345,19 @@ public final class Analyze {
         }
         writeSmallTable(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows);
         writeSmallTable(out, SourcesTable.TABLE, SourceRows.rows(plan, perFile, numbering), conf, tableRows);
-        return new Frames(totalFrames, tcpFrames, damaged);
+        return new Frames(totalFrames, tcpFrames, filteredFrames, damaged);
     }
 
-    /** Paths of the inputs not read, and why: not captures, ackscope outputs, link loops, copies. */
-    static List<String> notRead(Archive archive) {
-        List<String> out = new ArrayList<>();
+    /**
+     * Paths found in the inputs and not read, and why: files in directories that are not captures (by magic), ackscope
+     * outputs, link loops, copies. None of them is damage: {@code --strict} does not fail on them.
+     */
+    static List<Archive.Skipped> notRead(Archive archive) {
+        List<Archive.Skipped> out = new ArrayList<>();
         if (archive != null) {
-            for (Archive.Skipped s : archive.skipped()) {
-                out.add(s.path() + ": " + s.reason());
-            }
+            out.addAll(archive.skipped());
             for (Archive.Copy c : archive.copies()) {
-                out.add(c.path() + ": a copy of " + c.of());
+                out.add(new Archive.Skipped(c.path(), "a copy of " + c.of()));
             }
         }
         return out;
@@ -393,24 +422,43 @@ public final class Analyze {
 
     /**
      * Moves each task's files into their tables (one winning attempt per partition: the results Spark returned),
+     * or, for a table whose files together are under {@code oneFileBytes} ({@link TableFiles#ONE_FILE_BYTES}),
+     * writes them as one file;
      * removes the other attempts' leftovers, gives a table without rows one empty file (so its schema is there),
      * and marks the tables done.
      */
-    private static Map<String, Long> commitEngineTables(OutputDirectory out, List<EngineTask.Result> results)
-            throws IOException {
+    private static Map<String, Long> commitEngineTables(OutputDirectory out, List<EngineTask.Result> results,
+                                                        long oneFileBytes) throws IOException {
         FileSystem fs = out.fs();
         Map<String, Long> rows = new LinkedHashMap<>();
+        Map<String, List<Path>> written = new LinkedHashMap<>();
         for (TableSchema t : EngineTables.ALL) {
             rows.put(t.name(), 0L);
+            written.put(t.name(), new ArrayList<>());
         }
         for (EngineTask.Result r : results) {
             for (EngineTask.Written w : r.files()) {
-                Path from = new Path(w.path());
-                Path to = new Path(out.staged(w.table()), from.getName());
+                written.get(w.table()).add(new Path(w.path()));
+                rows.merge(w.table(), w.rows(), Long::sum);
+            }
+        }
+        for (Map.Entry<String, List<Path>> e : written.entrySet()) {
+            List<Path> files = e.getValue();
+            long bytes = 0;
+            for (Path p : files) {
+                bytes += fs.getFileStatus(p).getLen();
+            }
+            if (files.size() > 1 && bytes < oneFileBytes) {
+                files.sort(java.util.Comparator.comparing(Path::getName)); // in partition order
+                TableFiles.coalesce(files, new Path(out.staged(e.getKey()), "part-00000.snappy.parquet"),
+                        fs.getConf());
+                continue;
+            }
+            for (Path from : files) {
+                Path to = new Path(out.staged(e.getKey()), from.getName());
                 if (!fs.rename(from, to)) {
                     throw new IOException("cannot move " + from + " to " + to);
                 }
-                rows.merge(w.table(), w.rows(), Long::sum);
             }
         }
         for (TableSchema t : EngineTables.ALL) {

@@ -20,6 +20,7 @@ import io.ackscope.tcp.RttSample;
 import io.ackscope.tcp.Segment;
 import io.ackscope.tcp.Stall;
 import io.ackscope.tcp.TcpEngine;
+import io.ackscope.tcp.ValueCounts;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -214,10 +215,10 @@ final class EngineTask {
         private final List<Output> outputs = List.of(connections, rttSamples, ackDelays, stalls, latencyEvents,
                 exchanges);
         /** Values of open connections, until their record says which server endpoint they belong to. */
-        private final Map<ConnectionId, LatencyAggregate.Values[]> openValues = new HashMap<>();
+        private final Map<ConnectionId, ValueCounts[]> openValues = new HashMap<>();
         /** The last connection {@link #value} was called for, and its values (records come in runs). */
         private ConnectionId lastValuesId;
-        private LatencyAggregate.Values[] lastValues;
+        private ValueCounts[] lastValues;
         final LatencyAggregate latency = new LatencyAggregate();
         final FindingsAggregate findings = new FindingsAggregate();
         private ConnectionId lastId;
@@ -287,12 +288,12 @@ final class EngineTask {
 
         private void value(ConnectionId id, int metric, long nanos) {
             if (id != lastValuesId) {
-                lastValues = openValues.computeIfAbsent(id, k -> new LatencyAggregate.Values[LatencyAggregate.METRICS]);
+                lastValues = openValues.computeIfAbsent(id, k -> new ValueCounts[LatencyAggregate.METRICS]);
                 lastValuesId = id;
             }
-            LatencyAggregate.Values[] v = lastValues;
+            ValueCounts[] v = lastValues;
             if (v[metric] == null) {
-                v[metric] = new LatencyAggregate.Values();
+                v[metric] = new ValueCounts();
             }
             v[metric].add(nanos / 1000);
         }

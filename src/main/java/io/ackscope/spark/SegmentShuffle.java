@@ -6,6 +6,7 @@ import io.ackscope.spark.source.ReadPlan;
 import io.ackscope.spark.source.SegmentRows;
 import io.ackscope.spark.source.SplitStatsAccumulator;
 
+import io.ackscope.tcp.FrameFilter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.Dependency;
 import org.apache.spark.MapOutputTrackerMaster;
@@ -68,9 +69,10 @@ final class SegmentShuffle {
      * frames in file order. Nothing runs until {@link Shuffled#readStage} or an action.
      */
     static Shuffled inFileOrder(SparkContext sc, ReadPlan plan, Broadcast<SerializableConfiguration> conf,
-                                SplitStatsAccumulator stats, int reducers, int payloadBytes, boolean httpPayloadOnly) {
+                                SplitStatsAccumulator stats, int reducers, int payloadBytes, boolean httpPayloadOnly,
+                                FrameFilter filter) {
         SegmentsRDD frames = new SegmentsRDD(sc, plan.partitions(), conf, stats, payloadBytes, httpPayloadOnly,
-                reducers, !(SparkEnv.get().shuffleManager() instanceof SortShuffleManager));
+                reducers, !(SparkEnv.get().shuffleManager() instanceof SortShuffleManager), filter);
         ClassTag<Object> intTag = ClassTag$.MODULE$.Int();
         ClassTag<InternalRow> rowTag = ClassTag$.MODULE$.apply(InternalRow.class);
         ShuffleDependency<Object, InternalRow, InternalRow> dep = new ShuffleDependency<>(frames,
@@ -150,11 +152,12 @@ final class SegmentShuffle {
         private final int reducers;
         /** A shuffle manager that may hold records unserialized gets copies (Spark's own rule for its exchange). */
         private final boolean copyRows;
+        private final FrameFilter filter;
 
         @SuppressWarnings({"unchecked", "rawtypes"})
         SegmentsRDD(SparkContext sc, List<CapturePartition> parts, Broadcast<SerializableConfiguration> conf,
                     SplitStatsAccumulator stats, int payloadBytes, boolean httpPayloadOnly, int reducers,
-                    boolean copyRows) {
+                    boolean copyRows, FrameFilter filter) {
             super(sc, (Seq) Nil$.MODULE$, (ClassTag) ClassTag$.MODULE$.apply(Product2.class));
             this.parts = List.copyOf(parts);
             this.conf = conf;
@@ -163,6 +166,7 @@ final class SegmentShuffle {
             this.httpPayloadOnly = httpPayloadOnly;
             this.reducers = reducers;
             this.copyRows = copyRows;
+            this.filter = filter;
         }
 
         @Override
@@ -183,7 +187,7 @@ final class SegmentShuffle {
         public Iterator<Product2<Object, InternalRow>> compute(Partition p, TaskContext context) {
             Configuration hadoop = conf.value().value();
             PcapPartitionReader reader = new PcapPartitionReader(((ReadSlot) p).splits(), SegmentRows.SCHEMA,
-                    hadoop, payloadBytes, httpPayloadOnly, false, true, stats);
+                    hadoop, payloadBytes, httpPayloadOnly, false, true, stats, filter);
             context.addTaskCompletionListener((TaskCompletionListener) c -> reader.close());
             MutablePair<Object, InternalRow> pair = new MutablePair<>();
             return new scala.collection.AbstractIterator<>() {

@@ -1,7 +1,5 @@
 package io.ackscope.tcp;
 
-import org.HdrHistogram.Histogram;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -13,8 +11,10 @@ import java.util.Map;
  * Per server endpoint: latency distributions, stalls and other latency causes, and findings in words a person can
  * act on. An {@link AnalysisSink}: feed it the engine's output, then read {@link #endpoints()}.
  *
- * <p>Memory: one small auto-resizing histogram set per server endpoint (values recorded in microseconds, two
- * significant digits), plus the endpoint of each connection still open.
+ * <p>Latency values are kept exactly, in µs as the tables have them ({@link ValueCounts}: memory follows the
+ * distinct values per endpoint and metric, not the samples), so percentiles are nearest rank over the data, the
+ * same numbers as {@code latency_summary} and a {@code quantile_disc} over the tables; plus the endpoint of each
+ * connection still open.
  */
 public final class Diagnosis implements AnalysisSink {
 
@@ -33,15 +33,15 @@ public final class Diagnosis implements AnalysisSink {
         /** The causes found on its connections, to rank by time lost. */
         public final CauseRanking causes = new CauseRanking();
         public final long[][] ackClasses = new long[2][AckClass.values().length];   // [acking side][class]
-        public final Histogram handshakeRtt = hist();
-        public final Histogram dataRtt = hist();
-        public final Histogram clientAckDelay = hist();
-        public final Histogram serverAckDelay = hist();
-        public final Histogram ttfb = hist();
-        public final Histogram responseComplete = hist();
-        public final Histogram serverStallAckDelay = hist();
-        public final Histogram clientStallAckDelay = hist();
-        public final Histogram stallDuration = hist();
+        public final ValueCounts handshakeRtt = hist();
+        public final ValueCounts dataRtt = hist();
+        public final ValueCounts clientAckDelay = hist();
+        public final ValueCounts serverAckDelay = hist();
+        public final ValueCounts ttfb = hist();
+        public final ValueCounts responseComplete = hist();
+        public final ValueCounts serverStallAckDelay = hist();
+        public final ValueCounts clientStallAckDelay = hist();
+        public final ValueCounts stallDuration = hist();
         final Map<AckClass, Long> serverStallBands = new HashMap<>();
         final Map<AckClass, Long> clientStallBands = new HashMap<>();
 
@@ -59,14 +59,14 @@ public final class Diagnosis implements AnalysisSink {
                                 + "with Nagle on: it writes each response in more than one piece and Nagle holds "
                                 + "the rest until the first piece is acknowledged. Fix: %s",
                         pct(laterExchangesStalled, laterExchanges), laterExchangesStalled, laterExchanges,
-                        ms(serverStallAckDelay.getValueAtPercentile(50) * 1000L), band(serverStallBands),
+                        ms(serverStallAckDelay.percentile(0.5) * 1000L), band(serverStallBands),
                         Cause.NAGLE_SERVER_HELD.fixInOneLine));
             }
             if (clientHeldStalls > 0) {
                 f.add(String.format(java.util.Locale.ROOT,
                         "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s) because the "
                                 + "client sends each request in more than one write with Nagle on. Fix: %s",
-                        clientHeldStalls, ms(clientStallAckDelay.getValueAtPercentile(50) * 1000L),
+                        clientHeldStalls, ms(clientStallAckDelay.percentile(0.5) * 1000L),
                         band(clientStallBands), Cause.NAGLE_CLIENT_HELD.fixInOneLine));
             }
             if (rtoEvents > 0) {
@@ -91,8 +91,8 @@ public final class Diagnosis implements AnalysisSink {
     /** Server endpoint of each open connection, by its first-frame identity. */
     private final Map<ConnectionId, Endpoint> open = new HashMap<>();
 
-    private static Histogram hist() {
-        return new Histogram(2);
+    private static ValueCounts hist() {
+        return new ValueCounts();
     }
 
     @Override
@@ -202,8 +202,9 @@ public final class Diagnosis implements AnalysisSink {
         return l;
     }
 
-    private static void record(Histogram h, long nanos) {
-        h.recordValue(Math.max(0, nanos / 1000));
+    /** In µs, truncated, as the tables store them ({@code value_us} = nanoseconds / 1000). */
+    private static void record(ValueCounts h, long nanos) {
+        h.add(Math.max(0, nanos / 1000));
     }
 
     static String pct(long n, long of) {

@@ -31,6 +31,11 @@
  * components end in {@code Nanos}); -1 means absent. Consumers writing Parquet convert durations to microseconds
  * and timestamps to TIMESTAMP columns. Sequence numbers are unsigned 32-bit values in longs.
  *
+ * <p><b>Around the engine.</b> {@link io.ackscope.tcp.FrameFilter} chooses the frames a run hands to the engine
+ * ({@code analyze --since/--until/--server/--filter}; its time and endpoint parsers are {@code report}'s too);
+ * {@link io.ackscope.tcp.ValueCounts} holds latency values exactly for nearest-rank percentiles (the tables,
+ * {@code diagnose}).
+ *
  * <p>No Spark here: the package runs and is tested in a plain JVM.
  */
 package io.ackscope.tcp;

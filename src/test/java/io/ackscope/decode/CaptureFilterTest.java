@@ -89,15 +89,18 @@ class CaptureFilterTest {
 
     @Test
     void refusesWhatItCannotReadNamingIt() {
-        assertEquals("capture filter 'host example.com': 'example.com' is not an IP address (names are not looked up)",
+        assertEquals("capture filter 'host example.com': at character 6: 'example.com' is not an IP address (names are not looked up)",
                 assertThrows(IllegalArgumentException.class, () -> CaptureFilter.parse("host example.com"))
                         .getMessage());
-        assertEquals("capture filter 'port http': 'http' is not a number from 0 to 65535 (names are not looked up)",
+        assertEquals("capture filter 'port http': at character 6: 'http' is not a number from 0 to 65535 (names are not looked up)",
                 assertThrows(IllegalArgumentException.class, () -> CaptureFilter.parse("port http")).getMessage());
-        assertEquals("capture filter '(tcp': expected ')'",
+        assertEquals("capture filter '(tcp': at character 5: expected ')'",
                 assertThrows(IllegalArgumentException.class, () -> CaptureFilter.parse("(tcp")).getMessage());
-        assertEquals("capture filter 'tcp tcp': unexpected 'tcp'",
+        assertEquals("capture filter 'tcp tcp': at character 5: unexpected 'tcp'",
                 assertThrows(IllegalArgumentException.class, () -> CaptureFilter.parse("tcp tcp")).getMessage());
+        assertEquals("capture filter 'tcp&&port 80 or': at character 16: expected a primitive at the end",
+                assertThrows(IllegalArgumentException.class, () -> CaptureFilter.parse("tcp&&port 80 or"))
+                        .getMessage());
         assertThrows(IllegalArgumentException.class, () -> CaptureFilter.parse("host 10.0.0.0/8"));
         assertThrows(IllegalArgumentException.class, () -> CaptureFilter.parse("ip host ::1"));
         assertThrows(IllegalArgumentException.class, () -> CaptureFilter.parse(""));

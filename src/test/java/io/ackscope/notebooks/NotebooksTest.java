@@ -3,6 +3,9 @@ package io.ackscope.notebooks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ackscope.cli.Main;
+import io.ackscope.spark.OutputViews;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,6 +45,7 @@ class NotebooksTest {
     private static final Path ANALYSTS = Path.of("docs", "analysts.md");
     private static final Pattern SQL_IN_CELL = Pattern.compile("con\\.sql\\(\"\"\"(.*?)\"\"\"\\)", Pattern.DOTALL);
     private static final Pattern SQL_IN_DOC = Pattern.compile("```sql\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern SPARK_SQL_IN_DOC = Pattern.compile("```sparksql\\n(.*?)```", Pattern.DOTALL);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static Path off;
@@ -104,6 +108,75 @@ class NotebooksTest {
             }
         }
         return queries;
+    }
+
+    /** The code blocks of docs/analysts.md that {@code pattern} finds, in order. */
+    private static List<String> docBlocks(Pattern pattern) throws IOException {
+        List<String> blocks = new ArrayList<>();
+        Matcher m = pattern.matcher(Files.readString(ANALYSTS));
+        while (m.find()) {
+            blocks.add(m.group(1).strip().replaceAll(";\\s*$", ""));
+        }
+        return blocks;
+    }
+
+    /**
+     * Each question of docs/analysts.md in Spark SQL (as {@code ackscope sql} runs it: {@link OutputViews}) gives the
+     * rows its DuckDB form gives, cell by cell (numbers compared as decimals, times as instants).
+     */
+    @Test
+    void everySparkSqlQueryOfTheDocsGivesTheDuckdbQuerysRows() throws Exception {
+        List<String> duck = docBlocks(SQL_IN_DOC);
+        List<String> spark = docBlocks(SPARK_SQL_IN_DOC);
+        assertEquals(duck.size(), spark.size(), "every question in both dialects");
+        SparkSession session = SparkSession.builder().master("local[1]").appName("analysts.md")
+                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
+                .config("spark.sql.session.timeZone", "UTC").getOrCreate();
+        try (Connection c = duckdb(); Statement st = c.createStatement()) {
+            OutputViews.register(session, List.of(off.toString()));
+            for (int i = 0; i < duck.size(); i++) {
+                List<List<String>> fromSpark = new ArrayList<>();
+                for (Row r : session.sql(spark.get(i)).collectAsList()) {
+                    List<String> row = new ArrayList<>();
+                    for (int k = 0; k < r.length(); k++) {
+                        row.add(cell(r.get(k)));
+                    }
+                    fromSpark.add(row);
+                }
+                List<List<String>> fromDuckdb = new ArrayList<>();
+                try (ResultSet r = st.executeQuery(duck.get(i))) {
+                    while (r.next()) {
+                        List<String> row = new ArrayList<>();
+                        for (int k = 1; k <= r.getMetaData().getColumnCount(); k++) {
+                            row.add(cell(r.getObject(k)));
+                        }
+                        fromDuckdb.add(row);
+                    }
+                }
+                assertTrue(!fromDuckdb.isEmpty(), duck.get(i));
+                assertEquals(fromDuckdb, fromSpark, spark.get(i));
+            }
+        } finally {
+            session.stop();
+        }
+    }
+
+    /** A cell of either engine as comparable text. */
+    private static String cell(Object v) {
+        if (v instanceof Number n) {
+            return new java.math.BigDecimal(n.toString()).stripTrailingZeros().toPlainString();
+        }
+        if (v instanceof java.sql.Timestamp t) {
+            return t.toInstant().toString();
+        }
+        if (v instanceof java.time.OffsetDateTime t) {
+            return t.toInstant().toString();
+        }
+        if (v instanceof java.time.LocalDateTime t) {
+            return t.toInstant(java.time.ZoneOffset.UTC).toString();
+        }
+        return String.valueOf(v);
     }
 
     @Test

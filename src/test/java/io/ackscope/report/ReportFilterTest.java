@@ -19,6 +19,8 @@ class ReportFilterTest {
         assertEquals(t, ReportFilter.parseTime("2026-12-02T09:51:12.925389"));
         assertEquals(t, ReportFilter.parseTime("1796205072.925389"));
         assertEquals(1_796_205_072_000_000L, ReportFilter.parseTime("1796205072"));
+        assertEquals(t, ReportFilter.parseTime("2026-12-02 09:51:12.925389"), "a space for the T, as people type");
+        assertEquals(1_796_169_600_000_000L, ReportFilter.parseTime("2026-12-02"), "a date alone: its midnight");
     }
 
     @Test
@@ -37,9 +39,15 @@ class ReportFilterTest {
     }
 
     @Test
-    void rejectsServersWithoutPortOrWithBareIpv6() {
-        assertThrows(IllegalArgumentException.class, () -> ReportFilter.normaliseEndpoint("127.0.0.1"));
-        assertThrows(IllegalArgumentException.class, () -> ReportFilter.normaliseEndpoint("::1:80"));
+    void aHostAloneSelectsAllItsPortsAndABareIpv6IsAHost() {
+        assertEquals("127.0.0.1", ReportFilter.normaliseEndpoint("127.0.0.1"));
+        assertFalse(ReportFilter.parse(List.of("::1:80"), null, null).selectsServer("[::1]:80"),
+                "an IPv6 address, not ::1 port 80");
+        ReportFilter f = ReportFilter.parse(List.of("2001:DB8::1"), null, null);
+        assertTrue(f.selectsServer("[2001:db8::1]:443"));
+        assertFalse(f.selectsServer("[2001:db8::2]:443"));
+        assertTrue(ReportFilter.parse(List.of("10.0.0.1"), null, null).selectsServer("10.0.0.1:8080"));
+        assertThrows(IllegalArgumentException.class, () -> ReportFilter.normaliseEndpoint("[::1]80"));
         assertThrows(IllegalArgumentException.class, () -> ReportFilter.normaliseEndpoint("h:99999"));
         assertThrows(IllegalArgumentException.class, () -> ReportFilter.normaliseEndpoint("[1::2::3]:80"));
     }

@@ -1,6 +1,7 @@
 package io.ackscope.spark;
 
 import io.ackscope.tables.LatencySummaryTable;
+import io.ackscope.tcp.ValueCounts;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -16,8 +17,8 @@ class LatencyAggregateTest {
     @Test
     void valuesSpreadOverBuffersAndMergesGiveTheSortedListsNearestRanks() {
         Random rnd = new Random(42);
-        LatencyAggregate.Values a = new LatencyAggregate.Values();
-        LatencyAggregate.Values b = new LatencyAggregate.Values();
+        ValueCounts a = new ValueCounts();
+        ValueCounts b = new ValueCounts();
         List<Long> all = new ArrayList<>();
         long[] hist = new long[LatencySummaryTable.BUCKETS];
         for (int i = 0; i < 25_000; i++) {   // many repeats, and the hash tables grow several times
@@ -26,7 +27,7 @@ class LatencyAggregateTest {
             all.add(v);
             hist[LatencySummaryTable.bucket(v)]++;
         }
-        LatencyAggregate.Values c = new LatencyAggregate.Values();
+        ValueCounts c = new ValueCounts();
         c.add(44_003);
         for (int i = 0; i < 40; i++) {
             c.add(7);
@@ -53,12 +54,12 @@ class LatencyAggregateTest {
             assertEquals(all.get(rank - 1), a.percentile(p), "p" + p);
         }
         assertEquals(all.get(all.size() - 1), a.max());
-        assertArrayEquals(hist, a.histogram());
+        assertArrayEquals(hist, LatencyAggregate.histogram(a));
     }
 
     @Test
     void aSingleValueIsEveryPercentile() {
-        LatencyAggregate.Values v = new LatencyAggregate.Values();
+        ValueCounts v = new ValueCounts();
         v.add(40_123);
         assertEquals(40_123, v.percentile(0.5));
         assertEquals(40_123, v.percentile(0.99));

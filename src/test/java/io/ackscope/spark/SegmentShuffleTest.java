@@ -76,7 +76,7 @@ class SegmentShuffleTest {
     /** Each reducer's rows as file-order keys, in the order the reducer gave them. */
     static List<List<Long>> reduced(ReadPlan plan, int reducers) {
         SegmentShuffle.Shuffled s = SegmentShuffle.inFileOrder(spark.sparkContext(), plan, conf, null, reducers,
-                0, true);
+                0, true, io.ackscope.tcp.FrameFilter.NONE);
         s.readStage(spark.sparkContext());
         JavaRDD<InternalRow> rows = JavaRDD.fromRDD(s.rows(), s.rows().elementClassTag());
         return rows.mapPartitions(it -> {

@@ -10,8 +10,8 @@ import java.util.TreeMap;
 
 /**
  * Where every frame of a capture went: handed to the TCP engine, or skipped for a named reason. The identity
- * {@code tcpFrames + sum(skipped) == frames} holds by construction, and the decode-status counts sum to
- * {@code frames} too. Mergeable across splits of a file. Nothing is allocated per frame except the first time a
+ * {@code tcpFrames + sum(skipped) == frames} holds by construction (frames a filter dropped are skipped under its
+ * reason), and the decode-status counts sum to {@code frames} too. Mergeable across splits of a file. Nothing is allocated per frame except the first time a
  * (status, layer, reason) or protocol is seen.
  */
 public final class FrameAccounting implements Serializable {
@@ -25,6 +25,7 @@ public final class FrameAccounting implements Serializable {
     private transient long[] byProtocol;
     private transient long udp, icmp, quotedTcp, notIp;
     private transient HashMap<String, long[]> undecoded;
+    private transient HashMap<String, long[]> filtered;
 
     /** Counts one decoded frame; returns true when it has a TCP header (it goes to the engine). */
     public boolean count(PacketDecoder d) {
@@ -58,6 +59,19 @@ public final class FrameAccounting implements Serializable {
         return false;
     }
 
+    /**
+     * Counts one decoded frame that a {@link io.ackscope.tcp.FrameFilter} dropped, under {@code reason} (one of its
+     * four constant reasons: a hash lookup of an interned string and a counter per frame, nothing allocated).
+     */
+    public void filtered(PacketDecoder d, String reason) {
+        frames++;
+        byStatus[d.status().ordinal()]++;
+        if (filtered == null) {
+            filtered = new HashMap<>();
+        }
+        filtered.computeIfAbsent(reason, k -> new long[1])[0]++;
+    }
+
     /** Moves the per-frame counters into the serializable map; call when a split is done. */
     public FrameAccounting seal() {
         add("ICMP error quoting TCP", quotedTcp);
@@ -72,9 +86,13 @@ public final class FrameAccounting implements Serializable {
         if (undecoded != null) {
             undecoded.forEach((k, v) -> add(k, v[0]));
         }
+        if (filtered != null) {
+            filtered.forEach((k, v) -> add(k, v[0]));
+        }
         quotedTcp = udp = icmp = notIp = 0;
         byProtocol = null;
         undecoded = null;
+        filtered = null;
         return this;
     }
 
@@ -103,6 +121,17 @@ public final class FrameAccounting implements Serializable {
 
     public long status(DecodeStatus s) {
         return byStatus[s.ordinal()];
+    }
+
+    /** Frames a {@link io.ackscope.tcp.FrameFilter} dropped (part of the skipped ones). */
+    public long filteredFrames() {
+        long n = 0;
+        for (Map.Entry<String, Long> e : skipped.entrySet()) {
+            if (io.ackscope.tcp.FrameFilter.isReason(e.getKey())) {
+                n += e.getValue();
+            }
+        }
+        return n;
     }
 
     /** Skipped frames by reason, sorted by reason. */

@@ -22,6 +22,8 @@ import java.util.Map;
  *       HTTP/1.x request or status line;</li>
  *   <li>{@code failOnDamage} (default false): a damaged file fails the query instead of ending that file's rows
  *       at the damage (which is logged);</li>
+ *   <li>{@code since}, {@code until}, {@code server} (endpoints separated by commas), {@code filter}: only the
+ *       frames {@code analyze}'s options of those names keep ({@link io.ackscope.tcp.FrameFilter});</li>
  *   <li>any Hadoop configuration key ({@code fs.s3a.endpoint}, ...), applied to this read only.</li>
  * </ul>
  * Splits follow {@code spark.sql.files.maxPartitionBytes} and {@code spark.sql.files.openCostInBytes} as for

@@ -5,6 +5,7 @@ import io.ackscope.capture.CaptureProblem;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.SplitLocator;
 import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.FrameFilter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -20,7 +21,7 @@ import java.util.Iterator;
 /**
  * Reads the splits of one task: each record of a split is decoded once with the task's one {@link PacketDecoder},
  * counted in the split's {@link SplitStats}, and (unless the scan wants TCP frames only and it is not one) written
- * into the task's one reused row. A damaged file ends its split at the damage: the error and its offset go to the
+ * into the task's one reused row; a frame the {@link FrameFilter} drops is only counted. A damaged file ends its split at the damage: the error and its offset go to the
  * statistics (or fail the task with {@code failOnDamage}).
  */
 public final class PcapPartitionReader implements PartitionReader<InternalRow> {
@@ -36,6 +37,8 @@ public final class PcapPartitionReader implements PartitionReader<InternalRow> {
     /** A read for {@code analyze}'s shuffle: rows of {@link SegmentRows#SCHEMA} instead of frame columns. */
     private final boolean segmentRows;
     private final SplitStatsAccumulator statsSink;
+    /** Frames it drops are counted, never read further ({@link FrameFilter#NONE}: none dropped). */
+    private final FrameFilter filter;
     private final PacketDecoder decoder = new PacketDecoder();
 
     private CaptureSplit split;
@@ -48,7 +51,8 @@ public final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private UnsafeRow current;
 
     public PcapPartitionReader(CapturePartition partition, StructType required, Configuration conf, int payloadBytes,
-                        boolean httpPayloadOnly, boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator statsSink) {
+                               boolean httpPayloadOnly, boolean failOnDamage, boolean tcpOnly,
+                               SplitStatsAccumulator statsSink, FrameFilter filter) {
         this.splits = partition.splits().iterator();
         this.required = required;
         this.conf = conf;
@@ -58,6 +62,7 @@ public final class PcapPartitionReader implements PartitionReader<InternalRow> {
         this.segmentRows = SegmentRows.isSegmentSchema(required);
         this.tcpOnly = tcpOnly || segmentRows; // segment rows exist for TCP frames only
         this.statsSink = statsSink;
+        this.filter = filter.isNone() ? null : filter;
     }
 
     @Override
@@ -93,6 +98,12 @@ public final class PcapPartitionReader implements PartitionReader<InternalRow> {
             stats.seekPoint(frameBase + r.frameNumber(), r.recordOffset());
             stats.ordered(frameBase + r.frameNumber(), ts, ts != PacketRowWriter.NO_TIMESTAMP);
             decoder.decode(r.linkType(), r.data(), r.dataOffset(), capLen, r.originalLength());
+            String dropped = filter == null ? null
+                    : filter.drop(decoder, r.data(), ts, PacketRowWriter.NO_TIMESTAMP, r.originalLength());
+            if (dropped != null) {
+                stats.frames().filtered(decoder, dropped);
+                continue;
+            }
             boolean tcp = stats.frames().count(decoder);
             if (tcpOnly && !tcp) {
                 continue;

@@ -1,5 +1,6 @@
 package io.ackscope.spark.source;
 
+import io.ackscope.tcp.FrameFilter;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -19,9 +20,11 @@ final class PcapReaderFactory implements PartitionReaderFactory {
     private final boolean failOnDamage;
     private final boolean tcpOnly;
     private final SplitStatsAccumulator stats;   // null when nobody asked for split statistics
+    private final FrameFilter filter;
 
     PcapReaderFactory(StructType required, Broadcast<SerializableConfiguration> conf, int payloadBytes,
-                      boolean httpPayloadOnly, boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator stats) {
+                      boolean httpPayloadOnly, boolean failOnDamage, boolean tcpOnly, SplitStatsAccumulator stats,
+                      FrameFilter filter) {
         if (payloadBytes < 0 || payloadBytes > 65535) {
             throw new IllegalArgumentException("payloadBytes must be 0..65535, not " + payloadBytes);
         }
@@ -32,11 +35,12 @@ final class PcapReaderFactory implements PartitionReaderFactory {
         this.failOnDamage = failOnDamage;
         this.tcpOnly = tcpOnly;
         this.stats = stats;
+        this.filter = filter;
     }
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
         return new PcapPartitionReader((CapturePartition) partition, required, conf.value().value(), payloadBytes,
-                httpPayloadOnly, failOnDamage, tcpOnly, stats);
+                httpPayloadOnly, failOnDamage, tcpOnly, stats, filter);
     }
 }

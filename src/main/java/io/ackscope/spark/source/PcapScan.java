@@ -1,5 +1,6 @@
 package io.ackscope.spark.source;
 
+import io.ackscope.tcp.FrameFilter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
@@ -15,6 +16,7 @@ import scala.reflect.ClassTag$;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 
 /** A planned read: which captures, split where, read by which tasks. Planning runs once per scan. */
 final class PcapScan implements Scan, Batch {
@@ -76,8 +78,21 @@ final class PcapScan implements Scan, Batch {
         return new PcapReaderFactory(required, conf, options.getInt("payloadBytes", 128),
                 payloadHttpOnly(),
                 options.getBoolean("failOnDamage", false), tcpOnly,
-                statsAccumulator());
+                statsAccumulator(), frameFilter(options));
     }
+
+    /**
+     * The frames the scan keeps: options {@code since}, {@code until}, {@code server} (endpoints separated by
+     * commas) and {@code filter}, as {@code analyze}'s options of those names ({@link FrameFilter}).
+     */
+    static FrameFilter frameFilter(Map<String, String> options) {
+        String servers = options.get(SERVER_OPTION);
+        return FrameFilter.parse(options.get("since"), options.get("until"),
+                servers == null || servers.isBlank() ? List.of() : List.of(servers.split(",")), options.get("filter"));
+    }
+
+    /** The data source option of the {@code --server} endpoints. */
+    static final String SERVER_OPTION = "server";
 
     private boolean payloadHttpOnly() {
         String p = options.getOrDefault("payload", "all");

@@ -87,7 +87,7 @@ class PcapSplitExactnessTest {
         splits.sort((a, b) -> Integer.compare(a.splitIndex(), b.splitIndex()));
         for (CaptureSplit s : splits) {
             try (PcapPartitionReader r = new PcapPartitionReader(new CapturePartition(List.of(s)), COLUMNS, conf, 0,
-                    false, false, false, null)) {
+                    false, false, false, null, io.ackscope.tcp.FrameFilter.NONE)) {
                 while (r.next()) {
                     InternalRow row = r.get();
                     out.add(row.getLong(0) + " " + row.getLong(1) + " " + (row.isNullAt(2) ? "-" : row.getLong(2))
