@@ -17,11 +17,13 @@
 #   dsacks                  ACKs carrying a D-SACK block (tcp.options.sack.dsack): data that arrived twice
 #   zero_windows            tcp.analysis.zero_window
 #   ack_rtt_p10_ms, ack_rtt_max_ms   of tcp.analysis.ack_rtt over the capture (both directions)
+#   window_full             data segments marked tcp.analysis.window_full (they fill the peer's advertised window)
 set -euo pipefail
 count() { tshark -r "$1" -Y "$2" -T fields -e frame.number 2>/dev/null | wc -l; }
 ms() { awk '{ printf "%.1f\n", $1 * 1000 }'; }
 printf 'capture\tconnections\tsyn_retransmissions\tsynack_retransmissions\tconnect_max_ms\tretransmissions\t'
-printf 'fast_retransmissions\tretransmissions_ge_200ms\tdsacks\tzero_windows\tack_rtt_p10_ms\tack_rtt_max_ms\n'
+printf 'fast_retransmissions\tretransmissions_ge_200ms\tdsacks\tzero_windows\tack_rtt_p10_ms\tack_rtt_max_ms\t'
+printf 'window_full\n'
 for f in "$@"; do
   streams=$(tshark -r "$f" -T fields -e tcp.stream 2>/dev/null | sort -u | grep -c . || true)
   syn=$(count "$f" 'tcp.flags.syn==1 && tcp.flags.ack==0 && tcp.analysis.retransmission')
@@ -36,6 +38,7 @@ for f in "$@"; do
   rtts=$(tshark -r "$f" -Y tcp.analysis.ack_rtt -T fields -e tcp.analysis.ack_rtt 2>/dev/null | sort -g)
   p10=$(echo "$rtts" | awk '{ v[NR] = $1 } END { print v[int((NR - 1) * 0.1) + 1] }' | ms)
   max=$(echo "$rtts" | tail -1 | ms)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$f")" "$streams" "$syn" "$synack" \
-    "${connect:-0.0}" "$retx" "$fast" "$slow" "$dsack" "$zero" "$p10" "$max"
+  full=$(count "$f" 'tcp.analysis.window_full')
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$f")" "$streams" "$syn" "$synack" \
+    "${connect:-0.0}" "$retx" "$fast" "$slow" "$dsack" "$zero" "$p10" "$max" "$full"
 done

@@ -8,8 +8,12 @@
   churn URL --requests R [--gap-ms G]
       R requests, each on a new connection with "Connection: close" that the client closes once it has read the
       response, G ms apart: connection churn.
+  two-write URL --requests R --body-bytes N
+      one keep-alive connection with Nagle on (no TCP_NODELAY) sending R POST requests one after another, each in
+      two send() calls: the header section, then its N-byte body; the kernel holds the body (smaller than a
+      segment) until the server acknowledges the headers, which a server with nothing to answer yet delays.
 
-Both are bounded by --timeout per socket operation and print one summary line (requests, errors, seconds).
+All are bounded by --timeout per socket operation and print one summary line (requests, errors, seconds).
 """
 import argparse
 import socket
@@ -18,9 +22,11 @@ import time
 from urllib.parse import urlsplit
 
 
-def request(host, path, close):
+def request(host, path, close, method="GET", body_bytes=0):
     extra = "Connection: close\r\n" if close else ""
-    return f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n".encode()
+    if body_bytes:
+        extra += f"Content-Length: {body_bytes}\r\n"
+    return f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n".encode()
 
 
 def read_response(sock, chunk, pause):
@@ -77,14 +83,29 @@ def churn(args, host, port, path):
     return done, errors
 
 
+def two_write(args, host, port, path):
+    sock = socket.create_connection((host, port), timeout=args.timeout)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 0)
+    body = b"x" * args.body_bytes
+    done = 0
+    for _ in range(args.requests):
+        sock.sendall(request(host, path, False, "POST", len(body)))
+        sock.sendall(body)
+        read_response(sock, 65536, 0)
+        done += 1
+    sock.close()
+    return done, 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("mode", choices=["slow-read", "churn"])
+    p.add_argument("mode", choices=["slow-read", "churn", "two-write"])
     p.add_argument("url")
     p.add_argument("--requests", type=int, default=1)
     p.add_argument("--rcvbuf", type=int, default=4096)
     p.add_argument("--read-bytes", type=int, default=1024)
     p.add_argument("--every-ms", type=float, default=10.0)
+    p.add_argument("--body-bytes", type=int, default=100)
     p.add_argument("--gap-ms", type=float, default=0.0)
     p.add_argument("--timeout", type=float, default=10.0)
     args = p.parse_args()
@@ -92,7 +113,9 @@ def main():
         p.error("--requests must be 1 to 100000")
     url = urlsplit(args.url)
     start = time.monotonic()
-    mode = slow_read if args.mode == "slow-read" else churn
+    if not 1 <= args.body_bytes <= 1000:
+        p.error("--body-bytes must be 1 to 1000 (less than a segment, so Nagle holds it)")
+    mode = {"slow-read": slow_read, "churn": churn, "two-write": two_write}[args.mode]
     done, errors = mode(args, url.hostname, url.port or 80, url.path or "/")
     print(f"{args.mode}: {done} requests, {errors} errors, {time.monotonic() - start:.3f} s", flush=True)
     return 1 if errors else 0

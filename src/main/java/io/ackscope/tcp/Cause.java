@@ -73,7 +73,21 @@ public enum Cause {
     SPURIOUS_RETRANSMISSION(
             null,
             "Spurious retransmissions mean the sender's timer fired before the ACK came back: look for delay "
-                    + "spikes (queueing) on the path rather than loss.");
+                    + "spikes (queueing) on the path rather than loss."),
+    /**
+     * A sender filled its peer's receive window again and again while the peer kept reading: the window is smaller
+     * than the path's bandwidth x delay ({@link WindowLimitDetector}); side = the receiver whose window it is.
+     */
+    RECEIVER_WINDOW_LIMITED(
+            "give the receiving side a larger receive buffer (do not set a small SO_RCVBUF; let Linux autotune it, "
+                    + "net.ipv4.tcp_rmem) and keep window scaling on",
+            "Give the receiving side larger socket receive buffers: remove a small fixed SO_RCVBUF (setting one "
+                    + "turns off Linux's receive-buffer autotuning), or raise net.ipv4.tcp_rmem's maximum (and "
+                    + "net.core.rmem_max) to at least the path's bandwidth x round-trip time.",
+            "Keep TCP window scaling on (RFC 7323; net.ipv4.tcp_window_scaling = 1) on both ends and on every "
+                    + "middlebox: without it no window exceeds 64 KB.",
+            "If the receiving application reads slowly, that is a different cause (zero windows): find out why it "
+                    + "does not read.");
 
     /** What to change, one step a line, most effective first: the report's words. */
     public final List<String> fixes;

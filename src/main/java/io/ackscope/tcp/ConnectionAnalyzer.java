@@ -31,6 +31,8 @@ public final class ConnectionAnalyzer extends Handshake {
     private final boolean origIsA;
     /** Loss-recovery episodes; created at the first data retransmission. */
     private CauseDetector causes;
+    /** Receive-window limits; created at the first window-full segment. */
+    private WindowLimitDetector windowLimits;
     private ConnectionRecord.OriginatorRule originatorRule;
 
     private long firstTs = -1, lastTs = -1;
@@ -227,6 +229,7 @@ public final class ConnectionAnalyzer extends Handshake {
         ackDelayAndStall(s, fromA, rev);
         zeroWindow(s, fromA, fwd, rev);
         recovery(s, fromA, fwd, rev);
+        windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
         if (s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE)) {
             if (exchanges == null) {
                 exchanges = new ExchangeTracker(id, sink);
@@ -428,6 +431,9 @@ public final class ConnectionAnalyzer extends Handshake {
         handshakeCauses(id, sink);
         if (causes != null) {
             causes.finish(lastTs, sink);
+        }
+        if (windowLimits != null) {
+            windowLimits.finish(sink);
         }
         Flow o = origIsA ? a : b;
         Flow r = origIsA ? b : a;

@@ -84,6 +84,57 @@ class DiagnoseCausesTest {
     }
 
     @Test
+    void aSmallReceiveWindowIsTheVerdictOfTheWindowLimitedDownload() throws Exception {
+        String out = diagnose("lab-cause-window-limited.pcap.gz");
+        assertTrue(out.contains("verdict: RECEIVER_WINDOW_LIMITED, "), out);
+        Row first = ranked(out).get(0);
+        assertEquals("RECEIVER_WINDOW_LIMITED", first.cause(), out);
+        // 2,000,000 bytes through a 20,272-byte window over a 40 ms RTT: ~3.95 s, nearly all of the download
+        assertTrue(first.ms() > 3550 && first.ms() < 4350, out);
+        assertTrue(first.percent() > 75, out);
+        assertEquals(1, first.connections());
+        assertTrue(out.contains("fix: " + Cause.RECEIVER_WINDOW_LIMITED.fixInOneLine), out);
+    }
+
+    @Test
+    void twoWriteRequestsWithNagleOnAreTheClientHeldStall() throws Exception {
+        String out = diagnose("lab-cause-client-nagle.pcap.gz");
+        assertTrue(out.contains("verdict: NAGLE_CLIENT_HELD, "), out);
+        Row first = ranked(out).get(0);
+        assertEquals("NAGLE_CLIENT_HELD", first.cause(), out);
+        // 50 requests; the first one's headers are ACKed at once (Linux's quick-ACK mode at a connection's start),
+        // the other 49 bodies wait for the server's 40 ms delayed ACK plus the round trip (10 ms) (tshark: 49 gaps
+        // from headers to body over 30 ms, 56.4 ms on average over all 50)
+        assertEquals(49, first.events(), out);
+        double perStall = first.ms() / first.events();
+        assertTrue(perStall > 50 && perStall < 65, "per stall " + perStall + " ms: " + out);
+        Matcher wait = Pattern.compile("49 requests wait ~([\\d.]+) ms for the server's delayed ACK").matcher(out);
+        assertTrue(wait.find(), out);
+        double ackDelay = Double.parseDouble(wait.group(1));
+        assertTrue(ackDelay > 38 && ackDelay < 48, "the delayed-ACK timer: " + out);
+        assertTrue(first.percent() > 50, out);
+        assertTrue(out.contains("fix: " + Cause.NAGLE_CLIENT_HELD.fixInOneLine), out);
+    }
+
+    @Test
+    void theWindowAndClientNagleCausesAreAbsentFromTheOtherCaptures() throws Exception {
+        for (String cap : List.of("lab-cause-syn-drop.pcap.gz", "lab-cause-loss.pcap.gz",
+                "lab-cause-zero-window.pcap.gz", "lab-cause-queueing.pcap.gz", "lab-cause-server-slow.pcap.gz",
+                "lab-cause-network-delay.pcap.gz", "lab-cause-churn.pcap.gz", "lab-nginx-nodelay-off.pcap.gz",
+                "lab-nginx-nodelay-on.pcap.gz", "nginx-nodelay-on.pcap.gz")) {
+            String out = diagnose(cap);
+            for (Row r : ranked(out)) {
+                assertTrue(!r.cause().equals("RECEIVER_WINDOW_LIMITED") && !r.cause().equals("NAGLE_CLIENT_HELD"),
+                        cap + ": " + out);
+            }
+        }
+        String client = diagnose("lab-cause-client-nagle.pcap.gz");
+        assertTrue(ranked(client).stream().noneMatch(r -> r.cause().equals("RECEIVER_WINDOW_LIMITED")), client);
+        String window = diagnose("lab-cause-window-limited.pcap.gz");
+        assertTrue(ranked(window).stream().noneMatch(r -> r.cause().startsWith("NAGLE")), window);
+    }
+
+    @Test
     void noCauseIsTheVerdictWithNagleOff() throws Exception {
         String out = diagnose("lab-nginx-nodelay-on.pcap.gz");
         assertTrue(out.contains("verdict: no cause found"), out);

@@ -102,6 +102,31 @@ class FindingsAggregateTest {
         assertEquals("syn", merged.get(merged.size() - 1)[0]);
     }
 
+    @Test
+    void theWindowLimitedDownloadIsOneRowOfTheServerWithItsWaits() throws Exception {
+        List<Object[]> rows = rows(aggregate("lab-cause-window-limited.pcap.gz", "lab"));
+        Object[] r = rows.get(0);
+        assertEquals(List.of("lab", "10.218.0.2", 8080, "RECEIVER_WINDOW_LIMITED", 1L, 1L, 1L),
+                List.of(r[0], r[1], r[2], r[3], r[4], r[5], r[6]));
+        long lost = (Long) r[8];
+        assertTrue(lost > 3_550_000 && lost < 4_350_000, "~3.95 s of window waits: " + lost);
+        assertTrue((Double) r[9] > 0.75, "share " + r[9]);
+        assertEquals(List.of(36L, 37L, 38L), toList(r[10]).subList(0, 3));
+    }
+
+    @Test
+    void theClientNagleRowCountsTheHeldRequests() throws Exception {
+        List<Object[]> rows = rows(aggregate("lab-cause-client-nagle.pcap.gz", "lab"));
+        assertEquals(1, rows.size(), "nothing else on this capture");
+        Object[] r = rows.get(0);
+        assertEquals("NAGLE_CLIENT_HELD", r[3]);
+        assertEquals(49L, r[6], "every request but the first (quick-ACK mode) held");
+        assertEquals(49L, r[5], "each stall holds one request");
+        double perStallMs = (Long) r[8] / 1000.0 / 49;
+        assertTrue(perStallMs > 50 && perStallMs < 65, "40 ms delayed ACK + 10 ms RTT: " + perStallMs);
+        assertTrue((Double) r[9] > 0.7, "share " + r[9]);
+    }
+
     private static List<Long> toList(Object o) {
         if (o instanceof long[] a) {
             return java.util.Arrays.stream(a).boxed().toList();
