@@ -29,6 +29,20 @@ public final class ConnectionAnalyzer extends Handshake {
     final Flow a = new Flow();
     final Flow b = new Flow();
     private final boolean origIsA;
+    /**
+     * The path from the capture point to the client and back: the handshake's leg, or a response segment's data-ACK
+     * round trip when one was shorter (a single leg is one sample, which a busy client or path can lengthen; the
+     * data-ACK round trip includes the client's ACK delay, so neither is less than the path); -1 without a handshake.
+     */
+    long clientLeg() {
+        if (legClient < 0) {
+            return -1;
+        }
+        Summary.Acc resp = (origIsA ? b : a).dataRtt;
+        long data = resp == null ? -1 : resp.minOr(-1);
+        return data >= 0 ? Math.min(legClient, data) : legClient;
+    }
+
     /** Loss-recovery episodes; created at the first data retransmission. */
     private CauseDetector causes;
     private ConnectionRecord.OriginatorRule originatorRule;
@@ -227,9 +241,16 @@ public final class ConnectionAnalyzer extends Handshake {
         ackDelayAndStall(s, fromA, rev);
         zeroWindow(s, fromA, fwd, rev);
         recovery(s, fromA, fwd, rev);
+        if (exchanges != null && s.payloadLength == 0 && (s.flags & (ACK | SYN | FIN | RST)) == ACK
+                && sideOf(fromA) == Side.RESPONDER) {
+            exchanges.responderAck(s);
+        }
+        if (exchanges != null && s.payloadLength > 0 && fa.retransmission() && fromA == origIsA) {
+            exchanges.originatorRetransmission();
+        }
         if (s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE)) {
             if (exchanges == null) {
-                exchanges = new ExchangeTracker(id, sink);
+                exchanges = new ExchangeTracker(id, sink, this);
             }
             Summary.Acc origRtt = (origIsA ? a : b).dataRtt;
             exchanges.data(sideOf(fromA), s, legServer >= 0 ? legServer : origRtt == null ? -1 : origRtt.minOr(-1));

@@ -26,7 +26,7 @@ abstract class Handshake {
      */
     int syns, ownSynAckRetransmissions;
     private long countedSynTs = -1, ownSynAckTs = -1;
-    long synFrame = -1, lastSynFrame = -1, synAckFrame = -1, lastSynAckFrame = -1;
+    long synFrame = -1, lastSynFrame = -1, synAckFrame = -1, lastSynAckFrame = -1, hsAckFrame = -1;
     private boolean synSinceSynAck;
     /** Both ends on one host (same address, or both loopback). */
     final boolean sameHost;
@@ -93,6 +93,7 @@ abstract class Handshake {
             lastSynAckTs = now;
         } else if (f == ACK && fromOrig && hsAckTs < 0 && lastSynAckTs >= 0) {
             hsAckTs = now;
+            hsAckFrame = s.frameNumber;
             legClient = now - lastSynAckTs;
             leg = new RttSample(id, now, s.frameNumber, RttSample.Kind.HANDSHAKE_SYNACK_ACK, Side.RESPONDER, legClient,
                     synAckRetransmitted);

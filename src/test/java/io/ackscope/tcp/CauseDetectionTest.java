@@ -103,7 +103,10 @@ class CauseDetectionTest {
         List<CauseEvent> fast = of(events, Cause.FAST_RETRANSMIT);
         List<CauseEvent> probe = of(events, Cause.TAIL_LOSS_PROBE);
         List<CauseEvent> rto = of(events, Cause.RTO);
-        assertEquals(events.size(), fast.size() + probe.size() + rto.size(), "only these: " + events);
+        // besides these, 2 of the 62 responses were slow in the server (12 and 23 ms: the lab machine's load); that
+        // is under the 10% of requests that makes a per-request cause a finding (ResponseTimeCausesTest)
+        assertEquals(2, of(events, Cause.SERVER_PROCESSING).size(), events.toString());
+        assertEquals(events.size() - 2, fast.size() + probe.size() + rto.size(), "only these: " + events);
         // every segment the wire dropped is accounted for by the kind of episode it was dropped in
         assertEquals(setting(cap, "segments_dropped"), fast.size() * setting(cap, "drops_fast_episode")
                 + probe.size() * setting(cap, "drops_probe_episode") + rto.size() * setting(cap, "drops_rto_episode"));
@@ -177,8 +180,10 @@ class CauseDetectionTest {
             }
         }
         assertTrue(causes("nginx-nodelay-on.pcap.gz").isEmpty());
-        assertTrue(causes("lab-cause-server-slow.pcap.gz").isEmpty());
-        assertTrue(causes("lab-cause-network-delay.pcap.gz").isEmpty());
+        assertTrue(causes("lab-cause-server-slow.pcap.gz").stream()
+                .allMatch(e -> e.cause() == Cause.SERVER_PROCESSING));
+        assertTrue(causes("lab-cause-network-delay.pcap.gz").stream()
+                .allMatch(e -> e.cause() == Cause.NETWORK_DELAY));
     }
 
     @Test
