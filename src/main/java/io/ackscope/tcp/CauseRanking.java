@@ -63,12 +63,12 @@ public final class CauseRanking {
             Cause.SPURIOUS_RETRANSMISSION, Cause.CONNECTION_CHURN);
 
     /**
-     * Causes found per request (a slow answer, a long path, a queue): one of them is a finding only when it hit at
-     * least {@link #PATTERN_SHARE} of the endpoint's requests; fewer are a tail of slow requests, which the latency
+     * Causes found once per request (a slow answer, a long path, a queue, a connection of its own): one of them is
+     * a finding only when it hit at least {@link #PATTERN_SHARE} of the endpoint's requests; fewer are a tail of slow requests, which the latency
      * distributions show, not a cause of the endpoint's latency.
      */
     private static final Set<Cause> PER_REQUEST = java.util.EnumSet.of(Cause.SERVER_PROCESSING, Cause.NETWORK_DELAY,
-            Cause.QUEUEING_DELAY);
+            Cause.QUEUEING_DELAY, Cause.CONNECTION_CHURN);
     /** Share of an endpoint's requests a per-request cause must hit to be a finding (10%). */
     public static final double PATTERN_SHARE = 0.10;
 
@@ -95,10 +95,12 @@ public final class CauseRanking {
 
     /**
      * Whether {@code c}, found on {@code affected} of an endpoint's {@code requests} requests, is a finding: always,
-     * except a per-request cause (server processing, network delay, queueing) on under {@link #PATTERN_SHARE} of them.
+     * except a per-request cause (server processing, network delay, queueing, churn) on under {@link #PATTERN_SHARE} of them.
      */
     public static boolean finding(Cause c, long affected, long requests) {
-        return !PER_REQUEST.contains(c) || affected >= PATTERN_SHARE * requests;
+        // one connection with one request is not churn: that takes a second connection
+        return !PER_REQUEST.contains(c) || (affected >= PATTERN_SHARE * requests
+                && (c != Cause.CONNECTION_CHURN || affected > 1));
     }
 
     /**

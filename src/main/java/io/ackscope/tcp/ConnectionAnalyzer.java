@@ -56,6 +56,11 @@ public final class ConnectionAnalyzer extends Handshake {
     private boolean reopened;
 
     private final History history = new History();
+    /** Who sent the connection's first FIN or RST, and in which frame (null / -1 before). */
+    private Side closer;
+    private long closeFrame = -1;
+    /** The connection reuses the 4-tuple of an earlier one that ended (tshark: "TCP port numbers reused"). */
+    private boolean reusedPorts;
 
     // allocated when first needed (see the class comment): a connection that never carries data or ACKs data holds
     // none of them
@@ -137,6 +142,11 @@ public final class ConnectionAnalyzer extends Handshake {
     /** Results go to {@code s} from now on (a replay mutes the analyzer, then gives it the real sink). */
     void sink(AnalysisSink s) {
         sink = s;
+    }
+
+    /** Marks this connection as reusing the 4-tuple of an earlier one that ended. */
+    void reusesPorts() {
+        reusedPorts = true;
     }
 
     /** Marks this analyzer as continuing a connection already emitted: it reports no new boundary. */
@@ -418,6 +428,10 @@ public final class ConnectionAnalyzer extends Handshake {
     }
 
     private void closeState(Segment s, Flow fwd, Flow rev) {
+        if (closer == null && (s.flags & (FIN | RST)) != 0) {
+            closer = sideOf(fwd == a);
+            closeFrame = s.frameNumber;
+        }
         if ((s.flags & FIN) != 0 && fwd.finAckSeq < 0) {
             fwd.finAckSeq = Seq.add(Seq.add(s.seq, s.payloadLength), 1);
         }
@@ -449,6 +463,10 @@ public final class ConnectionAnalyzer extends Handshake {
         }
         if (exchanges != null) {
             exchanges.finish();
+            if (exchanges.count() == 1) {
+                churnCause(id, exchanges.firstRequestStart, exchanges.firstRequestFrame, closer, closeFrame,
+                        reusedPorts, sink);
+            }
         }
         handshakeCauses(id, sink);
         if (causes != null) {

@@ -12,6 +12,8 @@ final class ExchangeTracker {
     private final ResponseTimeCauses causes;
     /** The request's last frame and the sequence number after it; the server's pure ACK of it; the response's first. */
     private long reqEndFrame = -1, reqEndSeq, ackTs = -1, ackFrame = -1, respFirstFrame = -1;
+    /** The first request's first byte and frame (-1 before it). */
+    long firstRequestStart = -1, firstRequestFrame = -1;
     /** Request data was retransmitted before the response: its wait is a recovery's, not the server's or a queue's. */
     private boolean requestRetransmitted;
 
@@ -62,6 +64,10 @@ final class ExchangeTracker {
             if (!open) {
                 open = true;
                 reqStart = now;
+                if (firstRequestStart < 0) {
+                    firstRequestStart = now;
+                    firstRequestFrame = s.frameNumber;
+                }
                 reqBytes = 0;
                 respFirst = respLast = -1;
                 respBytes = 0;

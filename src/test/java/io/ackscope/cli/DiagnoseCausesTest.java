@@ -117,9 +117,18 @@ class DiagnoseCausesTest {
     }
 
     @Test
-    void serverNetworkAndQueueingAreFindingsOnlyOnTheLabsThatMadeThem() throws Exception {
+    void aConnectionPerRequestIsTheVerdictWithItsHandshakes() throws Exception {
+        Row churn = verdict("lab-cause-churn.pcap.gz", "CONNECTION_CHURN", 100, 100);
+        // 100 handshakes over a 10 ms path, most 10.5 ms, some longer on the loaded lab machine
+        assertTrue(churn.ms() > 1000 && churn.ms() < 1500, churn.toString());
+        assertTrue(churn.percent() > 80, churn.toString());
+    }
+
+    @Test
+    void theNewCausesAreFindingsOnlyOnTheLabsThatMadeThem() throws Exception {
         Map<String, String> made = Map.of("SERVER_PROCESSING", "lab-cause-server-slow.pcap.gz",
-                "NETWORK_DELAY", "lab-cause-network-delay.pcap.gz", "QUEUEING_DELAY", "lab-cause-queueing.pcap.gz");
+                "NETWORK_DELAY", "lab-cause-network-delay.pcap.gz", "QUEUEING_DELAY", "lab-cause-queueing.pcap.gz",
+                "CONNECTION_CHURN", "lab-cause-churn.pcap.gz");
         try (Stream<Path> files = Files.list(Path.of("sample-pcaps"))) {
             for (Path p : files.filter(f -> f.toString().endsWith(".pcap.gz")).sorted().toList()) {
                 String name = p.getFileName().toString();

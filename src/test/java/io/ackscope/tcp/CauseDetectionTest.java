@@ -161,6 +161,30 @@ class CauseDetectionTest {
     }
 
     @Test
+    void aConnectionPerRequestPaysAHandshakeEachAndReusesPorts() throws Exception {
+        String cap = "lab-cause-churn.pcap.gz";
+        List<CauseEvent> churn = of(causes(cap), Cause.CONNECTION_CHURN);
+        assertEquals(setting(cap, "requests"), churn.size(), "one per connection, each carried one request");
+        assertEquals(Long.parseLong(truth().get(cap).get("connections")), churn.size());
+        long rtt = 2 * setting(cap, "one_way_delay_ms") * MS;
+        List<Long> lost = new ArrayList<>();
+        for (CauseEvent e : churn) {
+            // the server closed first (the client asked for Connection: close), so the closing side is the server's
+            assertEquals(Side.RESPONDER, e.side());
+            // SYN to the handshake's ACK: the round trip the wire adds, at least; more when the lab machine lags
+            assertTrue(e.timeLostNanos() >= rtt, "handshake " + e);
+            assertEquals(e.timeLostNanos(), e.outsideNanos(), "before the request: outside its response time");
+            assertEquals(4, e.frames().length, "SYN, handshake ACK, request, first FIN: " + e);
+            lost.add(e.timeLostNanos());
+        }
+        lost.sort(null);
+        assertTrue(lost.get(lost.size() / 2) < rtt + 2 * MS, "median handshake " + lost.get(lost.size() / 2));
+        // tshark: "TCP port numbers reused" on the SYNs in frames 981 and 1002
+        List<CauseEvent> reused = churn.stream().filter(e -> e.count() == 1).toList();
+        assertEquals(List.of(981L, 1002L), reused.stream().map(e -> e.frames()[0]).toList());
+    }
+
+    @Test
     void eachCauseIsAbsentWhereTsharkSeesNoneOfIt() throws Exception {
         for (Map.Entry<String, Map<String, String>> row : truth().entrySet()) {
             List<CauseEvent> events = causes(row.getKey());
