@@ -239,6 +239,9 @@ public final class ConnectionAnalyzer extends Handshake {
         }
 
         fwd.countEvents(s.flags, fa.flags);
+        if (s.payloadLength > 0 && !fa.retransmission()) {
+            fwd.windowFull = fa.has(FrameAnalysis.WINDOW_FULL);
+        }
         history.frame(s.flags, s.payloadLength, fa.flags, fromA);
         RttSample leg = handshake(id, s, fromA == origIsA);
         if (leg != null) {
@@ -309,6 +312,10 @@ public final class ConnectionAnalyzer extends Handshake {
         if (fa.ackedSegments > 0 && !fa.ackedAmbiguous && (s.flags & ACK) != 0) {
             ackDelay(s, fromA, rev);
         }
+        if (newData && stalls != null && fullSized(s, rev)) {
+            // Nagle holds only a partial segment: a full one waited for the congestion window instead
+            stalls.cancel(fi);
+        }
         if (newData && stalls != null) {
             Side holder = sideOf(fromA);
             Stall st = stalls.resume(id, s, fi, holder, pathRttTo(holder), vantage().sees(holder));
@@ -319,6 +326,15 @@ public final class ConnectionAnalyzer extends Handshake {
                 sink.onStall(st);
             }
         }
+    }
+
+    /**
+     * Whether data segment {@code s} is a full one: as large as the MSS its receiver {@code rev} announced, less the
+     * 12 bytes of the timestamps option when both sides use it (false when no MSS was seen).
+     */
+    private boolean fullSized(Segment s, Flow rev) {
+        Flow fwd = rev == a ? b : a;
+        return rev.mss > 0 && s.payloadLength >= rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0);
     }
 
     /**
@@ -361,8 +377,9 @@ public final class ConnectionAnalyzer extends Handshake {
         sink.onAckDelay(new AckDelay(id, now, s.frameNumber, acker, value, newest, fa.ackedSegments, fa.ackedBytes,
                 method, cls));
 
-        // Nagle x delayed ACK, step 1: a pure, delayed ACK covering everything the peer had in flight
-        if (cls.delayed() && s.ack == rev.nextSeq && s.payloadLength == 0) {
+        // Nagle x delayed ACK, step 1: a pure, delayed ACK covering everything the peer had in flight, unless that
+        // filled the window this side advertised: then the peer waited for the window, not for Nagle
+        if (cls.delayed() && s.ack == rev.nextSeq && s.payloadLength == 0 && !rev.windowFull) {
             if (stalls == null) {
                 stalls = new StallDetector();
             }
