@@ -8,8 +8,13 @@
   churn URL --requests R [--gap-ms G]
       R requests, each on a new connection with "Connection: close" that the client closes once it has read the
       response, G ms apart: connection churn.
+  two-write URL --requests R --body-bytes N
+      one keep-alive connection with Nagle on (no TCP_NODELAY) that sends R POST requests one after another, each
+      in two write() calls: the headers, then an N-byte body; it reads each response before the next request.
+      Nagle holds the body until the headers are acknowledged, and the server delays that ACK: request-body ACK
+      delays (a client-held Nagle x delayed-ACK stall).
 
-Both are bounded by --timeout per socket operation and print one summary line (requests, errors, seconds).
+All are bounded by --timeout per socket operation and print one summary line (requests, errors, seconds).
 """
 import argparse
 import socket
@@ -63,6 +68,20 @@ def slow_read(args, host, port, path):
     return done, 0
 
 
+def two_write(args, host, port, path):
+    body = b"x" * args.body_bytes
+    head = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/octet-stream\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    done = 0
+    with socket.create_connection((host, port), timeout=args.timeout) as sock:
+        for _ in range(args.requests):
+            sock.sendall(head)
+            sock.sendall(body)
+            read_response(sock, 65536, 0)
+            done += 1
+    return done, 0
+
+
 def churn(args, host, port, path):
     done = errors = 0
     for _ in range(args.requests):
@@ -79,20 +98,21 @@ def churn(args, host, port, path):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("mode", choices=["slow-read", "churn"])
+    p.add_argument("mode", choices=["slow-read", "churn", "two-write"])
     p.add_argument("url")
     p.add_argument("--requests", type=int, default=1)
     p.add_argument("--rcvbuf", type=int, default=4096)
     p.add_argument("--read-bytes", type=int, default=1024)
     p.add_argument("--every-ms", type=float, default=10.0)
     p.add_argument("--gap-ms", type=float, default=0.0)
+    p.add_argument("--body-bytes", type=int, default=100)
     p.add_argument("--timeout", type=float, default=10.0)
     args = p.parse_args()
     if not 1 <= args.requests <= 100000:
         p.error("--requests must be 1 to 100000")
     url = urlsplit(args.url)
     start = time.monotonic()
-    mode = slow_read if args.mode == "slow-read" else churn
+    mode = {"slow-read": slow_read, "churn": churn, "two-write": two_write}[args.mode]
     done, errors = mode(args, url.hostname, url.port or 80, url.path or "/")
     print(f"{args.mode}: {done} requests, {errors} errors, {time.monotonic() - start:.3f} s", flush=True)
     return 1 if errors else 0

@@ -125,6 +125,14 @@ class DiagnoseCausesTest {
     }
 
     @Test
+    void aRequestInTwoWritesIsTheClientHeldStallAsItsVerdict() throws Exception {
+        Row held = verdict("lab-cause-body-ack.pcap.gz", "NAGLE_CLIENT_HELD", 59, 1);
+        // each: the headers' 10 ms round trip and the server's 40 ms delayed ACK, a few ms more on the lab machine
+        assertTrue(held.ms() / held.events() > 50 && held.ms() / held.events() < 60, held.toString());
+        assertTrue(held.percent() > 75, held.toString());
+    }
+
+    @Test
     void theNewCausesAreFindingsOnlyOnTheLabsThatMadeThem() throws Exception {
         Map<String, String> made = Map.of("SERVER_PROCESSING", "lab-cause-server-slow.pcap.gz",
                 "NETWORK_DELAY", "lab-cause-network-delay.pcap.gz", "QUEUEING_DELAY", "lab-cause-queueing.pcap.gz",

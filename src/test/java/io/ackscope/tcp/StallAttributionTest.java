@@ -60,6 +60,26 @@ class StallAttributionTest {
     }
 
     @Test
+    void aRequestWrittenInTwoCallsWaitsForTheServersDelayedAckOfItsHeaders() throws Exception {
+        String cap = "lab-cause-body-ack.pcap.gz";
+        List<Stall> stalls = stalls(cap, new long[1]);
+        // every request but the first (the server acknowledges at once while in quick-ACK mode after the handshake)
+        assertEquals(CauseDetectionTest.setting(cap, "requests") - 1, stalls.size());
+        long rtt = 2 * CauseDetectionTest.setting(cap, "one_way_delay_ms") * 1_000_000L;
+        long delack = CauseDetectionTest.setting(cap, "delayed_ack_ms") * 1_000_000L;
+        for (Stall s : stalls) {
+            assertEquals(Side.ORIGINATOR, s.holdingSide(), "the client held its body");
+            // captured at the client: the headers' round trip plus the server's delayed ACK, then the body at once
+            assertTrue(s.durationNanos() >= rtt + delack && s.durationNanos() < rtt + delack + 25_000_000L,
+                    "stall " + s);
+            assertTrue(s.resumeGapNanos() < 1_000_000L, "the body left as the ACK came: " + s);
+        }
+        // tshark: POST headers in frame 10, the server's ACK in 11 (57 ms later), the 100-byte body in 12 (42 us later)
+        Stall first = stalls.get(0);
+        assertEquals(List.of(10L, 11L, 12L), List.of(first.heldFrame(), first.ackFrame(), first.resumeFrame()));
+    }
+
+    @Test
     void nagleStallsStayWhereNagleHeldTheResponses() throws Exception {
         long[] delayed = {0};
         List<Stall> stalls = stalls("lab-nginx-nodelay-off.pcap.gz", delayed);
