@@ -69,6 +69,20 @@ def slow_read(args, host, port, path):
     return done, 0
 
 
+def two_write(args, host, port, path):
+    body = b"x" * args.body_bytes
+    head = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/octet-stream\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n").encode()
+    done = 0
+    with socket.create_connection((host, port), timeout=args.timeout) as sock:
+        for _ in range(args.requests):
+            sock.sendall(head)
+            sock.sendall(body)
+            read_response(sock, 65536, 0)
+            done += 1
+    return done, 0
+
+
 def churn(args, host, port, path):
     done = errors = 0
     for _ in range(args.requests):
@@ -107,6 +121,7 @@ def main():
     p.add_argument("--every-ms", type=float, default=10.0)
     p.add_argument("--body-bytes", type=int, default=100)
     p.add_argument("--gap-ms", type=float, default=0.0)
+    p.add_argument("--body-bytes", type=int, default=100)
     p.add_argument("--timeout", type=float, default=10.0)
     args = p.parse_args()
     if not 1 <= args.requests <= 100000:

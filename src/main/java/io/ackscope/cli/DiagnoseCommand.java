@@ -150,6 +150,7 @@ public final class DiagnoseCommand extends Command {
         row("time to first byte", e.ttfb);
         row("response complete", e.responseComplete);
         row("stall", e.stallDuration);
+        row("client think", e.clientThink);
         out.printf(Locale.ROOT, "  client ACKs: %s%n", classes(e.ackClasses[Side.ORIGINATOR.ordinal()]));
         out.printf(Locale.ROOT, "  server ACKs: %s%n", classes(e.ackClasses[Side.RESPONDER.ordinal()]));
         out.printf(Locale.ROOT, "  stalls: %d held by the server, %d held by the client, %s in total%n",

@@ -96,6 +96,7 @@ final class FindingsAggregate implements Serializable {
         final String ip;
         final int port;
         long responseUs;
+        long requests;
         final EnumMap<Cause, Row> causes = new EnumMap<>(Cause.class);
 
         Endpoint(String source, String ip, int port) {
@@ -113,21 +114,19 @@ final class FindingsAggregate implements Serializable {
         int exchangeCount;
         long responseNanos;
 
-        void add(Cause c, long start, long end, long timeLostNanos, long count, long... frames) {
+        void add(Cause c, long start, long end, long timeLostNanos, long outsideNanos, long count, long... frames) {
             Row r = causes.computeIfAbsent(c, k -> new Row());
             r.events++;
             r.count += count;
             r.timeLostUs += Math.max(0, timeLostNanos) / 1000;
             r.occurrence(timeLostNanos, frames);
             spans.computeIfAbsent(c, k -> new ArrayList<>()).add(new long[] {start, end});
-            if (CauseRanking.outsideResponseTime(c)) {
-                responseNanos += Math.max(0, timeLostNanos);
-            }
+            responseNanos += Math.max(0, outsideNanos);
         }
 
         /** Exchanges whose span overlaps one of {@code c}'s; a handshake retransmission affects the first one. */
         long affected(Cause c) {
-            if (c == Cause.SYN_RETRANSMISSION || c == Cause.SYNACK_RETRANSMISSION) {
+            if (c == Cause.SYN_RETRANSMISSION || c == Cause.SYNACK_RETRANSMISSION || c == Cause.CONNECTION_CHURN) {
                 return Math.min(1, exchangeCount);
             }
             long n = 0;
@@ -152,13 +151,14 @@ final class FindingsAggregate implements Serializable {
     }
 
     void cause(CauseEvent e) {
-        open(e.connection()).add(e.cause(), e.startNanos(), e.endNanos(), e.timeLostNanos(), e.count(), e.frames());
+        open(e.connection()).add(e.cause(), e.startNanos(), e.endNanos(), e.timeLostNanos(), e.outsideNanos(),
+                e.count(), e.frames());
     }
 
     void stall(Stall s) {
         Cause c = s.holdingSide() == Side.RESPONDER ? Cause.NAGLE_SERVER_HELD : Cause.NAGLE_CLIENT_HELD;
-        open(s.connection()).add(c, s.startNanos(), s.startNanos() + s.durationNanos(), s.durationNanos(), 1,
-                s.heldFrame(), s.ackFrame(), s.resumeFrame());
+        open(s.connection()).add(c, s.startNanos(), s.startNanos() + s.durationNanos(), s.durationNanos(), 0,
+                1, s.heldFrame(), s.ackFrame(), s.resumeFrame());
     }
 
     void exchange(Exchange x) {
@@ -184,6 +184,7 @@ final class FindingsAggregate implements Serializable {
         Endpoint e = endpoints.computeIfAbsent(source + '\0' + c.resp().address() + " " + c.resp().port(),
                 k -> new Endpoint(source, c.resp().address(), c.resp().port()));
         e.responseUs += o.responseNanos / 1000;
+        e.requests += o.exchangeCount;
         o.causes.forEach((cause, r) -> {
             r.connections = 1;
             r.requests = o.affected(cause);
@@ -198,6 +199,7 @@ final class FindingsAggregate implements Serializable {
                 endpoints.put(k, e);
             } else {
                 mine.responseUs += e.responseUs;
+                mine.requests += e.requests;
                 e.causes.forEach((c, r) -> mine.causes.computeIfAbsent(c, x -> new Row()).merge(r));
             }
         });
@@ -212,6 +214,9 @@ final class FindingsAggregate implements Serializable {
                     ? Long.compare(b.getValue().timeLostUs, a.getValue().timeLostUs) : a.getKey().compareTo(b.getKey()));
             for (Map.Entry<Cause, Row> en : ranked) {
                 Row r = en.getValue();
+                if (!CauseRanking.finding(en.getKey(), r.requests, e.requests)) {
+                    continue;
+                }
                 rows.add(new RowBuffer(FindingsTable.TABLE).clear().setString(0, e.source).setString(1, e.ip)
                         .setInt(2, e.port).setString(3, en.getKey().name()).setLong(4, r.connections)
                         .setLong(5, r.requests).setLong(6, r.events).setLong(7, r.count).setLong(8, r.timeLostUs)

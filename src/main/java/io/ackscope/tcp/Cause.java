@@ -87,7 +87,34 @@ public enum Cause {
             "Keep TCP window scaling on (RFC 7323; net.ipv4.tcp_window_scaling = 1) on both ends and on every "
                     + "middlebox: without it no window exceeds 64 KB.",
             "If the receiving application reads slowly, that is a different cause (zero windows): find out why it "
-                    + "does not read.");
+                    + "does not read."),
+    /** The server had the request (it acknowledged it, or the capture is at the server) and answered late. */
+    SERVER_PROCESSING(
+            "profile the server's handling of these requests (the network delivered them at once)",
+            "The network delivered each request at once and the server took the rest: profile the application "
+                    + "(slow queries, locks, a full worker pool, garbage collection) for the requests listed.",
+            "Cache or precompute the slow responses, or add server capacity."),
+    /** The path's round trip is most of the time to first byte: the client is far from the server. */
+    NETWORK_DELAY(
+            "bring the server and its clients closer (a nearer region, a CDN edge) or save round trips",
+            "Most of each request's time is the round trip between client and server: serve it from nearer "
+                    + "(another region, a CDN or edge cache).",
+            "Or spend fewer round trips per request: keep connections open, send requests in parallel, avoid "
+                    + "redirects and chains of dependent requests."),
+    /** Round trips rose far above the path's minimum: packets waited in a queue (bufferbloat). */
+    QUEUEING_DELAY(
+            "find the queue that fills (a bulk transfer sharing a slow link); use AQM (fq_codel, cake) or pacing",
+            "Packets waited in a queue on the path: find the link that is full (a bulk transfer sharing it) and "
+                    + "limit its queue with active queue management (fq_codel or cake on the bottleneck).",
+            "Or pace the bulk senders (fq qdisc, BBR) or shape them below the link rate so the queue stays short."),
+    /** A new connection for each request: every request pays a handshake before it can be sent. */
+    CONNECTION_CHURN(
+            "reuse connections (HTTP keep-alive, a connection pool) instead of one per request",
+            "Each request opened its own connection and waited a handshake round trip before it could be sent: "
+                    + "keep connections open (HTTP keep-alive, Connection: close removed) and pool them in the "
+                    + "client.",
+            "Short connections also leave TIME_WAIT sockets at the side that closes first; with many of them, "
+                    + "port reuse collides (a SYN answered by the old connection's state).");
 
     /** What to change, one step a line, most effective first: the report's words. */
     public final List<String> fixes;

@@ -19,10 +19,21 @@ package io.ackscope.tcp;
  *                       of the same data after the first); zero window: zero-window advertisements in the episode
  * @param frames         evidence frame numbers in capture order (at most {@link #MAX_FRAMES}; the first and the last
  *                       frames of the episode are always kept); never modified after construction
+ * @param outsideNanos   the part of the time lost that the requests' response times, as the capture point measures
+ *                       them, do not contain, so a share's denominator adds it (docs/causes.md, Ranking): all of it
+ *                       for a handshake retransmission, a recovery or a handshake before a single request; the path
+ *                       from the capture point to the client and back for a network delay; 0 otherwise
  */
 public record CauseEvent(ConnectionId connection, Cause cause, Side side, long startNanos, long endNanos,
-                         long timeLostNanos, int count, long[] frames) {
+                         long timeLostNanos, int count, long[] frames, long outsideNanos) {
 
     /** Evidence frames kept per event. */
     public static final int MAX_FRAMES = 16;
+
+    /** An event whose time lost is outside the response times exactly when its cause's always is. */
+    public CauseEvent(ConnectionId connection, Cause cause, Side side, long startNanos, long endNanos,
+                      long timeLostNanos, int count, long[] frames) {
+        this(connection, cause, side, startNanos, endNanos, timeLostNanos, count, frames,
+                CauseRanking.outsideResponseTime(cause) ? Math.max(0, timeLostNanos) : 0);
+    }
 }

@@ -60,16 +60,25 @@ public final class CauseRanking {
     /** Causes whose time lost is outside the requests' response times, so it is added to the denominator. */
     private static final Set<Cause> OUTSIDE_RESPONSE_TIME = java.util.EnumSet.of(Cause.SYN_RETRANSMISSION,
             Cause.SYNACK_RETRANSMISSION, Cause.FAST_RETRANSMIT, Cause.TAIL_LOSS_PROBE, Cause.RTO,
-            Cause.SPURIOUS_RETRANSMISSION);
+            Cause.SPURIOUS_RETRANSMISSION, Cause.CONNECTION_CHURN);
+
+    /**
+     * Causes found once per request (a slow answer, a long path, a queue, a connection of its own): one of them is
+     * a finding only when it hit at least {@link #PATTERN_SHARE} of the endpoint's requests; fewer are a tail of slow requests, which the latency
+     * distributions show, not a cause of the endpoint's latency.
+     */
+    private static final Set<Cause> PER_REQUEST = java.util.EnumSet.of(Cause.SERVER_PROCESSING, Cause.NETWORK_DELAY,
+            Cause.QUEUEING_DELAY, Cause.CONNECTION_CHURN);
+    /** Share of an endpoint's requests a per-request cause must hit to be a finding (10%). */
+    public static final double PATTERN_SHARE = 0.10;
 
     private final Map<Cause, Total> totals = new EnumMap<>(Cause.class);
     private long responseNanos;
+    private long requests;
 
     void cause(CauseEvent e) {
         total(e.cause()).add(e.connection(), e.timeLostNanos(), e.count(), e.frames());
-        if (outsideResponseTime(e.cause())) {
-            responseNanos += Math.max(0, e.timeLostNanos());
-        }
+        responseNanos += Math.max(0, e.outsideNanos());
     }
 
     void stall(Stall s) {
@@ -81,6 +90,17 @@ public final class CauseRanking {
         if (x.completeNanos() > 0) {
             responseNanos += x.completeNanos();
         }
+        requests++;
+    }
+
+    /**
+     * Whether {@code c}, found on {@code affected} of an endpoint's {@code requests} requests, is a finding: always,
+     * except a per-request cause (server processing, network delay, queueing, churn) on under {@link #PATTERN_SHARE} of them.
+     */
+    public static boolean finding(Cause c, long affected, long requests) {
+        // one connection with one request is not churn: that takes a second connection
+        return !PER_REQUEST.contains(c) || (affected >= PATTERN_SHARE * requests
+                && (c != Cause.CONNECTION_CHURN || affected > 1));
     }
 
     /**
@@ -138,9 +158,17 @@ public final class CauseRanking {
         return Integer.compareUnsigned(ordinalA, ordinalB);
     }
 
-    /** The causes found, costliest first ({@link #costOrder}). */
+    /**
+     * The causes found, costliest first ({@link #costOrder}); a per-request cause on too few requests is left out
+     * ({@link #finding}; its events are one per request).
+     */
     public List<Total> ranked() {
-        List<Total> l = new ArrayList<>(totals.values());
+        List<Total> l = new ArrayList<>();
+        for (Total t : totals.values()) {
+            if (finding(t.cause, t.events, requests)) {
+                l.add(t);
+            }
+        }
         l.sort((x, y) -> costOrder(x.timeLostNanos, x.events, x.cause.ordinal(), y.timeLostNanos, y.events,
                 y.cause.ordinal()));
         return l;

@@ -29,6 +29,20 @@ public final class ConnectionAnalyzer extends Handshake {
     final Flow a = new Flow();
     final Flow b = new Flow();
     private final boolean origIsA;
+    /**
+     * The path from the capture point to the client and back: the handshake's leg, or a response segment's data-ACK
+     * round trip when one was shorter (a single leg is one sample, which a busy client or path can lengthen; the
+     * data-ACK round trip includes the client's ACK delay, so neither is less than the path); -1 without a handshake.
+     */
+    long clientLeg() {
+        if (legClient < 0) {
+            return -1;
+        }
+        Summary.Acc resp = (origIsA ? b : a).dataRtt;
+        long data = resp == null ? -1 : resp.minOr(-1);
+        return data >= 0 ? Math.min(legClient, data) : legClient;
+    }
+
     /** Loss-recovery episodes; created at the first data retransmission. */
     private CauseDetector causes;
     /** Receive-window limits; created at the first window-full segment. */
@@ -44,6 +58,11 @@ public final class ConnectionAnalyzer extends Handshake {
     private boolean reopened;
 
     private final History history = new History();
+    /** Who sent the connection's first FIN or RST, and in which frame (null / -1 before). */
+    private Side closer;
+    private long closeFrame = -1;
+    /** The connection reuses the 4-tuple of an earlier one that ended (tshark: "TCP port numbers reused"). */
+    private boolean reusedPorts;
 
     // allocated when first needed (see the class comment): a connection that never carries data or ACKs data holds
     // none of them
@@ -125,6 +144,11 @@ public final class ConnectionAnalyzer extends Handshake {
     /** Results go to {@code s} from now on (a replay mutes the analyzer, then gives it the real sink). */
     void sink(AnalysisSink s) {
         sink = s;
+    }
+
+    /** Marks this connection as reusing the 4-tuple of an earlier one that ended. */
+    void reusesPorts() {
+        reusedPorts = true;
     }
 
     /** Marks this analyzer as continuing a connection already emitted: it reports no new boundary. */
@@ -217,6 +241,9 @@ public final class ConnectionAnalyzer extends Handshake {
         }
 
         fwd.countEvents(s.flags, fa.flags);
+        if (s.payloadLength > 0 && !fa.retransmission()) {
+            fwd.windowFull = fa.has(FrameAnalysis.WINDOW_FULL);
+        }
         history.frame(s.flags, s.payloadLength, fa.flags, fromA);
         RttSample leg = handshake(id, s, fromA == origIsA);
         if (leg != null) {
@@ -230,9 +257,16 @@ public final class ConnectionAnalyzer extends Handshake {
         zeroWindow(s, fromA, fwd, rev);
         recovery(s, fromA, fwd, rev);
         windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
+        if (exchanges != null && s.payloadLength == 0 && (s.flags & (ACK | SYN | FIN | RST)) == ACK
+                && sideOf(fromA) == Side.RESPONDER) {
+            exchanges.responderAck(s);
+        }
+        if (exchanges != null && s.payloadLength > 0 && fa.retransmission() && fromA == origIsA) {
+            exchanges.originatorRetransmission();
+        }
         if (s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE)) {
             if (exchanges == null) {
-                exchanges = new ExchangeTracker(id, sink);
+                exchanges = new ExchangeTracker(id, sink, this);
             }
             Summary.Acc origRtt = (origIsA ? a : b).dataRtt;
             exchanges.data(sideOf(fromA), s, legServer >= 0 ? legServer : origRtt == null ? -1 : origRtt.minOr(-1));
@@ -281,6 +315,10 @@ public final class ConnectionAnalyzer extends Handshake {
         if (fa.ackedSegments > 0 && !fa.ackedAmbiguous && (s.flags & ACK) != 0) {
             ackDelay(s, fromA, rev);
         }
+        if (newData && stalls != null && fullSized(s, rev)) {
+            // Nagle holds only a partial segment: a full one waited for the congestion window instead
+            stalls.cancel(fi);
+        }
         if (newData && stalls != null) {
             Side holder = sideOf(fromA);
             Stall st = stalls.resume(id, s, fi, holder, pathRttTo(holder), vantage().sees(holder));
@@ -291,6 +329,15 @@ public final class ConnectionAnalyzer extends Handshake {
                 sink.onStall(st);
             }
         }
+    }
+
+    /**
+     * Whether data segment {@code s} is a full one: as large as the MSS its receiver {@code rev} announced, less the
+     * 12 bytes of the timestamps option when both sides use it (false when no MSS was seen).
+     */
+    private boolean fullSized(Segment s, Flow rev) {
+        Flow fwd = rev == a ? b : a;
+        return rev.mss > 0 && s.payloadLength >= rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0);
     }
 
     /**
@@ -333,8 +380,9 @@ public final class ConnectionAnalyzer extends Handshake {
         sink.onAckDelay(new AckDelay(id, now, s.frameNumber, acker, value, newest, fa.ackedSegments, fa.ackedBytes,
                 method, cls));
 
-        // Nagle x delayed ACK, step 1: a pure, delayed ACK covering everything the peer had in flight
-        if (cls.delayed() && s.ack == rev.nextSeq && s.payloadLength == 0) {
+        // Nagle x delayed ACK, step 1: a pure, delayed ACK covering everything the peer had in flight, unless that
+        // filled the window this side advertised: then the peer waited for the window, not for Nagle
+        if (cls.delayed() && s.ack == rev.nextSeq && s.payloadLength == 0 && !rev.windowFull) {
             if (stalls == null) {
                 stalls = new StallDetector();
             }
@@ -396,6 +444,10 @@ public final class ConnectionAnalyzer extends Handshake {
     }
 
     private void closeState(Segment s, Flow fwd, Flow rev) {
+        if (closer == null && (s.flags & (FIN | RST)) != 0) {
+            closer = sideOf(fwd == a);
+            closeFrame = s.frameNumber;
+        }
         if ((s.flags & FIN) != 0 && fwd.finAckSeq < 0) {
             fwd.finAckSeq = Seq.add(Seq.add(s.seq, s.payloadLength), 1);
         }
@@ -427,6 +479,10 @@ public final class ConnectionAnalyzer extends Handshake {
         }
         if (exchanges != null) {
             exchanges.finish();
+            if (exchanges.count() == 1) {
+                churnCause(id, exchanges.firstRequestStart, exchanges.firstRequestFrame, closer, closeFrame,
+                        reusedPorts, sink);
+            }
         }
         handshakeCauses(id, sink);
         if (causes != null) {

@@ -42,6 +42,12 @@ public final class Diagnosis implements AnalysisSink {
         public final ValueCounts serverStallAckDelay = hist();
         public final ValueCounts clientStallAckDelay = hist();
         public final ValueCounts stallDuration = hist();
+        /**
+         * Client think time: from a response's last byte to the next request's first on the same connection, less
+         * the path from the capture point to the client and back (its handshake leg). Informative: it is not
+         * response time, so no cause is ranked on it (docs/causes.md).
+         */
+        public final ValueCounts clientThink = hist();
         final Map<AckClass, Long> serverStallBands = new HashMap<>();
         final Map<AckClass, Long> clientStallBands = new HashMap<>();
 
@@ -90,6 +96,8 @@ public final class Diagnosis implements AnalysisSink {
     private final Map<String, Endpoint> endpoints = new HashMap<>();
     /** Server endpoint of each open connection, by its first-frame identity. */
     private final Map<ConnectionId, Endpoint> open = new HashMap<>();
+    /** Per open connection with exchanges: {its handshake leg to the client (-1), its last response's last byte}. */
+    private final Map<ConnectionId, long[]> clientSide = new HashMap<>();
 
     private static ValueCounts hist() {
         return new ValueCounts();
@@ -113,6 +121,8 @@ public final class Diagnosis implements AnalysisSink {
     public void onRttSample(RttSample r) {
         if (r.kind() == RttSample.Kind.DATA_ACK && !r.karnAmbiguous()) {
             record(of(r.connection()).dataRtt, r.valueNanos());
+        } else if (r.kind() == RttSample.Kind.HANDSHAKE_SYNACK_ACK) {
+            clientSide(r.connection())[0] = r.valueNanos();
         }
     }
 
@@ -178,10 +188,20 @@ public final class Diagnosis implements AnalysisSink {
         if (x.completeNanos() >= 0) {
             record(e.responseComplete, x.completeNanos());
         }
+        long[] c = clientSide(x.connection());
+        if (c[1] >= 0) {
+            record(e.clientThink, Math.max(0, x.requestStartNanos() - c[1] - Math.max(0, c[0])));
+        }
+        c[1] = x.responseLastNanos();
+    }
+
+    private long[] clientSide(ConnectionId id) {
+        return clientSide.computeIfAbsent(id, k -> new long[] {-1, -1});
     }
 
     @Override
     public void onConnection(ConnectionRecord c) {
+        clientSide.remove(c.id());
         Endpoint e = open.remove(c.id());
         if (e == null) {
             e = endpoints.computeIfAbsent(Addresses.endpointText(c.resp().address(), c.resp().port()),

@@ -2,11 +2,20 @@ package io.ackscope.tcp;
 
 /**
  * Splits one connection into request/response exchanges: a burst of originator data (the request), then the
- * responder's data (the response) until the originator sends again. See {@link Exchange} for the TTFB split.
+ * responder's data (the response) until the originator sends again. See {@link Exchange} for the TTFB split; the
+ * HTTP exchanges' server, network and queueing parts go to {@link ResponseTimeCauses}.
  */
 final class ExchangeTracker {
     private final ConnectionId id;
     private final AnalysisSink sink;
+    private final ConnectionAnalyzer connection;
+    private final ResponseTimeCauses causes;
+    /** The request's last frame and the sequence number after it; the server's pure ACK of it; the response's first. */
+    private long reqEndFrame = -1, reqEndSeq, ackTs = -1, ackFrame = -1, respFirstFrame = -1;
+    /** The first request's first byte and frame (-1 before it). */
+    long firstRequestStart = -1, firstRequestFrame = -1;
+    /** Request data was retransmitted before the response: its wait is a recovery's, not the server's or a queue's. */
+    private boolean requestRetransmitted;
 
     private int index;
     private boolean open;              // a request has started
@@ -19,9 +28,26 @@ final class ExchangeTracker {
     private long count;
     private final Summary.Acc ttfb = new Summary.Acc();
 
-    ExchangeTracker(ConnectionId id, AnalysisSink sink) {
+    ExchangeTracker(ConnectionId id, AnalysisSink sink, ConnectionAnalyzer connection) {
         this.id = id;
         this.sink = sink;
+        this.connection = connection;
+        this.causes = new ResponseTimeCauses(id);
+    }
+
+    /** The originator retransmitted data. */
+    void originatorRetransmission() {
+        if (open && respFirst < 0) {
+            requestRetransmitted = true;
+        }
+    }
+
+    /** A pure ACK of the responder: the first one that covers the whole request before the response is kept. */
+    void responderAck(Segment s) {
+        if (open && respFirst < 0 && ackTs < 0 && reqEndFrame >= 0 && Seq.ge(s.ack, reqEndSeq)) {
+            ackTs = s.timestampNanos;
+            ackFrame = s.frameNumber;
+        }
     }
 
     /**
@@ -38,10 +64,15 @@ final class ExchangeTracker {
             if (!open) {
                 open = true;
                 reqStart = now;
+                if (firstRequestStart < 0) {
+                    firstRequestStart = now;
+                    firstRequestFrame = s.frameNumber;
+                }
                 reqBytes = 0;
                 respFirst = respLast = -1;
                 respBytes = 0;
                 stallBeforeFirst = stallAfterFirst = 0;
+                requestRetransmitted = false;
                 method = target = host = null;
                 status = -1;
                 HttpPeek p = HttpPeek.request(s.payloadPrefix, s.payloadPrefixLength);
@@ -52,10 +83,14 @@ final class ExchangeTracker {
                 }
             }
             reqEnd = now;
+            reqEndFrame = s.frameNumber;
+            reqEndSeq = Seq.add(s.seq, s.payloadLength);
+            ackTs = ackFrame = -1;
             reqBytes += s.payloadLength;
         } else if (open) {
             if (respFirst < 0) {
                 respFirst = now;
+                respFirstFrame = s.frameNumber;
                 networkRtt = networkRttNanos;
                 status = HttpPeek.status(s.payloadPrefix, s.payloadPrefixLength);
             }
@@ -86,6 +121,10 @@ final class ExchangeTracker {
             network = networkRtt < 0 ? 0 : Math.min(networkRtt, rest);
             server = rest - network;
             ttfb.add(ttfbNanos);
+            if (method != null && !requestRetransmitted) {
+                causes.exchange(connection, connection.clientLeg(), reqEnd, reqEndFrame, ackTs, ackFrame, respFirst,
+                        respFirstFrame, ttfbNanos, sink);
+            }
         }
         sink.onExchange(new Exchange(id, index++, reqStart, reqEnd, respFirst, respLast, reqBytes, respBytes,
                 ttfbNanos, network, server, stall, stallAfterFirst, respLast >= 0 ? respLast - reqStart : -1,

@@ -34,6 +34,11 @@ final class Flow {
     long payloadBytes;
     long rsts;
     long fins;
+    /**
+     * This side's latest new data filled the peer's advertised window (tshark's window_full): what it sends next
+     * waits for the window, not for Nagle (a stall is not called Nagle's then).
+     */
+    boolean windowFull;
 
     // sequence-analysis events this side caused, counted in an array allocated at the first one (a connection that
     // only handshakes, or a scan's half-open connection, has none)

@@ -26,7 +26,7 @@ abstract class Handshake {
      */
     int syns, ownSynAckRetransmissions;
     private long countedSynTs = -1, ownSynAckTs = -1;
-    long synFrame = -1, lastSynFrame = -1, synAckFrame = -1, lastSynAckFrame = -1;
+    long synFrame = -1, lastSynFrame = -1, synAckFrame = -1, lastSynAckFrame = -1, hsAckFrame = -1;
     private boolean synSinceSynAck;
     /** Both ends on one host (same address, or both loopback). */
     final boolean sameHost;
@@ -93,6 +93,7 @@ abstract class Handshake {
             lastSynAckTs = now;
         } else if (f == ACK && fromOrig && hsAckTs < 0 && lastSynAckTs >= 0) {
             hsAckTs = now;
+            hsAckFrame = s.frameNumber;
             legClient = now - lastSynAckTs;
             leg = new RttSample(id, now, s.frameNumber, RttSample.Kind.HANDSHAKE_SYNACK_ACK, Side.RESPONDER, legClient,
                     synAckRetransmitted);
@@ -120,6 +121,32 @@ abstract class Handshake {
     }
 
     private boolean handshakeReported;
+
+    /** Below this a handshake before a request is not a cost worth a finding (loopback and one host: ~0.1 ms). */
+    static final long MIN_CHURN_NANOS = 1_000_000L;
+    /** A request this long after the handshake (or longer than the handshake took) did not wait for it. */
+    static final long MIN_FOLLOW_NANOS = 100_000_000L;
+
+    /**
+     * A connection that carried one request (first byte at {@code reqStart}, frame {@code reqFrame}): its handshake,
+     * from the last SYN to the ACK that completed it, is what the request paid for a new connection, when the request
+     * followed at once (docs/causes.md, churn). {@code closer} sent the first FIN or RST, in {@code closeFrame} (-1:
+     * the capture saw none); {@code reused}: the connection reused the ports of an earlier one.
+     */
+    void churnCause(ConnectionId id, long reqStart, long reqFrame, Side closer, long closeFrame, boolean reused,
+                    AnalysisSink sink) {
+        long handshake = hsAckTs - lastSynTs;
+        if (lastSynTs < 0 || hsAckTs < 0 || handshake < MIN_CHURN_NANOS || reqStart < hsAckTs
+                || reqStart - hsAckTs > Math.max(handshake, MIN_FOLLOW_NANOS)) {
+            // no handshake seen, a negligible one, or a connection opened ahead of its request (a browser's
+            // pre-connect): the request did not wait for it
+            return;
+        }
+        long[] frames = closeFrame >= 0 ? new long[] {lastSynFrame, hsAckFrame, reqFrame, closeFrame}
+                : new long[] {lastSynFrame, hsAckFrame, reqFrame};
+        sink.onCause(new CauseEvent(id, Cause.CONNECTION_CHURN, closer == null ? Side.ORIGINATOR : closer,
+                lastSynTs, hsAckTs, handshake, reused ? 1 : 0, frames));
+    }
 
     Vantage vantage() {
         return Vantage.infer(legServer, legClient, sameHost);

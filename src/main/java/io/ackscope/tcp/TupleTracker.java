@@ -51,6 +51,11 @@ public final class TupleTracker {
     private final boolean boundariesOnly;
     private final FrameAnalysis fa;
     private ConnectionAnalyzer current;
+    /**
+     * Stream of the last connection of this 4-tuple that ended, -1 none: a later one reuses its ports (tshark's "TCP
+     * port numbers reused" on its SYN), which the connection-churn cause reports.
+     */
+    private long endedStream = -1;
     /** The current connection as packed SYNs instead of {@link #current} (see the class comment), or null. */
     private long[] attempt;
     /** Stream number of {@link #attempt} (its first frame is the first packed SYN's). */
@@ -139,6 +144,13 @@ public final class TupleTracker {
         attemptEmitted = false;
     }
 
+    /** Tells the new {@link #current} when it reuses the ports of an earlier connection that ended. */
+    private void reusesPorts() {
+        if (endedStream >= 0 && endedStream != current.id().stream()) {
+            current.reusesPorts();
+        }
+    }
+
     /**
      * Rebuilds {@link #current} from the packed SYNs, which stay packed until the caller decides; the analyzer writes
      * each frame's analysis to {@code into} ({@link #fa} for one that goes on with the next segment).
@@ -148,6 +160,7 @@ public final class TupleTracker {
         SynAttempt.fill(log, 0, replay);
         current = new ConnectionAnalyzer(ConnectionId.of(attemptStream, replay), replay,
                 MUTED, boundariesOnly, into);
+        reusesPorts();
         current.options(replay);
         current.accept(replay, false);
         for (int i = 1, n = SynAttempt.syns(log); i < n; i++) {
@@ -180,6 +193,7 @@ public final class TupleTracker {
         if (current == null) {
             current = new ConnectionAnalyzer(ConnectionId.of(streams.next(), s), s, sink,
                     boundariesOnly, fa);
+            reusesPorts();
         } else if (f == (SYN | ACK)) {
             Flow fwd = current.fwd(s);
             if (fwd.baseSeqSet && s.seq != fwd.baseSeq) {
@@ -294,6 +308,7 @@ public final class TupleTracker {
     public void end(ConnectionRecord.EndReason reason) {
         if (current != null) {
             ConnectionAnalyzer c = current;
+            endedStream = c.id().stream();
             current = null;
             c.finish(reason);
         }

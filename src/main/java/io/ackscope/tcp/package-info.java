@@ -8,7 +8,8 @@
  * analyses one connection. {@link io.ackscope.tcp.TcpEngine} runs both over a whole capture with a bounded flow
  * table. Results go to an {@link io.ackscope.tcp.AnalysisSink} as they are found; nothing is buffered beyond the
  * state of open connections. Latency causes found per connection (handshake retransmissions, loss recovery, zero
- * windows) arrive as {@link io.ackscope.tcp.CauseEvent}s through {@code AnalysisSink.onCause}; their rules are in
+ * windows; server, network and queueing time of HTTP exchanges, {@link io.ackscope.tcp.ResponseTimeCauses}; a connection
+ * per request) arrive as {@link io.ackscope.tcp.CauseEvent}s through {@code AnalysisSink.onCause}; their rules are in
  * docs/causes.md. {@link io.ackscope.tcp.CauseRanking} ranks them with the stalls per server endpoint by time lost
  * ({@code diagnose}; {@code spark/FindingsAggregate} does the same for the {@code findings} table).
  *

@@ -7,10 +7,14 @@ import io.ackscope.tcp.Cause;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,6 +85,68 @@ class DiagnoseCausesTest {
         assertEquals("NAGLE_SERVER_HELD", first.cause(), out);
         assertTrue(first.percent() > 50, out);
         assertTrue(out.contains("fix: " + Cause.NAGLE_SERVER_HELD.fixInOneLine), out);
+    }
+
+    /** The top finding of {@code capture}, which must be {@code cause} and its verdict, on its connections. */
+    private static Row verdict(String capture, String cause, int events, int connections) throws Exception {
+        String out = diagnose(capture);
+        assertTrue(out.contains("verdict: " + cause + ", "), out);
+        Row top = ranked(out).get(0);
+        assertEquals(new Row(cause, top.percent(), top.ms(), events, connections), top, out);
+        assertTrue(out.contains("fix: " + Cause.valueOf(cause).fixInOneLine), out);
+        return top;
+    }
+
+    @Test
+    void aSlowServerAndALongPathWithTheSameResponseTimeAreToldApart() throws Exception {
+        // both labs answer in ~55 ms: a 50 ms think time behind a 2 ms path, and no think time behind a 50 ms path
+        Row server = verdict("lab-cause-server-slow.pcap.gz", "SERVER_PROCESSING", 103, 2);
+        assertTrue(server.ms() / server.events() > 50 && server.ms() / server.events() < 60, server.toString());
+        assertTrue(server.percent() > 95, "captured at the server: all it timed was the server's " + server);
+        Row network = verdict("lab-cause-network-delay.pcap.gz", "NETWORK_DELAY", 96, 2);
+        assertTrue(network.ms() / network.events() > 50 && network.ms() / network.events() < 52, network.toString());
+        assertTrue(network.percent() > 95, network.toString());
+    }
+
+    @Test
+    void aFullQueueIsTheVerdictOfTheLightLoadThatSharedIt() throws Exception {
+        Row q = verdict("lab-cause-queueing.pcap.gz", "QUEUEING_DELAY", 37, 1);
+        // the download ran 10.6 s and the light load's requests queued through it, one after the other
+        assertTrue(q.ms() > 9000 && q.ms() < 10600, q.toString());
+        assertTrue(q.percent() > 50, q.toString());
+    }
+
+    @Test
+    void aConnectionPerRequestIsTheVerdictWithItsHandshakes() throws Exception {
+        Row churn = verdict("lab-cause-churn.pcap.gz", "CONNECTION_CHURN", 100, 100);
+        // 100 handshakes over a 10 ms path, most 10.5 ms, some longer on the loaded lab machine
+        assertTrue(churn.ms() > 1000 && churn.ms() < 1500, churn.toString());
+        assertTrue(churn.percent() > 80, churn.toString());
+    }
+
+    @Test
+    void theNewCausesAreFindingsOnlyOnTheLabsThatMadeThem() throws Exception {
+        Map<String, String> made = Map.of("SERVER_PROCESSING", "lab-cause-server-slow.pcap.gz",
+                "NETWORK_DELAY", "lab-cause-network-delay.pcap.gz", "QUEUEING_DELAY", "lab-cause-queueing.pcap.gz",
+                "CONNECTION_CHURN", "lab-cause-churn.pcap.gz");
+        try (Stream<Path> files = Files.list(Path.of("sample-pcaps"))) {
+            for (Path p : files.filter(f -> f.toString().endsWith(".pcap.gz")).sorted().toList()) {
+                String name = p.getFileName().toString();
+                List<Row> rows = ranked(diagnose(name));
+                List<String> found = rows.stream().map(Row::cause).toList();
+                // the window-limited lab's path has a 40 ms RTT too: one round trip on its one 4.8 s download is
+                // listed, under the verdict threshold
+                List<String> alsoSet = name.equals("lab-cause-window-limited.pcap.gz") ? List.of("NETWORK_DELAY")
+                        : List.of();
+                for (Row r : rows) {
+                    if (alsoSet.contains(r.cause())) {
+                        assertTrue(r.percent() < 1, name + ": " + r);
+                    }
+                }
+                made.forEach((cause, lab) -> assertEquals(lab.equals(name) || alsoSet.contains(cause),
+                        found.contains(cause), name + ": " + found));
+            }
+        }
     }
 
     @Test

@@ -75,6 +75,28 @@ class FindingsAggregateTest {
     }
 
     @Test
+    void churnIsOneRowAndTheFewSlowAnswersAreNoFinding() throws Exception {
+        // the engine also found 3 of the 100 responses slow in the server: under 10% of the requests, no row
+        List<Object[]> rows = rows(aggregate("lab-cause-churn.pcap.gz", "lab"));
+        assertEquals(1, rows.size());
+        Object[] r = rows.get(0);
+        assertEquals(List.of("CONNECTION_CHURN", 100L, 100L, 100L, 2L), List.of(r[3], r[4], r[5], r[6], r[7]));
+        // the handshakes are outside the response times, so the denominator holds them too: under 1
+        double share = (Double) r[9];
+        assertTrue(share > 0.8 && share < 0.9, "share " + share);
+    }
+
+    @Test
+    void aLongPathSeenFromTheServerCountsItsClientLegInTheDenominator() throws Exception {
+        List<Object[]> rows = rows(aggregate("lab-cause-network-delay.pcap.gz", "lab"));
+        assertEquals(1, rows.size());
+        Object[] r = rows.get(0);
+        assertEquals(List.of("NETWORK_DELAY", 2L, 96L, 96L), List.of(r[3], r[4], r[5], r[6]));
+        double share = (Double) r[9];
+        assertTrue(share > 0.95 && share < 1, "the server's 0.7 ms answers are the rest: " + share);
+    }
+
+    @Test
     void lossRowsAreTheRecoveriesCostliestFirst() throws Exception {
         List<Object[]> rows = rows(aggregate("lab-cause-loss.pcap.gz", "lab"));
         assertEquals(List.of("RTO", "TAIL_LOSS_PROBE", "FAST_RETRANSMIT"), rows.stream().map(r -> r[3]).toList());

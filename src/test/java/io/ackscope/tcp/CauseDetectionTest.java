@@ -103,7 +103,10 @@ class CauseDetectionTest {
         List<CauseEvent> fast = of(events, Cause.FAST_RETRANSMIT);
         List<CauseEvent> probe = of(events, Cause.TAIL_LOSS_PROBE);
         List<CauseEvent> rto = of(events, Cause.RTO);
-        assertEquals(events.size(), fast.size() + probe.size() + rto.size(), "only these: " + events);
+        // besides these, 2 of the 62 responses were slow in the server (12 and 23 ms: the lab machine's load); that
+        // is under the 10% of requests that makes a per-request cause a finding (ResponseTimeCausesTest)
+        assertEquals(2, of(events, Cause.SERVER_PROCESSING).size(), events.toString());
+        assertEquals(events.size() - 2, fast.size() + probe.size() + rto.size(), "only these: " + events);
         // every segment the wire dropped is accounted for by the kind of episode it was dropped in
         assertEquals(setting(cap, "segments_dropped"), fast.size() * setting(cap, "drops_fast_episode")
                 + probe.size() * setting(cap, "drops_probe_episode") + rto.size() * setting(cap, "drops_rto_episode"));
@@ -158,6 +161,30 @@ class CauseDetectionTest {
     }
 
     @Test
+    void aConnectionPerRequestPaysAHandshakeEachAndReusesPorts() throws Exception {
+        String cap = "lab-cause-churn.pcap.gz";
+        List<CauseEvent> churn = of(causes(cap), Cause.CONNECTION_CHURN);
+        assertEquals(setting(cap, "requests"), churn.size(), "one per connection, each carried one request");
+        assertEquals(Long.parseLong(truth().get(cap).get("connections")), churn.size());
+        long rtt = 2 * setting(cap, "one_way_delay_ms") * MS;
+        List<Long> lost = new ArrayList<>();
+        for (CauseEvent e : churn) {
+            // the server closed first (the client asked for Connection: close), so the closing side is the server's
+            assertEquals(Side.RESPONDER, e.side());
+            // SYN to the handshake's ACK: the round trip the wire adds, at least; more when the lab machine lags
+            assertTrue(e.timeLostNanos() >= rtt, "handshake " + e);
+            assertEquals(e.timeLostNanos(), e.outsideNanos(), "before the request: outside its response time");
+            assertEquals(4, e.frames().length, "SYN, handshake ACK, request, first FIN: " + e);
+            lost.add(e.timeLostNanos());
+        }
+        lost.sort(null);
+        assertTrue(lost.get(lost.size() / 2) < rtt + 2 * MS, "median handshake " + lost.get(lost.size() / 2));
+        // tshark: "TCP port numbers reused" on the SYNs in frames 981 and 1002
+        List<CauseEvent> reused = churn.stream().filter(e -> e.count() == 1).toList();
+        assertEquals(List.of(981L, 1002L), reused.stream().map(e -> e.frames()[0]).toList());
+    }
+
+    @Test
     void eachCauseIsAbsentWhereTsharkSeesNoneOfIt() throws Exception {
         for (Map.Entry<String, Map<String, String>> row : truth().entrySet()) {
             List<CauseEvent> events = causes(row.getKey());
@@ -177,8 +204,10 @@ class CauseDetectionTest {
             }
         }
         assertTrue(causes("nginx-nodelay-on.pcap.gz").isEmpty());
-        assertTrue(causes("lab-cause-server-slow.pcap.gz").isEmpty());
-        assertTrue(causes("lab-cause-network-delay.pcap.gz").isEmpty());
+        assertTrue(causes("lab-cause-server-slow.pcap.gz").stream()
+                .allMatch(e -> e.cause() == Cause.SERVER_PROCESSING));
+        assertTrue(causes("lab-cause-network-delay.pcap.gz").stream()
+                .allMatch(e -> e.cause() == Cause.NETWORK_DELAY));
     }
 
     @Test
