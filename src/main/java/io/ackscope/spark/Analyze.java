@@ -11,6 +11,7 @@ import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
+import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -177,30 +178,54 @@ public final class Analyze {
             long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
             // a handful (attempts answered after their eviction): sent whole to every task
             long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
+            ArchiveNumbering ranked = numbering.ranked(ranks);
+            VantagePlan pairs = null;
+            if (numbering.sources() >= 2) {
+                t = System.nanoTime();
+                progress.phase("matching connections between sources");
+                spark.sparkContext().setJobDescription(VANTAGE);
+                List<VantagePlan.Found> found = inFileOrder.mapPartitions(it -> List.of(VantagePlan.find(it,
+                        numberingB.value())).iterator()).collect();
+                pairs = VantagePlan.of(found, ranks, ranked);
+                phases.put(VANTAGE, secondsSince(t));
+            }
             progress.phase("analysing connections");
 
             t = System.nanoTime();
             spark.sparkContext().setJobDescription(PASS2);
             Broadcast<long[]> ranksB = jsc.broadcast(ranks);
-            Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(numbering.ranked(ranks));
+            Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
+            Broadcast<VantagePlan> planB = pairs == null ? null : jsc.broadcast(pairs);
             List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                     EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
-                            rankedB.value(), staging, confB.value().value())).iterator(), false).collect();
+                            rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value())).iterator(), false)
+                    .collect();
             Map<String, Long> tableRows = commitEngineTables(out, results);
             phases.put(PASS2, secondsSince(t));
             ranksB.destroy();
             numberingB.destroy();
             rankedB.destroy();
+            if (planB != null) {
+                planB.destroy();
+            }
 
             t = System.nanoTime();
             LatencyAggregate latency = new LatencyAggregate();
             FindingsAggregate findings = new FindingsAggregate();
+            VantageAggregate vantage = new VantageAggregate();
             long attemptsEvicted = 0;
             for (EngineTask.Result r : results) {
                 latency.merge(r.latency());
                 findings.merge(r.findings());
+                vantage.merge(r.vantage());
                 attemptsEvicted += r.attemptsEvicted();
             }
+            List<RowBuffer> pairRows = pairs == null ? List.of() : vantage.sourcePairRows(pairs, ranked);
+            writeSmallTable(out, VantageTables.SOURCE_PAIRS, pairRows, conf);
+            tableRows.put(VantageTables.SOURCE_PAIRS.name(), (long) pairRows.size());
+            List<RowBuffer> hostRows = pairs == null ? List.of() : vantage.hostTimeRows(pairs, ranked);
+            writeSmallTable(out, VantageTables.HOST_TIMES, hostRows, conf);
+            tableRows.put(VantageTables.HOST_TIMES.name(), (long) hostRows.size());
             List<RowBuffer> summary = latency.rows();
             writeSmallTable(out, LatencySummaryTable.TABLE, summary, conf);
             tableRows.put(LatencySummaryTable.TABLE.name(), (long) summary.size());
@@ -287,6 +312,11 @@ public final class Analyze {
     static final String PASS1 = "engine pass 1";
     static final String OVERLAPS = "overlapping files";
     static final String PASS2 = "engine pass 2 and table writes";
+    static final String VANTAGE = "matching between sources";
+
+    /** The tables the engine's tasks write: the engine tables, then {@code one_way_delays}. */
+    private static final List<TableSchema> TASK_TABLES = java.util.stream.Stream.concat(EngineTables.ALL.stream(),
+            java.util.stream.Stream.of(VantageTables.ONE_WAY_DELAYS)).toList();
 
     /** Tasks per core of the job that compares overlapping files. */
     static final int OVERLAP_TASKS_PER_CORE = 4;
@@ -349,7 +379,7 @@ public final class Analyze {
             throws IOException {
         FileSystem fs = out.fs();
         Map<String, Long> rows = new LinkedHashMap<>();
-        for (TableSchema t : EngineTables.ALL) {
+        for (TableSchema t : TASK_TABLES) {
             rows.put(t.name(), 0L);
         }
         for (EngineTask.Result r : results) {
@@ -362,7 +392,7 @@ public final class Analyze {
                 rows.merge(w.table(), w.rows(), Long::sum);
             }
         }
-        for (TableSchema t : EngineTables.ALL) {
+        for (TableSchema t : TASK_TABLES) {
             Path dir = out.staged(t.name());
             fs.delete(new Path(dir, "_temporary"), true);
             FileStatus[] parts = fs.exists(dir) ? fs.listStatus(dir) : new FileStatus[0];

@@ -29,7 +29,9 @@ final class EngineRows {
     private static final int C_RTT_TS = EngineTables.CONNECTIONS.ordinal("timestamp_rtt_count");
     private static final int C_TTFB = EngineTables.CONNECTIONS.ordinal("ttfb_count");
 
-    static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap) {
+    /** A connection's row; {@code peer}: its match in another source (the peer columns), or null. */
+    static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap,
+                           VantagePlan.Peer peer) {
         r.clear();
         int i = 0;
         r.setLong(i++, stream).setInt(i++, c.id().firstFileIndex()).setLong(i++, c.id().firstFrameNumber())
@@ -54,7 +56,10 @@ final class EngineRows {
         summary(r, C_TTFB, c.ttfb());
         int k = C_TTFB + 4;
         r.setLong(k++, c.rtoEvents()).setLong(k++, c.zeroWindowWaits()).setBoolean(k++, crossesGap)
-                .setString(k++, source).setString(k, c.id().uid(source));
+                .setString(k++, source).setString(k++, c.id().uid(source));
+        if (peer != null) {
+            r.setString(k++, peer.source()).setLong(k++, peer.stream()).setString(k, peer.uid());
+        }
     }
 
     private static void side(RowBuffer r, int i, SideStats s) {

@@ -147,6 +147,11 @@ public final class EngineTables {
                         + "file, see `sources`): frames of it may be missing."));
         c.add(SOURCE);
         c.add(UID);
+        c.add(new Column("peer_source", STRING, true, "",
+                "With two or more sources: the other source that saw this connection too (`source_pairs`, "
+                        + "docs/vantage.md); null when no other source did."));
+        c.add(new Column("peer_stream", LONG, true, "", "The connection's `stream` in `peer_source`."));
+        c.add(new Column("peer_uid", STRING, true, "", "The connection's `uid` in `peer_source`."));
         CONNECTIONS = new TableSchema("connections",
                 "One row per TCP connection (as tshark's `tcp.stream`, including port reuse). The client is the "
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);
@@ -258,6 +263,9 @@ public final class EngineTables {
 
         public static final Column STREAM = CONNECTIONS.column("stream");
         public static final Column UID = CONNECTIONS.column("uid");
+        public static final Column PEER_SOURCE = CONNECTIONS.column("peer_source");
+        public static final Column PEER_STREAM = CONNECTIONS.column("peer_stream");
+        public static final Column PEER_UID = CONNECTIONS.column("peer_uid");
         public static final Column FIRST_FILE_INDEX = CONNECTIONS.column("first_file_index");
         public static final Column FIRST_FRAME_NUMBER = CONNECTIONS.column("first_frame_number");
         public static final Column FIRST_TIMESTAMP = CONNECTIONS.column("first_timestamp");

@@ -19,6 +19,7 @@ public final class SchemaDoc {
         t.addAll(EngineTables.ALL);
         t.add(LatencySummaryTable.TABLE);
         t.add(FindingsTable.TABLE);
+        t.addAll(VantageTables.ALL);
         t.add(PacketSchema.TABLE);
         return t;
     }

@@ -40,7 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArchiveAnalyzeTest {
     /** Columns that name files or sources, which differ between an archive and the uncut capture. */
     /** Columns that depend on how the capture was cut and named: uid is derived from the source's name. */
-    static final String[] FILE_COLUMNS = {"source", "uid", "first_file_index"};
+    /** The peer columns name the other source (two hosts with the same traffic match each other's connections). */
+    static final String[] FILE_COLUMNS = {"source", "uid", "first_file_index", "peer_source", "peer_stream",
+            "peer_uid"};
 
     @TempDir
     static Path tmp;
