@@ -60,6 +60,7 @@ public final class HtmlReport {
         diagnosis(d);
         charts(d);
         timeline(d);
+        VantageSection.write(out, d);
         worst(d);
         slowest(d);
         InputSection.write(out, d);

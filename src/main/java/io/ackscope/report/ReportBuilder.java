@@ -58,6 +58,7 @@ final class ReportBuilder {
     /** Bits of the stream number in a connection key; the source's ordinal is above them. */
     private static final int SOURCE_SHIFT = 40;
     private final Map<String, Long> vantage = new TreeMap<>();
+    private List<ReportData.SourcePair> sourcePairs = List.of();
     private final Map<String, Long> ackMethods = new TreeMap<>();
     private long totalConnections, requests;
     private TimelineBuilder timeline;
@@ -123,6 +124,7 @@ final class ReportBuilder {
                 worst = worstConnections(ranking);
             }
             readStallEvidence(worst);
+            sourcePairs = VantageReader.read(dir);
             return result(input, worst);
         }
     }
@@ -156,7 +158,7 @@ final class ReportBuilder {
                 Findings.verdict(eps, requests, selected), shown, eps.size() - shown.size(),
                 timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of())
                         : timeline.build(),
-                connections(input, worst), slow, method(), LIMITS);
+                connections(input, worst), slow, method(), LIMITS, sourcePairs);
     }
 
     private interface TableRead {

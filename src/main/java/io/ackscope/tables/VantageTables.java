@@ -170,5 +170,6 @@ public final class VantageTables {
         public static final Column ONE_WAY_A_TO_B_P50_US = HOST_TIMES.column("one_way_a_to_b_p50_us");
         public static final Column ONE_WAY_B_TO_A_P50_US = HOST_TIMES.column("one_way_b_to_a_p50_us");
         public static final Column SERVER_TURNAROUND_P50_US = HOST_TIMES.column("server_turnaround_p50_us");
+        public static final Column SERVER_TURNAROUND_AT_A_P50_US = HOST_TIMES.column("server_turnaround_at_a_p50_us");
     }
 }

@@ -27,6 +27,7 @@ class ReportColumnsTest {
         schemas.add(CaptureFilesTable.TABLE);
         schemas.add(LatencySummaryTable.TABLE);
         schemas.add(SourcesTable.TABLE);
+        schemas.addAll(io.ackscope.tables.VantageTables.ALL);
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : Report.columnsRead().entrySet()) {
             TableSchema t = schemas.stream().filter(s -> s.name().equals(e.getKey())).findFirst().orElse(null);
