@@ -40,7 +40,28 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
      */
     public record SourcePair(String sourceA, String sourceB, long connections, long clockOffsetMicros,
                              long clockOffsetErrorMicros, double driftPpm, boolean delaysSplit, long lostAtoB,
-                             long lostBtoA, Distribution aToB, Distribution bToA, List<HostSplit> servers) {
+                             long lostBtoA, Distribution aToB, Distribution bToA, List<HostSplit> servers,
+                             TwoPointFlow flow) {
+    }
+
+    /**
+     * The flow graph of one connection at both points: the one with the pair's largest one-way delay, its segments
+     * around that one ({@link VantageReader#FLOW_ROWS} at most), each an arrow from where it was seen leaving to
+     * where it was seen arriving, on A's clock.
+     *
+     * @param streamA  the connection's stream at A
+     * @param streamB  and at B
+     * @param crossings the segments, in A's order
+     */
+    public record TwoPointFlow(long streamA, long streamB, List<Crossing> crossings) {
+    }
+
+    /**
+     * One segment between the points: times in µs since the flow's first one, on A's clock (B's moved by the
+     * offset).
+     */
+    public record Crossing(boolean aToB, long aMicros, long bMicros, long delayMicros, long seq, int length,
+                           long aFrame, long bFrame) {
     }
 
     /**

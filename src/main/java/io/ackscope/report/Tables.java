@@ -101,7 +101,12 @@ final class Tables {
             VantageTables.HostTimes.ONE_WAY_B_TO_A_P50_US, VantageTables.HostTimes.SERVER_TURNAROUND_P50_US,
             VantageTables.HostTimes.SERVER_TURNAROUND_AT_A_P50_US);
     static final List<Column> ONE_WAY_DELAYS_COLUMNS = List.of(OneWayDelays.SOURCE_A, OneWayDelays.SOURCE_B,
-            OneWayDelays.DIRECTION, OneWayDelays.DELAY_US);
+            OneWayDelays.DIRECTION, OneWayDelays.DELAY_US, OneWayDelays.UID_A, OneWayDelays.A_FRAME);
+    /** The second scan of {@code one_way_delays}, for the two-point flow graph of one connection per pair. */
+    static final List<Column> ONE_WAY_FLOW_COLUMNS = List.of(OneWayDelays.SOURCE_A, OneWayDelays.SOURCE_B,
+            OneWayDelays.UID_A, OneWayDelays.STREAM_A, OneWayDelays.STREAM_B, OneWayDelays.DIRECTION,
+            OneWayDelays.A_TIME, OneWayDelays.DELAY_US, OneWayDelays.SEQ, OneWayDelays.PAYLOAD_LENGTH,
+            OneWayDelays.A_FRAME, OneWayDelays.B_FRAME);
 
     /** Every table the report reads and the names of its columns, in reading order. */
     static Map<String, List<String>> all() {
@@ -117,7 +122,8 @@ final class Tables {
         m.put(SOURCES.name(), SOURCES_COLUMNS);
         m.put(SOURCE_PAIRS.name(), SOURCE_PAIRS_COLUMNS);
         m.put(VantageTables.HOST_TIMES.name(), HOST_TIMES_COLUMNS);
-        m.put(VantageTables.ONE_WAY_DELAYS.name(), ONE_WAY_DELAYS_COLUMNS);
+        m.put(VantageTables.ONE_WAY_DELAYS.name(), Stream.concat(ONE_WAY_DELAYS_COLUMNS.stream(),
+                ONE_WAY_FLOW_COLUMNS.stream()).distinct().toList());
         Map<String, List<String>> names = new LinkedHashMap<>();
         m.forEach((t, cols) -> names.put(t, cols.stream().map(Column::name).toList()));
         return names;

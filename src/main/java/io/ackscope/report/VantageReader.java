@@ -26,6 +26,8 @@ final class VantageReader {
     /** Pairs shown, and server endpoints per pair. */
     static final int MAX_PAIRS = 20;
     static final int MAX_SERVERS = 20;
+    /** Segments of the two-point flow graph: half before the worst one, half from it on. */
+    static final int FLOW_ROWS = 40;
 
     /** One pair while it is read. */
     private static final class Pair {
@@ -38,6 +40,13 @@ final class VantageReader {
         final long[] count = new long[2];
         final long[] max = {Long.MIN_VALUE, Long.MIN_VALUE};
         final List<ReportData.HostSplit> servers = new ArrayList<>();
+        /** The segment with the largest one-way delay: its connection (uid at A) and frame at A. */
+        String worstUid;
+        long worstFrame;
+        long worstDelay = Long.MIN_VALUE;
+        final java.util.ArrayDeque<ReportData.Crossing> flow = new java.util.ArrayDeque<>();
+        long streamA, streamB;
+        int after = -1;
     }
 
     static List<ReportData.SourcePair> read(Path dir) throws IOException {
@@ -101,17 +110,68 @@ final class VantageReader {
                     p.bins[d][LatencyBins.bin(us[i])]++;
                     p.count[d]++;
                     p.max[d] = Math.max(p.max[d], us[i]);
+                    if (us[i] > p.worstDelay) {
+                        p.worstDelay = us[i];
+                        p.worstUid = b.strings(OneWayDelays.UID_A)[i];
+                        p.worstFrame = b.longs(OneWayDelays.A_FRAME).values[i];
+                    }
                     last = p;
                 }
             }
         });
+        TableReader.scan(dir, VantageTables.ONE_WAY_DELAYS, Tables.ONE_WAY_FLOW_COLUMNS, b -> flowRows(pairs, b));
         List<ReportData.SourcePair> out = new ArrayList<>();
         for (Pair p : pairs.values()) {
             out.add(new ReportData.SourcePair(p.row[0], p.row[1], p.connections, p.offset, p.error, p.drift, p.split,
                     p.lostAB, p.lostBA, distribution(p, 0, p.p50AB, p.p99AB), distribution(p, 1, p.p50BA, p.p99BA),
-                    List.copyOf(p.servers)));
+                    List.copyOf(p.servers), flow(p)));
         }
         return out;
+    }
+
+    /** Keeps the rows of each pair's worst connection around its worst segment (rows in A's order). */
+    private static void flowRows(Map<String, Pair> pairs, TableReader.Batch b) {
+        String[] a = b.strings(OneWayDelays.SOURCE_A);
+        String[] bb = b.strings(OneWayDelays.SOURCE_B);
+        String[] uid = b.strings(OneWayDelays.UID_A);
+        String[] direction = b.strings(OneWayDelays.DIRECTION);
+        long[] frame = b.longs(OneWayDelays.A_FRAME).values;
+        for (int i = 0; i < b.rows; i++) {
+            Pair p = pairs.get(key(a[i], bb[i]));
+            if (p == null || p.worstUid == null || !p.worstUid.equals(uid[i]) || p.after >= FLOW_ROWS / 2) {
+                continue;
+            }
+            long delay = b.longs(OneWayDelays.DELAY_US).values[i];
+            long aTime = b.longs(OneWayDelays.A_TIME).values[i];
+            boolean aToB = "A_TO_B".equals(direction[i]);
+            p.flow.addLast(new ReportData.Crossing(aToB, aTime, aToB ? aTime + delay : aTime - delay, delay,
+                    b.longs(OneWayDelays.SEQ).values[i], (int) b.longs(OneWayDelays.PAYLOAD_LENGTH).values[i],
+                    frame[i], b.longs(OneWayDelays.B_FRAME).values[i]));
+            p.streamA = b.longs(OneWayDelays.STREAM_A).values[i];
+            p.streamB = b.longs(OneWayDelays.STREAM_B).values[i];
+            if (p.after >= 0 || frame[i] == p.worstFrame) {
+                p.after++;
+            } else if (p.flow.size() > FLOW_ROWS / 2) {
+                p.flow.removeFirst();
+            }
+        }
+    }
+
+    /** The pair's flow: times made relative to its earliest. */
+    private static ReportData.TwoPointFlow flow(Pair p) {
+        if (p.flow.isEmpty()) {
+            return null;
+        }
+        long t0 = Long.MAX_VALUE;
+        for (ReportData.Crossing c : p.flow) {
+            t0 = Math.min(t0, Math.min(c.aMicros(), c.bMicros()));
+        }
+        List<ReportData.Crossing> rel = new ArrayList<>();
+        for (ReportData.Crossing c : p.flow) {
+            rel.add(new ReportData.Crossing(c.aToB(), c.aMicros() - t0, c.bMicros() - t0, c.delayMicros(), c.seq(),
+                    c.length(), c.aFrame(), c.bFrame()));
+        }
+        return new ReportData.TwoPointFlow(p.streamA, p.streamB, List.copyOf(rel));
     }
 
     private static String key(String a, String b) {

@@ -22,8 +22,7 @@ final class VantageSection {
                 + "the clients. The clock offset comes from the smallest one-way delays each way (Paxson's minimum "
                 + "filter); the truth lies within its ± bound. Host times are read on the clock next to that host: "
                 + "the client's ACK delay at A, the server's turnaround at B. These figures are of the whole input "
-                + "(the page's server and time selection does not apply). The side-by-side flow graph of both points "
-                + "is not drawn yet: see one_way_delays for each segment's two times.");
+                + "(the page's server and time selection does not apply).");
         out.raw("</p>");
         for (ReportData.SourcePair p : d.sourcePairs()) {
             pair(out, p);
@@ -79,5 +78,19 @@ final class VantageSection {
             out.raw("</tr>");
         }
         out.raw("</tbody></table></div>");
+        ReportData.TwoPointFlow f = p.flow();
+        if (f != null) {
+            out.raw("<h4>");
+            out.text("Flow graph at both points: the connection with the largest one-way delay (stream "
+                    + f.streamA() + " at A, " + f.streamB() + " at B), " + f.crossings().size()
+                    + " segments around it");
+            out.raw("</h4><p class=\"note\">");
+            out.text("Each arrow runs from where the segment was seen leaving to where it was seen arriving, on A's "
+                    + "clock (B's times moved by the offset): its slant is the one-way delay. Segments lost between "
+                    + "the points are not drawn (they are counted above).");
+            out.raw("</p><div class=\"scroll\">");
+            TwoPointSvg.flow(out.sb, f, p.sourceA(), p.sourceB());
+            out.raw("</div>");
+        }
     }
 }

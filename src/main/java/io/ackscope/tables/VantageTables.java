@@ -153,6 +153,14 @@ public final class VantageTables {
         public static final Column SOURCE_B = ONE_WAY_DELAYS.column("source_b");
         public static final Column DIRECTION = ONE_WAY_DELAYS.column("direction");
         public static final Column DELAY_US = ONE_WAY_DELAYS.column("delay_us");
+        public static final Column UID_A = ONE_WAY_DELAYS.column("uid_a");
+        public static final Column STREAM_A = ONE_WAY_DELAYS.column("stream_a");
+        public static final Column STREAM_B = ONE_WAY_DELAYS.column("stream_b");
+        public static final Column A_TIME = ONE_WAY_DELAYS.column("a_time");
+        public static final Column SEQ = ONE_WAY_DELAYS.column("seq");
+        public static final Column PAYLOAD_LENGTH = ONE_WAY_DELAYS.column("payload_length");
+        public static final Column A_FRAME = ONE_WAY_DELAYS.column("a_frame");
+        public static final Column B_FRAME = ONE_WAY_DELAYS.column("b_frame");
     }
 
     /** Columns of {@link #HOST_TIMES} that readers use. */

@@ -239,7 +239,20 @@ class VantageAnalyzeTest {
         assertTrue(Math.abs(p.aToB().p50Micros() - PATH_DELAY_US) <= 500);
         assertEquals(1, p.servers().size());
         assertTrue(p.servers().get(0).stallAckMicros() >= 36_000 && p.servers().get(0).stallAckMicros() <= 48_000);
+        // the flow graph at both points: the connection with the largest one-way delay, around that segment
+        ReportData.TwoPointFlow flow = p.flow();
+        assertNotNull(flow);
+        assertTrue(flow.crossings().size() > 10 && flow.crossings().size() <= 41, "rows " + flow.crossings().size());
+        long worst = table(pairOut, VantageTables.ONE_WAY_DELAYS).agg(org.apache.spark.sql.functions.max("delay_us"))
+                .first().getLong(0);
+        assertTrue(flow.crossings().stream().anyMatch(c -> c.delayMicros() == worst), "holds the worst " + worst);
+        for (ReportData.Crossing c : flow.crossings()) {
+            assertEquals(c.delayMicros(), c.aToB() ? c.bMicros() - c.aMicros() : c.aMicros() - c.bMicros());
+        }
+        assertEquals(1, table(pairOut, VantageTables.ONE_WAY_DELAYS).where("stream_a = " + flow.streamA()
+                + " AND stream_b = " + flow.streamB() + " AND delay_us = " + worst).count());
         String html = Report.html(d);
+        assertTrue(html.contains("Flow graph at both points"));
         assertTrue(html.contains("<section id=\"vantage\"><h2>Two vantage points</h2>"), "the section");
         assertTrue(html.contains("bound too loose to split delays"));
         assertTrue(html.contains("One-way delay A → B") && html.contains("One-way delay B → A"));
