@@ -184,8 +184,10 @@ public final class Analyze {
                 t = System.nanoTime();
                 progress.phase("matching connections between sources");
                 spark.sparkContext().setJobDescription(VANTAGE);
-                List<VantagePlan.Found> found = inFileOrder.mapPartitions(it -> List.of(VantagePlan.find(it,
-                        numberingB.value())).iterator()).collect();
+                // per partition, the 4-tuples two or more sources saw (pass 1 noted them; a handful per partition)
+                long[][] shared = pass1.stream().map(EngineTask.Pass1::shared).toArray(long[][]::new);
+                List<VantagePlan.Found> found = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
+                        VantagePlan.find(it, numberingB.value(), shared[idx])).iterator(), false).collect();
                 pairs = VantagePlan.of(found, ranks, ranked);
                 phases.put(VANTAGE, secondsSince(t));
             }

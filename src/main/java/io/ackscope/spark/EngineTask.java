@@ -77,8 +77,10 @@ final class EngineTask {
      * @param keys    the first-appearance keys of its connections, sorted
      * @param revived the keys of its evicted attempts that a later segment continued (their first record is
      *                superseded: {@link AnalysisSink#onAttemptRevived}), sorted
+     * @param shared  with two or more sources, the 4-tuple keys two or more of them saw ({@link SharedTuples}),
+     *                sorted; empty otherwise
      */
-    record Pass1(long[] keys, long[] revived) implements Serializable {
+    record Pass1(long[] keys, long[] revived, long[] shared) implements Serializable {
     }
 
     /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
@@ -103,12 +105,14 @@ final class EngineTask {
                 keys[list][n[list]++] = key;
             }
         };
-        feed(rows, numbering, source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink));
+        SharedTuples shared = numbering.sources() >= 2 ? new SharedTuples(numbering) : null;
+        feed(shared == null ? rows : shared.watch(rows), numbering,
+                source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink));
         long[] out = Arrays.copyOf(keys[0], n[0]);
         Arrays.sort(out);
         long[] revived = Arrays.copyOf(keys[1], n[1]);
         Arrays.sort(revived);
-        return new Pass1(out, revived);
+        return new Pass1(out, revived, shared == null ? new long[0] : shared.shared());
     }
 
     /** Engine figures summed over a partition's sources. */
@@ -179,7 +183,8 @@ final class EngineTask {
     static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf) {
         try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks, revived, numbering, plan)) {
-            PartitionPoints points = plan == null ? null : new PartitionPoints(numbering, plan::matched);
+            PartitionPoints points = plan == null ? null
+                    : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id)));
             Fed fed = feed(rows, numbering, source -> {
                 w.points = points == null ? null : points.point(source);
                 return new TcpEngine(w);

@@ -11,15 +11,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.LongPredicate;
 
 /**
  * One shuffle partition's segments per capture source, as {@link PointSegments} for matching them between sources
  * (docs/vantage.md). A partition holds whole 4-tuples of every source (the shuffle key ignores the source), so a
  * connection two sources saw with the same 4-tuple is in one partition. Each source's engine reports its frames
- * here ({@link #point}); a connection gets a local stream number (its index in {@link Point#ids}), and at most
+ * here ({@link #point}); only the connections {@link Keep} chooses are held (the vantage pass: 4-tuples two sources
+ * saw, {@link SharedTuples}; pass 2: the connections it matched); each gets a local stream number (its index in
+ * {@link Point#ids}), and at most
  * {@link #MAX_SEGMENTS_PER_CONNECTION} of its segments are kept, the rest counted in {@link #cut()}: memory is about
- * 60 bytes a kept segment of the partition, so more partitions lower it.
+ * 60 bytes a kept segment, that is of the traffic the sources have in common in the partition.
  *
  * <p>The shuffle rows do not carry the IP ID, so it is 0 here: copies alike in every other number are paired by
  * occurrence (docs/vantage.md, Limits).
@@ -29,14 +30,16 @@ final class PartitionPoints {
     static final int MAX_SEGMENTS_PER_CONNECTION = 1 << 18;
 
     private final ArchiveNumbering numbering;
-    private final LongPredicate keep;
+    private final Keep keep;
     private final Map<Integer, Point> points = new TreeMap<>();
     private long cut;
 
-    /**
-     * @param keep which connections to hold, by first-appearance key ({@link EngineTask#key(ConnectionId)})
-     */
-    PartitionPoints(ArchiveNumbering numbering, LongPredicate keep) {
+    /** Which connections to hold: asked once per connection, with its first segment reported. */
+    interface Keep {
+        boolean keep(ConnectionId id, Segment first);
+    }
+
+    PartitionPoints(ArchiveNumbering numbering, Keep keep) {
         this.numbering = numbering;
         this.keep = keep;
     }
@@ -80,7 +83,7 @@ final class PartitionPoints {
 
         @Override
         public void onFrame(Segment s, FrameAnalysis fa) {
-            int l = local(fa.connection);
+            int l = local(fa.connection, s);
             if (l < 0) {
                 return;
             }
@@ -102,12 +105,12 @@ final class PartitionPoints {
         }
 
         /** The local stream of {@code id}, -1 when it is not kept. */
-        private int local(ConnectionId id) {
+        private int local(ConnectionId id, Segment s) {
             if (id != lastId) {
                 Integer l = local.get(id);
                 if (l == null) {
                     l = -1;
-                    if (keep.test(EngineTask.key(id))) {
+                    if (keep.keep(id, s)) {
                         l = ids.size();
                         ids.add(id);
                         counts.add(new int[1]);

@@ -60,9 +60,15 @@ final class VantagePlan implements Serializable {
         return ((long) x << 32) | y;
     }
 
-    /** The vantage pass over one partition. */
-    static Found find(Iterator<InternalRow> rows, ArchiveNumbering numbering) {
-        PartitionPoints points = new PartitionPoints(numbering, key -> true);
+    /**
+     * The vantage pass over one partition.
+     *
+     * @param shared the 4-tuple keys two or more sources saw in it ({@link EngineTask.Pass1#shared()}): only their
+     *               connections are held
+     */
+    static Found find(Iterator<InternalRow> rows, ArchiveNumbering numbering, long[] shared) {
+        PartitionPoints points = new PartitionPoints(numbering, (id, s) -> SharedTuples.contains(shared,
+                SegmentRows.connectionKey(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort)));
         EngineTask.feed(rows, numbering, source -> new TcpEngine(points.point(source)));
         List<Link> links = new ArrayList<>();
         Map<Long, ClockSamples> samples = new HashMap<>();

@@ -53,7 +53,8 @@ public final class SchemaDoc {
                 .append("every Parquet file ackscope writes itself (not `packets`, which Spark writes). It is raised ")
                 .append("when a column is added, renamed or removed; new columns come last in their table. Version 2 ")
                 .append("added `uid` to every engine table and `server_ip`/`server_port` to their child tables; ")
-                .append("outputs without a version are version 1.\n\n")
+                .append("version 3 the peer columns of `connections` and the tables of two vantage points ")
+                .append("(`source_pairs`, `host_times`, `one_way_delays`); outputs without a version are version 1.\n\n")
                 .append("`ackscope load --out FILE.parquet` writes per-request latencies: see ")
                 .append("[load_requests.md](load_requests.md).\n\n");
         sb.append("Tables: ");
