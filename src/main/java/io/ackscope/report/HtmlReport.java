@@ -63,6 +63,7 @@ public final class HtmlReport {
         CausesSection.diagnosis(out, d);
         charts(d);
         timeline(d);
+        VantageSection.write(out, d);
         worst(d);
         slowest(d);
         InputSection.write(out, d);

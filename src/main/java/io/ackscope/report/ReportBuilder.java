@@ -81,7 +81,7 @@ final class ReportBuilder {
             }
             worst.readStallEvidence(dir, chosen);
             return result(input, sel, pass, causes, m, timeline,
-                    WorstConnections.shown(input, chosen, ladders));
+                    WorstConnections.shown(input, chosen, ladders), VantageReader.read(dir));
         }
     }
 
@@ -91,7 +91,8 @@ final class ReportBuilder {
     }
 
     private ReportData result(InputReader input, Selection sel, ConnectionPass pass, CauseFindings causes,
-                              Measurements m, TimelineBuilder timeline, List<ReportData.Connection> drawn) {
+                              Measurements m, TimelineBuilder timeline, List<ReportData.Connection> drawn,
+                              List<ReportData.SourcePair> sourcePairs) {
         List<EndpointStats> eps = new ArrayList<>(sel.endpoints);
         eps.sort(EndpointStats.MOST_LOST_FIRST);
         List<ReportData.Endpoint> shown = new ArrayList<>();
@@ -107,7 +108,7 @@ final class ReportBuilder {
                 causes.present, shown, eps.size() - shown.size(),
                 timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of(), List.of())
                         : timeline.build(),
-                drawn, m.slowest(), MethodNotes.of(pass.vantage, m.ackMethods), LIMITS);
+                drawn, m.slowest(), MethodNotes.of(pass.vantage, m.ackMethods), LIMITS, sourcePairs);
     }
 
     private interface TableRead {

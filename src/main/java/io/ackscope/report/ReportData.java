@@ -28,11 +28,54 @@ import java.util.Map;
  * @param slowestRequests    the slowest request/response exchanges, slowest first
  * @param method             how the numbers were measured
  * @param limits             how the page summarises and samples
+ * @param sourcePairs        pairs of capture sources that saw connections in common (two vantage points), at most
+ *                           {@link VantageReader#MAX_PAIRS}; empty with one source
  */
 public record ReportData(String tablesDir, String filter, Input input, Verdict verdict, List<CauseRow> causes,
                          int causesNotShown, boolean findingsTable, List<Endpoint> endpoints,
                          int endpointsNotShown, Timeline timeline, List<Connection> worstConnections,
-                         List<Request> slowestRequests, Method method, Limits limits) {
+                         List<Request> slowestRequests, Method method, Limits limits, List<SourcePair> sourcePairs) {
+
+    /**
+     * Two capture sources lined up (the {@code source_pairs} row, docs/vantage.md), with the distributions of the
+     * one-way delays between them ({@code one_way_delays}; p50 and p99 exact, from the row) and the time split of
+     * each server endpoint ({@code host_times}).
+     *
+     * @param delaysSplit the offset's bound is tight enough (1 ms) to split a round trip into its two directions
+     */
+    public record SourcePair(String sourceA, String sourceB, long connections, long clockOffsetMicros,
+                             long clockOffsetErrorMicros, double driftPpm, boolean delaysSplit, long lostAtoB,
+                             long lostBtoA, Distribution aToB, Distribution bToA, List<HostSplit> servers,
+                             TwoPointFlow flow) {
+    }
+
+    /**
+     * The flow graph of one connection at both points: the one with the pair's largest one-way delay, its segments
+     * around that one ({@link VantageReader#FLOW_ROWS} at most), each an arrow from where it was seen leaving to
+     * where it was seen arriving, on A's clock.
+     *
+     * @param streamA  the connection's stream at A
+     * @param streamB  and at B
+     * @param crossings the segments, in A's order
+     */
+    public record TwoPointFlow(long streamA, long streamB, List<Crossing> crossings) {
+    }
+
+    /**
+     * One segment between the points: times in µs since the flow's first one, on A's clock (B's moved by the
+     * offset).
+     */
+    public record Crossing(boolean aToB, long aMicros, long bMicros, long delayMicros, long seq, int length,
+                           long aFrame, long bFrame) {
+    }
+
+    /**
+     * One server endpoint's time split, medians in µs (null without samples): the client host's ACK delay (all of
+     * them, and those that released a stall) read at A, the network each way, the server host's turnaround read at B.
+     */
+    public record HostSplit(String server, long connections, Long clientAckMicros, Long stallAckMicros,
+                            Long aToBMicros, Long bToAMicros, Long serverMicros, Long serverAtAMicros) {
+    }
 
     /**
      * What the numbers rest on: the capture files and how every frame was accounted for.

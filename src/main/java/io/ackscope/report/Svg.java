@@ -425,20 +425,20 @@ final class Svg {
         };
     }
 
-    private static String millis(long us) {
+    static String millis(long us) {
         return String.format(java.util.Locale.ROOT, "%.3f ms", us / 1000.0);
     }
 
     // ---- primitives -----------------------------------------------------------------------------------------
 
-    private static void open(StringBuilder sb, int w, int h, String cls, String label) {
+    static void open(StringBuilder sb, int w, int h, String cls, String label) {
         sb.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"").append(cls).append("\" viewBox=\"0 0 ")
                 .append(w).append(' ').append(h).append("\" role=\"img\" aria-label=\"");
         Text.html(sb, label, 400);
         sb.append("\">");
     }
 
-    private static void line(StringBuilder sb, double x1, double y1, double x2, double y2, String cls) {
+    static void line(StringBuilder sb, double x1, double y1, double x2, double y2, String cls) {
         sb.append("<line class=\"").append(cls).append("\" x1=\"");
         num(sb, x1);
         sb.append("\" y1=\"");
@@ -450,7 +450,7 @@ final class Svg {
         sb.append("\"/>");
     }
 
-    private static void text(StringBuilder sb, double x, double y, String anchor, String cls, String s) {
+    static void text(StringBuilder sb, double x, double y, String anchor, String cls, String s) {
         sb.append("<text class=\"").append(cls).append("\" x=\"");
         num(sb, x);
         sb.append("\" y=\"");

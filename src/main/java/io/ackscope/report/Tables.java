@@ -11,6 +11,9 @@ import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.FindingsTable;
 import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
+import io.ackscope.tables.VantageTables;
+import io.ackscope.tables.VantageTables.OneWayDelays;
+import io.ackscope.tables.VantageTables.SourcePairs;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,6 +97,27 @@ final class Tables {
             FindingsTable.EVENTS, FindingsTable.COUNT, FindingsTable.TIME_LOST_US, FindingsTable.SHARE,
             FindingsTable.EVIDENCE_FRAMES);
 
+    /** Optional, as the two others of two vantage points: outputs from before them do not have them. */
+    static final TableSchema SOURCE_PAIRS = VantageTables.SOURCE_PAIRS;
+    static final List<Column> SOURCE_PAIRS_COLUMNS = List.of(SourcePairs.SOURCE_A, SourcePairs.SOURCE_B,
+            SourcePairs.CONNECTIONS, SourcePairs.CLOCK_OFFSET_US, SourcePairs.CLOCK_OFFSET_ERROR_US,
+            SourcePairs.DRIFT_PPM, SourcePairs.ONE_WAY_A_TO_B_P50_US, SourcePairs.ONE_WAY_A_TO_B_P99_US,
+            SourcePairs.ONE_WAY_B_TO_A_P50_US, SourcePairs.ONE_WAY_B_TO_A_P99_US, SourcePairs.LOST_A_TO_B,
+            SourcePairs.LOST_B_TO_A, SourcePairs.DELAYS_SPLIT);
+    static final List<Column> HOST_TIMES_COLUMNS = List.of(VantageTables.HostTimes.SOURCE_A,
+            VantageTables.HostTimes.SOURCE_B, VantageTables.HostTimes.SERVER_IP, VantageTables.HostTimes.SERVER_PORT,
+            VantageTables.HostTimes.CONNECTIONS, VantageTables.HostTimes.CLIENT_ACK_DELAY_P50_US,
+            VantageTables.HostTimes.STALL_ACK_DELAY_P50_US, VantageTables.HostTimes.ONE_WAY_A_TO_B_P50_US,
+            VantageTables.HostTimes.ONE_WAY_B_TO_A_P50_US, VantageTables.HostTimes.SERVER_TURNAROUND_P50_US,
+            VantageTables.HostTimes.SERVER_TURNAROUND_AT_A_P50_US);
+    static final List<Column> ONE_WAY_DELAYS_COLUMNS = List.of(OneWayDelays.SOURCE_A, OneWayDelays.SOURCE_B,
+            OneWayDelays.DIRECTION, OneWayDelays.DELAY_US, OneWayDelays.UID_A, OneWayDelays.A_FRAME);
+    /** The second scan of {@code one_way_delays}, for the two-point flow graph of one connection per pair. */
+    static final List<Column> ONE_WAY_FLOW_COLUMNS = List.of(OneWayDelays.SOURCE_A, OneWayDelays.SOURCE_B,
+            OneWayDelays.UID_A, OneWayDelays.STREAM_A, OneWayDelays.STREAM_B, OneWayDelays.DIRECTION,
+            OneWayDelays.A_TIME, OneWayDelays.DELAY_US, OneWayDelays.SEQ, OneWayDelays.PAYLOAD_LENGTH,
+            OneWayDelays.A_FRAME, OneWayDelays.B_FRAME);
+
     /** Every table the report reads and the names of its columns, in reading order. */
     static Map<String, List<String>> all() {
         Map<String, List<Column>> m = new LinkedHashMap<>();
@@ -109,6 +133,10 @@ final class Tables {
         m.put(STALLS.name(), STALLS_COLUMNS);
         m.put(FINDINGS.name(), FINDINGS_COLUMNS);
         m.put(SOURCES.name(), SOURCES_COLUMNS);
+        m.put(SOURCE_PAIRS.name(), SOURCE_PAIRS_COLUMNS);
+        m.put(VantageTables.HOST_TIMES.name(), HOST_TIMES_COLUMNS);
+        m.put(VantageTables.ONE_WAY_DELAYS.name(), Stream.concat(ONE_WAY_DELAYS_COLUMNS.stream(),
+                ONE_WAY_FLOW_COLUMNS.stream()).distinct().toList());
         Map<String, List<String>> names = new LinkedHashMap<>();
         m.forEach((t, cols) -> names.put(t, cols.stream().map(Column::name).toList()));
         return names;

@@ -19,6 +19,7 @@ import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.FrameFilter;
+import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -192,7 +193,7 @@ public final class Analyze {
             Map<String, Long> tableRows = engine.tableRows();
 
             t = System.nanoTime();
-            long attemptsEvicted = writeAggregates(out, engine.results(), conf, tableRows);
+            long attemptsEvicted = writeAggregates(out, engine, conf, tableRows);
             phases.put("latency summary", secondsSince(t));
             ReadPlan plan = splits.plan();
             Frames frames = writeFileTables(out, plan, perFile, numbering, conf, tableRows);
@@ -258,7 +259,8 @@ public final class Analyze {
     }
 
     /** What the engine passes left: the connections' first frames (ranked), each task's result, rows per table. */
-    private record Engine(long[] ranks, List<EngineTask.Result> results, Map<String, Long> tableRows) {
+    private record Engine(long[] ranks, ArchiveNumbering ranked, VantagePlan pairs, List<EngineTask.Result> results,
+                          Map<String, Long> tableRows) {
     }
 
     /**
@@ -280,39 +282,75 @@ public final class Analyze {
         long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
         // a handful (attempts answered after their eviction): sent whole to every task
         long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
+        ArchiveNumbering ranked = numbering.ranked(ranks);
+        VantagePlan pairs = numbering.sources() >= 2
+                ? vantagePass(spark, inFileOrder, pass1, ranks, ranked, numberingB, progress, phases) : null;
         progress.phase("analysing connections");
 
         t = System.nanoTime();
         spark.sparkContext().setJobDescription(PASS2);
         Broadcast<long[]> ranksB = jsc.broadcast(ranks);
-        Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(numbering.ranked(ranks));
+        Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
+        Broadcast<VantagePlan> planB = pairs == null ? null : jsc.broadcast(pairs);
         String staging = out.staging().toString();
         List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
-                        rankedB.value(), staging, confB.value().value())).iterator(), false).collect();
+                        rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value()))
+                .iterator(), false).collect();
         Map<String, Long> tableRows = commitEngineTables(out, results, spark.sparkContext().getConf()
                 .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)));
         phases.put(PASS2, secondsSince(t));
         ranksB.destroy();
         numberingB.destroy();
         rankedB.destroy();
-        return new Engine(ranks, results, tableRows);
+        if (planB != null) {
+            planB.destroy();
+        }
+        return new Engine(ranks, ranked, pairs, results, tableRows);
     }
 
     /**
-     * Merges the tasks' per-server latency aggregates into {@code latency_summary} and their cause aggregates into
-     * {@code findings}, writes both; returns the connection attempts the tasks evicted.
+     * With two or more sources, between the engine's passes: per partition, matches the connections of the 4-tuples
+     * two or more sources saw (pass 1 noted them: a handful per partition), and estimates each pair's clock on the
+     * driver from all partitions.
      */
-    private static long writeAggregates(OutputDirectory out, List<EngineTask.Result> results, Configuration conf,
+    private static VantagePlan vantagePass(SparkSession spark, JavaRDD<InternalRow> inFileOrder,
+                                           List<EngineTask.Pass1> pass1, long[] ranks, ArchiveNumbering ranked,
+                                           Broadcast<ArchiveNumbering> numberingB, ProgressReporter progress,
+                                           Map<String, Double> phases) {
+        long t = System.nanoTime();
+        progress.phase("matching connections between sources");
+        spark.sparkContext().setJobDescription(VANTAGE);
+        long[][] shared = pass1.stream().map(EngineTask.Pass1::shared).toArray(long[][]::new);
+        List<VantagePlan.Found> found = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
+                VantagePlan.find(it, numberingB.value(), shared[idx])).iterator(), false).collect();
+        VantagePlan pairs = VantagePlan.of(found, ranks, ranked);
+        phases.put(VANTAGE, secondsSince(t));
+        return pairs;
+    }
+
+    /**
+     * Merges the tasks' per-server latency aggregates into {@code latency_summary}, their cause aggregates into
+     * {@code findings} and their vantage sums into {@code source_pairs} and {@code host_times}, writes them; returns
+     * the connection attempts the tasks evicted.
+     */
+    private static long writeAggregates(OutputDirectory out, Engine engine, Configuration conf,
                                         Map<String, Long> tableRows) throws IOException {
         LatencyAggregate latency = new LatencyAggregate();
         FindingsAggregate findings = new FindingsAggregate();
+        VantageAggregate vantage = new VantageAggregate();
         long attemptsEvicted = 0;
-        for (EngineTask.Result r : results) {
+        for (EngineTask.Result r : engine.results()) {
             latency.merge(r.latency());
             findings.merge(r.findings());
+            vantage.merge(r.vantage());
             attemptsEvicted += r.attemptsEvicted();
         }
+        VantagePlan pairs = engine.pairs();
+        writeSmallTable(out, VantageTables.SOURCE_PAIRS,
+                pairs == null ? List.of() : vantage.sourcePairRows(pairs, engine.ranked()), conf, tableRows);
+        writeSmallTable(out, VantageTables.HOST_TIMES,
+                pairs == null ? List.of() : vantage.hostTimeRows(pairs, engine.ranked()), conf, tableRows);
         writeSmallTable(out, LatencySummaryTable.TABLE, latency.rows(), conf, tableRows);
         writeSmallTable(out, FindingsTable.TABLE, findings.rows(), conf, tableRows);
         return attemptsEvicted;
@@ -367,6 +405,11 @@ public final class Analyze {
     static final String PASS1 = "engine pass 1";
     static final String OVERLAPS = "overlapping files";
     static final String PASS2 = "engine pass 2 and table writes";
+    static final String VANTAGE = "matching between sources";
+
+    /** The tables the engine's tasks write: the engine tables, then {@code one_way_delays}. */
+    private static final List<TableSchema> TASK_TABLES = java.util.stream.Stream.concat(EngineTables.ALL.stream(),
+            java.util.stream.Stream.of(VantageTables.ONE_WAY_DELAYS)).toList();
 
     /** Tasks per core of the job that compares overlapping files. */
     static final int OVERLAP_TASKS_PER_CORE = 4;
@@ -432,7 +475,7 @@ public final class Analyze {
         FileSystem fs = out.fs();
         Map<String, Long> rows = new LinkedHashMap<>();
         Map<String, List<Path>> written = new LinkedHashMap<>();
-        for (TableSchema t : EngineTables.ALL) {
+        for (TableSchema t : TASK_TABLES) {
             rows.put(t.name(), 0L);
             written.put(t.name(), new ArrayList<>());
         }
@@ -461,7 +504,7 @@ public final class Analyze {
                 }
             }
         }
-        for (TableSchema t : EngineTables.ALL) {
+        for (TableSchema t : TASK_TABLES) {
             Path dir = out.staged(t.name());
             fs.delete(new Path(dir, "_temporary"), true);
             FileStatus[] parts = fs.exists(dir) ? fs.listStatus(dir) : new FileStatus[0];

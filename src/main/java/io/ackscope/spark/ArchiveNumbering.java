@@ -146,6 +146,11 @@ final class ArchiveNumbering implements Serializable {
         return sourceOfFile[file];
     }
 
+    /** Capture sources (two or more: the vantage tables are made, {@link VantagePlan}). */
+    int sources() {
+        return sources.length;
+    }
+
     String sourceName(int source) {
         return sources[source];
     }

@@ -29,13 +29,16 @@ final class EngineRows {
     private static final int C_RTT_TS = EngineTables.CONNECTIONS.ordinal("timestamp_rtt_count");
     private static final int C_TTFB = EngineTables.CONNECTIONS.ordinal("ttfb_count");
     private static final int C_SERVER_HELD = EngineTables.CONNECTIONS.ordinal("server_held_stall_us");
+    private static final int C_PEER = EngineTables.CONNECTIONS.ordinal("peer_source");
     private static final int R_IP = EngineTables.RTT_SAMPLES.ordinal("measured_from_ip");
     private static final int A_IP = EngineTables.ACK_DELAYS.ordinal("acking_ip");
     private static final int S_HOLDING_IP = EngineTables.STALLS.ordinal("holding_ip");
     private static final int E_IP = EngineTables.LATENCY_EVENTS.ordinal("side_ip");
     private static final int X_STALL = EngineTables.EXCHANGES.ordinal("stall_us");
 
-    static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap) {
+    /** A connection's row; {@code peer}: its match in another source (the peer columns), or null. */
+    static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap,
+                           VantagePlan.Peer peer) {
         r.clear();
         int i = 0;
         r.setLong(i++, stream).setInt(i++, c.id().firstFileIndex()).setLong(i++, c.id().firstFrameNumber())
@@ -63,6 +66,9 @@ final class EngineRows {
                 .setString(k++, source).setString(k, c.id().uid(source));
         r.setLong(C_SERVER_HELD, c.respHeldStallNanos() / 1000).setLong(C_SERVER_HELD + 1,
                 c.origHeldStallNanos() / 1000);
+        if (peer != null) {
+            r.setString(C_PEER, peer.source()).setLong(C_PEER + 1, peer.stream()).setString(C_PEER + 2, peer.uid());
+        }
     }
 
     private static void side(RowBuffer r, int i, SideStats s) {

@@ -8,12 +8,14 @@ import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.TableSchema;
+import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.EngineConfig;
 import io.ackscope.tcp.Exchange;
+import io.ackscope.tcp.FrameAnalysis;
 import io.ackscope.tcp.CauseEvent;
 import io.ackscope.tcp.LatencyEvent;
 import io.ackscope.tcp.RttSample;
@@ -67,14 +69,21 @@ final class EngineTask {
         return key(id.firstFileIndex(), id.firstFrameNumber());
     }
 
+    /** The file index of a {@link #key}. */
+    static int fileOf(long key) {
+        return (int) (key >>> FRAME_BITS);
+    }
+
     /**
      * What pass 1 learns of a partition.
      *
      * @param keys    the first-appearance keys of its connections, sorted
      * @param revived the keys of its evicted attempts that a later segment continued (their first record is
      *                superseded: {@link AnalysisSink#onAttemptRevived}), sorted
+     * @param shared  with two or more sources, the 4-tuple keys two or more of them saw ({@link SharedTuples}),
+     *                sorted; empty otherwise
      */
-    record Pass1(long[] keys, long[] revived) implements Serializable {
+    record Pass1(long[] keys, long[] revived, long[] shared) implements Serializable {
     }
 
     /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
@@ -99,23 +108,25 @@ final class EngineTask {
                 keys[list][n[list]++] = key;
             }
         };
-        feed(rows, numbering, source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink));
+        SharedTuples shared = numbering.sources() >= 2 ? new SharedTuples(numbering) : null;
+        feed(shared == null ? rows : shared.watch(rows), numbering,
+                source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink));
         long[] out = Arrays.copyOf(keys[0], n[0]);
         Arrays.sort(out);
         long[] revived = Arrays.copyOf(keys[1], n[1]);
         Arrays.sort(revived);
-        return new Pass1(out, revived);
+        return new Pass1(out, revived, shared == null ? new long[0] : shared.shared());
     }
 
     /** Engine figures summed over a partition's sources. */
-    private record Fed(long connections, long segments, int peakOpenTuples, long attemptsEvicted) {
+    record Fed(long connections, long segments, int peakOpenTuples, long attemptsEvicted) {
     }
 
     /**
      * Feeds a partition's rows source by source, a new engine from {@code engines} for each; duplicates are left
      * out and frames renumbered in their source.
      */
-    private static Fed feed(Iterator<InternalRow> rows, ArchiveNumbering numbering,
+    static Fed feed(Iterator<InternalRow> rows, ArchiveNumbering numbering,
                             java.util.function.IntFunction<TcpEngine> engines) {
         Segment s = new Segment();
         TcpEngine engine = null;
@@ -159,7 +170,8 @@ final class EngineTask {
 
     /** What pass 2 of one partition produced. */
     record Result(int partition, List<Written> files, long connections, long segments, int peakOpenTuples,
-                  long attemptsEvicted, LatencyAggregate latency, FindingsAggregate findings) implements Serializable {
+                  long attemptsEvicted, LatencyAggregate latency, FindingsAggregate findings,
+                  VantageAggregate vantage) implements Serializable {
     }
 
     /**
@@ -169,14 +181,23 @@ final class EngineTask {
      * @param ranks   sorted first-appearance keys of all connections: a connection's stream number is its index
      * @param revived sorted keys of the revived attempts ({@link Pass1#revived()}): their first record is not
      *                written, so {@code connections} holds one row per stream
+     * @param plan    the connections matched between sources and the pairs' clocks; null with a single source
      */
     static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
-                        ArchiveNumbering numbering, String stagingRoot, Configuration conf) {
-        try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks, revived, numbering)) {
-            Fed fed = feed(rows, numbering, source -> new TcpEngine(w));
+                        ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf) {
+        try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks, revived, numbering, plan)) {
+            PartitionPoints points = plan == null ? null
+                    : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id)));
+            Fed fed = feed(rows, numbering, source -> {
+                w.points = points == null ? null : points.point(source);
+                return new TcpEngine(w);
+            });
+            if (points != null) {
+                VantageRows.write(points, plan, ranks, numbering, w.vantage, w.oneWayDelaysSink());
+            }
             w.check();
             return new Result(partition, w.written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
-                    fed.attemptsEvicted(), w.latency.sealed(), w.findings);
+                    fed.attemptsEvicted(), w.latency.sealed(), w.findings, w.vantage);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -212,8 +233,13 @@ final class EngineTask {
         private final Output latencyEvents = new Output(EngineTables.LATENCY_EVENTS);
         private final Output exchanges = new Output(EngineTables.EXCHANGES);
         private final Output connections = new Output(EngineTables.CONNECTIONS);
+        private final Output oneWayDelays = new Output(VantageTables.ONE_WAY_DELAYS);
         private final List<Output> outputs = List.of(connections, rttSamples, ackDelays, stalls, latencyEvents,
-                exchanges);
+                exchanges, oneWayDelays);
+        private final VantagePlan plan;
+        /** The current source's segments for the vantage part, when there is a plan. */
+        PartitionPoints.Point points;
+        final VantageAggregate vantage = new VantageAggregate();
         /** Values of open connections, until their record says which server endpoint they belong to. */
         private final Map<ConnectionId, ValueCounts[]> openValues = new HashMap<>();
         /** The last connection {@link #value} was called for, and its values (records come in runs). */
@@ -230,8 +256,9 @@ final class EngineTask {
         private IOException failure;
 
         Writers(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
-                ArchiveNumbering numbering) {
+                ArchiveNumbering numbering, VantagePlan plan) {
             this.revived = revived;
+            this.plan = plan;
             this.partition = partition;
             this.attempt = attempt;
             this.stagingRoot = stagingRoot;
@@ -283,6 +310,27 @@ final class EngineTask {
         void check() throws IOException {
             if (failure != null) {
                 throw failure;
+            }
+        }
+
+        VantageRows.Sink oneWayDelaysSink() {
+            return new VantageRows.Sink() {
+                @Override
+                public RowBuffer row() {
+                    return oneWayDelays.row;
+                }
+
+                @Override
+                public void written() {
+                    write(oneWayDelays);
+                }
+            };
+        }
+
+        @Override
+        public void onFrame(Segment s, FrameAnalysis fa) {
+            if (points != null) {
+                points.onFrame(s, fa);
             }
         }
 
@@ -358,7 +406,8 @@ final class EngineTask {
                 lastValues = null;
             }
             EngineRows.connection(connections.row, c, stream, source(),
-                    FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()));
+                    FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
+                    plan == null ? null : plan.peer(key));
             write(connections);
         }
 

@@ -8,14 +8,17 @@
  * key, each group in file order; {@link io.ackscope.spark.ArchiveNumbering} renumbers frames per source; the TCP
  * engine runs per partition ({@link io.ackscope.spark.EngineTask}), makes its records into rows
  * ({@link io.ackscope.spark.EngineRows}) and writes the tables ({@link io.ackscope.spark.TableFiles});
- * {@link io.ackscope.spark.OutputDirectory} commits them.
+ * {@link io.ackscope.spark.OutputDirectory} commits them. With two or more capture sources, a vantage pass between
+ * the engine's two passes matches connections between sources ({@link io.ackscope.spark.VantagePlan}: each pair's
+ * clock from all partitions), and pass 2 writes the peer columns and {@code one_way_delays}
+ * ({@link io.ackscope.spark.VantageRows}, sums in {@link io.ackscope.spark.VantageAggregate}).
  *
  * <p><b>Tables.</b> Their schemas, the Parquet writer and the reader live in {@code tables}, which knows no Spark;
  * here are only the rows of each table ({@code EngineRows}, {@code CaptureFileRows}, {@code SourceRows}); the Spark
  * schema of each comes from {@code source/SparkSchemas}. The engine's events carry numbers; the {@code evidence}
  * column's words are made here ({@link io.ackscope.spark.EvidenceText}).
  *
- * <p>Uses {@code spark.source}, {@code tables}, {@code tcp}, {@code decode}, {@code capture}, {@code output} and
- * {@code json}; nothing below knows Spark.
+ * <p>Uses {@code spark.source}, {@code vantage}, {@code tables}, {@code tcp}, {@code decode}, {@code capture},
+ * {@code output} and {@code json}; nothing below knows Spark.
  */
 package io.ackscope.spark;

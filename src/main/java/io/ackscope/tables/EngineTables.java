@@ -163,6 +163,11 @@ public final class EngineTables {
         c.add(new Column("client_held_stall_us", LONG, false, "µs",
                 "Of `stall_us`, stalls in which the client's data waited (Nagle at the client, the server's ACK "
                         + "delayed)."));
+        c.add(new Column("peer_source", STRING, true, "",
+                "With two or more sources: the other source that saw this connection too (`source_pairs`, "
+                        + "docs/vantage.md); null when no other source did."));
+        c.add(new Column("peer_stream", LONG, true, "", "The connection's `stream` in `peer_source`."));
+        c.add(new Column("peer_uid", STRING, true, "", "The connection's `uid` in `peer_source`."));
         CONNECTIONS = new TableSchema("connections",
                 "One row per TCP connection (as tshark's `tcp.stream`, including port reuse). The client is the "
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);
@@ -291,6 +296,9 @@ public final class EngineTables {
 
         public static final Column STREAM = CONNECTIONS.column("stream");
         public static final Column UID = CONNECTIONS.column("uid");
+        public static final Column PEER_SOURCE = CONNECTIONS.column("peer_source");
+        public static final Column PEER_STREAM = CONNECTIONS.column("peer_stream");
+        public static final Column PEER_UID = CONNECTIONS.column("peer_uid");
         public static final Column FIRST_FILE_INDEX = CONNECTIONS.column("first_file_index");
         public static final Column FIRST_FRAME = CONNECTIONS.column("first_frame");
         public static final Column FIRST_TIME = CONNECTIONS.column("first_time");

@@ -19,6 +19,7 @@ public final class SchemaDoc {
         t.addAll(EngineTables.ALL);
         t.add(LatencySummaryTable.TABLE);
         t.add(FindingsTable.TABLE);
+        t.addAll(VantageTables.ALL);
         t.add(PacketSchema.TABLE);
         return t;
     }
@@ -82,7 +83,9 @@ public final class SchemaDoc {
                 .append("tables (`rtt_samples.measured_from_ip`, `ack_delays.acking_ip`, `stalls.holding_ip` and ")
                 .append("`delaying_ip`, `latency_events.side_ip`), split `connections.stall_us` by whose data waited ")
                 .append("(`server_held_stall_us`, `client_held_stall_us`) and made `exchanges.stall_us` all the ")
-                .append("exchange's stall time (it was the part before the response, 0 on most stalled requests). ")
+                .append("exchange's stall time (it was the part before the response, 0 on most stalled requests), ")
+                .append("and added the peer columns of `connections` and the tables of two vantage points ")
+                .append("(`source_pairs`, `host_times`, `one_way_delays`). ")
                 .append("Renamed, old → new, to port queries:\n\n");
         for (String r : V3_RENAMES) {
             sb.append("- ").append(r).append('\n');

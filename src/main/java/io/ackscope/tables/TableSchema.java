@@ -12,8 +12,9 @@ public final class TableSchema {
      * Version of the tables' schemas as a whole, raised when a column of any table is added, renamed or removed:
      * {@code _SUCCESS} records it ({@code "schema_version"}) and so does every Parquet file the tables' writer makes
      * (key-value metadata {@link #VERSION_KEY}). 1: before it was recorded; 2: {@code uid} in every engine table, the
-     * server endpoint in their child tables; 3: one vocabulary ({@code *_time}, {@code *_frame}, the stall columns
-     * by part and holder; {@link SchemaDoc#V3_RENAMES}) and the acting host's address in the side tables.
+ * server endpoint in their child tables; 3: one vocabulary ({@code *_time}, {@code *_frame}, the stall columns
+     * by part and holder; {@link SchemaDoc#V3_RENAMES}), the acting host's address in the side tables, the peer
+     * columns of {@code connections} and the tables of two vantage points ({@link VantageTables}).
      */
     public static final int VERSION = 3;
     /** The Parquet key-value metadata key of {@link #VERSION}. */

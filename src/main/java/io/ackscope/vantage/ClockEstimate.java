@@ -18,7 +18,8 @@ package io.ackscope.vantage;
  * @param refNanos     the time (A's clock) the offset is given for: the middle of the matched segments' span
  * @param windows      time windows the drift was fitted on (0: none)
  */
-public record ClockEstimate(long offsetNanos, long errorNanos, double driftPpm, long refNanos, int windows) {
+public record ClockEstimate(long offsetNanos, long errorNanos, double driftPpm, long refNanos, int windows)
+        implements java.io.Serializable {
 
     /** Windows are at least this long, so each holds enough segments for its minimum to be near the floor. */
     static final long MIN_WINDOW_NANOS = 500_000_000L;
@@ -47,6 +48,15 @@ public record ClockEstimate(long offsetNanos, long errorNanos, double driftPpm, 
      * @return null when either direction has no segment
      */
     static ClockEstimate estimate(long[] tAB, long[] dAB, long[] tBA, long[] dBA) {
+        return estimate(tAB, dAB, null, tBA, dBA, null);
+    }
+
+    /**
+     * As {@link #estimate(long[], long[], long[], long[])} on samples that each stand for {@code wAB[i]} (and
+     * {@code wBA[i]}) segments, for the count a window needs ({@link ClockSamples}: one sample per bucket); null
+     * weights are all 1.
+     */
+    static ClockEstimate estimate(long[] tAB, long[] dAB, long[] wAB, long[] tBA, long[] dBA, long[] wBA) {
         if (tAB.length == 0 || tBA.length == 0) {
             return null;
         }
@@ -62,8 +72,8 @@ public record ClockEstimate(long offsetNanos, long errorNanos, double driftPpm, 
             long width = (last - first) / n + 1;
             long[] minAB = windowMinima(tAB, dAB, first, width, n);
             long[] minBA = windowMinima(tBA, dBA, first, width, n);
-            long[] cntAB = windowCounts(tAB, first, width, n);
-            long[] cntBA = windowCounts(tBA, first, width, n);
+            long[] cntAB = windowCounts(tAB, wAB, first, width, n);
+            long[] cntBA = windowCounts(tBA, wBA, first, width, n);
             for (int w = 0; w < n; w++) {
                 if (cntAB[w] >= MIN_PER_WINDOW && cntBA[w] >= MIN_PER_WINDOW) {
                     wt[used] = (first + w * width + width / 2.0) - ref;
@@ -100,10 +110,10 @@ public record ClockEstimate(long offsetNanos, long errorNanos, double driftPpm, 
         return m;
     }
 
-    private static long[] windowCounts(long[] t, long first, long width, int n) {
+    private static long[] windowCounts(long[] t, long[] weights, long first, long width, int n) {
         long[] c = new long[n];
-        for (long v : t) {
-            c[(int) Math.min(n - 1, (v - first) / width)]++;
+        for (int i = 0; i < t.length; i++) {
+            c[(int) Math.min(n - 1, (t[i] - first) / width)] += weights == null ? 1 : weights[i];
         }
         return c;
     }

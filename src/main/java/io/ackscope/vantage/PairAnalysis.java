@@ -4,7 +4,9 @@ import io.ackscope.tcp.Addresses;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Lines up two capture points: matches their connections ({@link ConnectionMatcher}) and segments
@@ -55,12 +57,53 @@ public final class PairAnalysis {
         return build(p, q, pairs, results, clock);
     }
 
+    /**
+     * Lines up {@code a} and {@code b} with a clock found before ({@link ClockSamples}, over more than these
+     * segments): {@code a} is taken as the point nearer the clients. Null when they have no connection in common.
+     */
+    public static VantagePair analyze(PointSegments a, PointSegments b, ClockEstimate clock) {
+        List<ConnectionMatcher.Pair> pairs = ConnectionMatcher.match(a, b);
+        if (pairs.isEmpty()) {
+            return null;
+        }
+        List<SegmentMatcher.Result> results = new ArrayList<>();
+        for (ConnectionMatcher.Pair c : pairs) {
+            results.add(SegmentMatcher.match(a, c.x(), b, c.y(), c.flip()));
+        }
+        return build(a, b, pairs, results, clock);
+    }
+
+    /** Two connections, one at each point, matched: their streams at X and at Y. */
+    public record StreamPair(long streamX, long streamY) {
+    }
+
+    /**
+     * Matches {@code x} and {@code y} and adds every matched segment to {@code out} (X's time and Y's): what a
+     * clock estimate over several parts of the input needs. Returns the connections matched.
+     */
+    public static List<StreamPair> sample(PointSegments x, PointSegments y, ClockSamples out) {
+        List<StreamPair> matched = new ArrayList<>();
+        for (ConnectionMatcher.Pair c : ConnectionMatcher.match(x, y)) {
+            SegmentMatcher.Result r = SegmentMatcher.match(x, c.x(), y, c.y(), c.flip());
+            int[] sx = c.x().segments();
+            for (int k = 0; k < sx.length; k++) {
+                int j = r.partnerOfX()[k];
+                if (j >= 0) {
+                    out.add(x.fromOriginator(sx[k]), x.timeNanos(sx[k]), y.timeNanos(j));
+                }
+            }
+            matched.add(new StreamPair(c.x().stream(), c.y().stream()));
+        }
+        return matched;
+    }
+
     private static VantagePair build(PointSegments a, PointSegments b, List<ConnectionMatcher.Pair> pairs,
                                      List<SegmentMatcher.Result> results, ClockEstimate clock) {
         List<MatchedConnection> connections = new ArrayList<>();
         List<OneWayDelay> delays = new ArrayList<>();
         HostTimes.Builder acks = new HostTimes.Builder();
         HostTimes.Builder turnarounds = new HostTimes.Builder();
+        Map<String, Server> servers = new LinkedHashMap<>();
         LongList ab = new LongList();
         LongList ba = new LongList();
         long lostAB = 0, lostBA = 0, onlyDown = 0;
@@ -68,6 +111,9 @@ public final class PairAnalysis {
             PointConnection ca = pairs.get(c).x();
             PointConnection cb = pairs.get(c).y();
             SegmentMatcher.Result r = results.get(c);
+            String server = Addresses.endpoint(ca.tuple()[2], ca.tuple()[3], ca.ports()[1]);
+            Server sv = servers.computeIfAbsent(server, k -> new Server(ca));
+            sv.connections++;
             int[] sa = ca.segments();
             for (int k = 0; k < sa.length; k++) {
                 int i = sa[k];
@@ -79,7 +125,9 @@ public final class PairAnalysis {
                 boolean aToB = a.fromOriginator(i);
                 long d = aToB ? b.timeNanos(j) - tA - clock.offsetAt(tA) : tA - b.timeNanos(j) + clock.offsetAt(tA);
                 (aToB ? ab : ba).add(d, tA);
-                delays.add(new OneWayDelay(ca.stream(), aToB, tA, d, a.seq(i), a.payloadLength(i)));
+                (aToB ? sv.ab : sv.ba).add(d, tA);
+                delays.add(new OneWayDelay(ca.stream(), cb.stream(), aToB, tA, b.timeNanos(j), d, a.seq(i),
+                        a.payloadLength(i), a.order(i), b.order(j)));
             }
             int lostHere = unmatched(a, ca, r.partnerOfX(), true);
             int lostThere = unmatched(b, cb, r.partnerOfY(), pairs.get(c).flip());
@@ -89,18 +137,44 @@ public final class PairAnalysis {
             lostBA += lostThere;
             onlyDown += downHere + downThere;
             ClientAckDelays.add(acks, a, ca, b, r.partnerOfX());
+            ClientAckDelays.add(sv.acks, a, ca, b, r.partnerOfX());
             ServerTurnarounds.add(turnarounds, a, ca, b, r.partnerOfX());
+            ServerTurnarounds.add(sv.turnarounds, a, ca, b, r.partnerOfX());
             connections.add(new MatchedConnection(ca.stream(), cb.stream(),
-                    Addresses.endpoint(ca.tuple()[0], ca.tuple()[1], ca.ports()[0]),
-                    Addresses.endpoint(ca.tuple()[2], ca.tuple()[3], ca.ports()[1]),
+                    Addresses.endpoint(ca.tuple()[0], ca.tuple()[1], ca.ports()[0]), server,
                     pairs.get(c).byIsn(), r.matched(), lostHere, lostThere, downHere + downThere));
         }
         SourcePair row = new SourcePair(a.source(), b.source(), pairs.size(), Math.round(clock.offsetNanos() / 1e3),
                 Math.round(clock.errorNanos() / 1e3), clock.driftPpm(), Percentiles.micros(ab.values(), 50),
                 Percentiles.micros(ab.values(), 99), Percentiles.micros(ba.values(), 50),
                 Percentiles.micros(ba.values(), 99), lostAB, lostBA);
+        List<ServerTimes> perServer = new ArrayList<>();
+        for (Server sv : servers.values()) {
+            perServer.add(sv.build());
+        }
         return new VantagePair(row, clock, List.copyOf(connections), List.copyOf(delays), acks.build(),
-                turnarounds.build(), onlyDown);
+                turnarounds.build(), onlyDown, List.copyOf(perServer));
+    }
+
+    /** One server endpoint's samples while a pair is built. */
+    private static final class Server {
+        final String ip;
+        final int port;
+        long connections;
+        final HostTimes.Builder acks = new HostTimes.Builder();
+        final HostTimes.Builder turnarounds = new HostTimes.Builder();
+        final LongList ab = new LongList();
+        final LongList ba = new LongList();
+
+        Server(PointConnection c) {
+            ip = Addresses.format(c.tuple()[2], c.tuple()[3]);
+            port = c.ports()[1];
+        }
+
+        ServerTimes build() {
+            return new ServerTimes(ip, port, connections, acks.build(), turnarounds.build(), ab.values(),
+                    ba.values());
+        }
     }
 
     /**

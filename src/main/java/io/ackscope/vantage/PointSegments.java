@@ -180,4 +180,9 @@ public final class PointSegments {
     long captureOrder(int i) {
         return order[i];
     }
+
+    /** Where the segment was read, as given to {@link #add} (the Spark job gives its frame number in its source). */
+    public long order(int i) {
+        return order[i];
+    }
 }

@@ -13,10 +13,11 @@ import java.util.List;
  * @param ackDelays      the client's ACK delays at both points ({@link ClientAckDelays}; marked: a stall's)
  * @param turnarounds    the server's request-to-answer times at both points ({@link ServerTurnarounds})
  * @param onlyDownstream segments seen where they arrive but not where they leave (see {@link MatchedConnection})
+ * @param servers        the same host times and one-way delays per server endpoint, in the order first met
  */
 public record VantagePair(SourcePair summary, ClockEstimate clock, List<MatchedConnection> connections,
                           List<OneWayDelay> delays, HostTimes ackDelays, HostTimes turnarounds,
-                          long onlyDownstream) {
+                          long onlyDownstream, List<ServerTimes> servers) {
 
     /**
      * Above this error the offset bound alone does not split a round trip into its two directions: the one-way

@@ -12,7 +12,11 @@
  * reads from capture files; the result is a {@link io.ackscope.vantage.VantagePair}. Method, formulas and limits:
  * {@code docs/vantage.md}.
  *
- * <p>Everything of both points is held in memory (about 60 bytes a segment plus the matching's maps); the pairs
- * are found within one JVM. Uses {@code tcp}, {@code decode} and {@code capture}; no Spark.
+ * <p>Everything of both points given is held in memory (about 60 bytes a segment plus the matching's maps). The
+ * command {@code vantage} gives it two whole captures; the Spark job gives it one shuffle partition's segments per
+ * source and merges the clock samples of all partitions ({@link io.ackscope.vantage.ClockSamples}) before the
+ * one-way delays ({@link io.ackscope.vantage.PairAnalysis#analyze(io.ackscope.vantage.PointSegments,
+ * io.ackscope.vantage.PointSegments, io.ackscope.vantage.ClockEstimate)}). Uses {@code tcp}, {@code decode} and
+ * {@code capture}; no Spark (it sits under {@code spark}).
  */
 package io.ackscope.vantage;

@@ -19,8 +19,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packages point one way: {@code cli -> (spark | report | probe | load | lab | vantage) -> (tcp -> decode ->
- * capture | output | tables)}. {@code output} (an analyze output's marker and lock) and {@code tables} (the table schemas and
+ * The packages point one way: {@code cli -> (spark | report | probe | load | lab) -> vantage -> (tcp -> decode ->
+ * capture | output | tables)}; {@code vantage} (two capture points lined up) sits under the Spark job, which runs it
+ * per partition. {@code output} (an analyze output's marker and lock) and {@code tables} (the table schemas and
  * the Parquet writer and reader) stand beside the engine: the packages above use them; {@code tables} uses nothing
  * of ackscope and no Spark, {@code output} only capture (the staging prefix the listing skips). {@code json} (the one
  * JSON writer) uses nothing of ackscope and sits at the bottom, for everyone.
@@ -37,9 +38,10 @@ class LayeringTest {
             Map.entry("capture", 0), Map.entry("json", 0),
             Map.entry("decode", 1),
             Map.entry("tcp", 2), Map.entry("output", 2), Map.entry("tables", 2),
-            Map.entry("spark", 3), Map.entry("spark.source", 3), Map.entry("report", 3), Map.entry("probe", 3),
-            Map.entry("load", 3), Map.entry("lab", 3), Map.entry("vantage", 3),
-            Map.entry("cli", 4));
+            Map.entry("vantage", 3),
+            Map.entry("spark", 4), Map.entry("spark.source", 4), Map.entry("report", 4), Map.entry("probe", 4),
+            Map.entry("load", 4), Map.entry("lab", 4),
+            Map.entry("cli", 5));
 
     /** A package named in code: lower-case segments after io.ackscope (a class name starts upper case). */
     private static final Pattern REF =

@@ -149,7 +149,7 @@ class ReportCausesTest {
                 List.of(1L), null, null);
         ReportData x = new ReportData(d.tablesDir(), d.filter(), d.input(), d.verdict(), List.of(evil), 0, true,
                 d.endpoints(), d.endpointsNotShown(), d.timeline(), d.worstConnections(), d.slowestRequests(),
-                d.method(), d.limits());
+                d.method(), d.limits(), d.sourcePairs());
         String html = HtmlReport.render(x, "now", null);
         assertFalse(html.contains("<script>"), "script");
         assertFalse(html.contains("<img src=x"), "img");
@@ -167,7 +167,7 @@ class ReportCausesTest {
                 1, 1, 0, 43_000, 0.0004, 43_000, e.distributions(), e.ackClasses(), e.vantage(), e.findings());
         ReportData x = new ReportData(d.tablesDir(), d.filter(), d.input(), d.verdict(), d.causes(),
                 d.causesNotShown(), true, List.of(rare), 0, d.timeline(), d.worstConnections(),
-                d.slowestRequests(), d.method(), d.limits());
+                d.slowestRequests(), d.method(), d.limits(), d.sourcePairs());
         String html = HtmlReport.render(x, "now", null);
         assertTrue(html.contains("<div class=\"card\" data-card=\"stalls\"><div class=\"v\">1</div>"), "neutral");
         assertTrue(html.contains("<div class=\"card good\" data-card=\"stall-share\">"), "share under 1%");

@@ -40,7 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ArchiveAnalyzeTest {
     /** Columns that name files or sources, which differ between an archive and the uncut capture. */
     /** Columns that depend on how the capture was cut and named: uid is derived from the source's name. */
-    static final String[] FILE_COLUMNS = {"source", "uid", "first_file_index"};
+    /** The peer columns name the other source (two hosts with the same traffic match each other's connections). */
+    static final String[] FILE_COLUMNS = {"source", "uid", "first_file_index", "peer_source", "peer_stream",
+            "peer_uid"};
 
     @TempDir
     static Path tmp;
@@ -234,6 +236,13 @@ class ArchiveAnalyzeTest {
                     perSource, t);
         }
         Dataset<Row> streams = spark.read().parquet(out.resolve("connections").toString());
+        // the same traffic at both: every connection matched, no delay between the points, no loss
+        assertEquals(0, streams.where("peer_source IS NULL").count());
+        Row pair = spark.read().parquet(out.resolve("source_pairs").toString()).first();
+        assertEquals(List.of("hostA", "hostB", 0L, 0L, 0L, 0L, 0L, 0L), List.of(pair.getAs("source_a"),
+                pair.getAs("source_b"), pair.getAs("clock_offset_us"), pair.getAs("clock_offset_error_us"),
+                pair.getAs("one_way_a_to_b_p99_us"), pair.getAs("one_way_b_to_a_p99_us"), pair.getAs("lost_a_to_b"),
+                pair.getAs("lost_b_to_a")));
         assertEquals(0, streams.where("source = 'hostB'").agg(org.apache.spark.sql.functions.min("stream"))
                 .first().getLong(0), "stream numbers start at 0 in each source");
         assertFalse(rows(out, "sources").isEmpty());
@@ -294,12 +303,22 @@ class ArchiveAnalyzeTest {
         assertEquals(21, both.endpoints().get(0).connections());
     }
 
-    /** The single-JVM reader of the same inputs gives every engine table of {@code out}, row for row. */
+    /**
+     * The single-JVM reader of the same inputs gives every engine table of {@code out}, row for row (the peer
+     * columns, from matching sources with each other, are analyze's own).
+     */
     static void assertSingleJvmAgrees(Path out, Path input) throws IOException {
         EngineReference ref = EngineReference.run(List.of(input));
         for (TableSchema t : EngineTables.ALL) {
             List<List<Object>> analyzed = new ArrayList<>();
-            for (Row r : spark.read().parquet(out.resolve(t.name()).toString()).collectAsList()) {
+            Dataset<Row> d = spark.read().parquet(out.resolve(t.name()).toString());
+            if (t == EngineTables.CONNECTIONS) {
+                for (String peer : new String[]{"peer_source", "peer_stream", "peer_uid"}) {
+                    d = d.withColumn(peer, org.apache.spark.sql.functions.lit(null).cast(d.schema().apply(peer)
+                            .dataType()));
+                }
+            }
+            for (Row r : d.collectAsList()) {
                 analyzed.add(SparkTests.comparable(r));
             }
             assertEquals(SparkTests.sortedText(ref.rows.getOrDefault(t.name(), List.of())),

@@ -107,7 +107,7 @@ final class EngineReference implements AnalysisSink {
         connections.add(c);
         RowBuffer r = new RowBuffer(EngineTables.CONNECTIONS);
         EngineRows.connection(r, c, c.id().stream(), sourceName(),
-                FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()));
+                FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()), null);
         add(EngineTables.CONNECTIONS, r);
     }
 }

@@ -29,6 +29,7 @@ class ReportColumnsTest {
         schemas.add(LatencySummaryTable.TABLE);
         schemas.add(SourcesTable.TABLE);
         schemas.add(FindingsTable.TABLE);
+        schemas.addAll(io.ackscope.tables.VantageTables.ALL);
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : Report.columnsRead().entrySet()) {
             TableSchema t = schemas.stream().filter(s -> s.name().equals(e.getKey())).findFirst().orElse(null);

@@ -61,7 +61,7 @@ public final class SegmentRows {
      * The shuffle key of a 4-tuple: the XOR of its two endpoints' hashes, the same in both directions (other
      * 4-tuples may share it; the engine keeps them apart).
      */
-    static long connectionKey(long srcHi, long srcLo, int srcPort, long dstHi, long dstLo, int dstPort) {
+    public static long connectionKey(long srcHi, long srcLo, int srcPort, long dstHi, long dstLo, int dstPort) {
         return endpointHash(srcHi, srcLo, srcPort) ^ endpointHash(dstHi, dstLo, dstPort);
     }
 

@@ -1,0 +1,157 @@
+package io.ackscope.spark;
+
+import io.ackscope.spark.source.SegmentRows;
+import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.TcpEngine;
+import io.ackscope.vantage.ClockEstimate;
+import io.ackscope.vantage.ClockSamples;
+import io.ackscope.vantage.PairAnalysis;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Which connections two capture sources both saw, and each pair of sources' clock: what the engine's second pass
+ * needs to write the peer columns of {@code connections} and the {@code one_way_delays} rows (docs/vantage.md).
+ * Made between the engine's two passes, only when the input has two or more sources: the vantage pass
+ * ({@link #find}) matches each shuffle partition's connections between its sources and reduces their matched
+ * segments to {@link ClockSamples}; the driver merges those per pair of sources ({@link #of}), decides which source
+ * is nearer the clients and estimates the clock once over all of them. A clock is an aggregate over the whole
+ * input, so the one-way delays can only be written in the pass after it.
+ *
+ * <p>A connection seen by three sources has one peer in {@code connections}: the one of the first pair (by source
+ * order) that matched it; its {@code one_way_delays} rows are there for every pair.
+ */
+final class VantagePlan implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Two connections matched in a partition: source and first-appearance key of each, and their uids. */
+    record Link(int sourceX, long keyX, String uidX, int sourceY, long keyY, String uidY) implements Serializable {
+    }
+
+    /** What the vantage pass found in one partition; {@code samples} by {@link #pairKey} (X the lower source). */
+    record Found(List<Link> links, Map<Long, ClockSamples> samples, long cut) implements Serializable {
+    }
+
+    /** A connection's match in another source: the row's peer columns. */
+    record Peer(String source, long stream, String uid) implements Serializable {
+    }
+
+    /** A pair of sources with connections in common: A nearer the clients, and B's clock relative to A's. */
+    record PairClock(int sourceA, int sourceB, ClockEstimate clock) implements Serializable {
+    }
+
+    private final List<PairClock> pairs;
+    private final Map<Long, Peer> peers;
+
+    private VantagePlan(List<PairClock> pairs, Map<Long, Peer> peers) {
+        this.pairs = pairs;
+        this.peers = peers;
+    }
+
+    /** One long for an ordered pair of sources. */
+    static long pairKey(int x, int y) {
+        return ((long) x << 32) | y;
+    }
+
+    /**
+     * The vantage pass over one partition.
+     *
+     * @param shared the 4-tuple keys two or more sources saw in it ({@link EngineTask.Pass1#shared()}): only their
+     *               connections are held
+     */
+    static Found find(Iterator<InternalRow> rows, ArchiveNumbering numbering, long[] shared) {
+        PartitionPoints points = new PartitionPoints(numbering, (id, s) -> SharedTuples.contains(shared,
+                SegmentRows.connectionKey(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort)));
+        EngineTask.feed(rows, numbering, source -> new TcpEngine(points.point(source)));
+        List<Link> links = new ArrayList<>();
+        Map<Long, ClockSamples> samples = new HashMap<>();
+        List<PartitionPoints.Point> all = new ArrayList<>(points.points().values());
+        for (int i = 0; i < all.size(); i++) {
+            for (int j = i + 1; j < all.size(); j++) {
+                PartitionPoints.Point x = all.get(i);
+                PartitionPoints.Point y = all.get(j);
+                ClockSamples s = new ClockSamples();
+                for (PairAnalysis.StreamPair m : PairAnalysis.sample(x.segments, y.segments, s)) {
+                    ConnectionId cx = x.ids.get((int) m.streamX());
+                    ConnectionId cy = y.ids.get((int) m.streamY());
+                    links.add(new Link(x.source, EngineTask.key(cx), cx.uid(x.name()), y.source, EngineTask.key(cy),
+                            cy.uid(y.name())));
+                    samples.putIfAbsent(pairKey(x.source, y.source), s);
+                }
+            }
+        }
+        return new Found(links, samples, points.cut());
+    }
+
+    /**
+     * Merges the partitions' findings: per pair of sources its clock (pairs without segments both ways are left
+     * out), and per matched connection its peer.
+     *
+     * @param ranks  sorted first-appearance keys of all connections (their stream numbers)
+     * @param ranked the numbering, {@link ArchiveNumbering#ranked ranked} with {@code ranks}
+     */
+    static VantagePlan of(List<Found> found, long[] ranks, ArchiveNumbering ranked) {
+        Map<Long, ClockSamples> merged = new TreeMap<>();
+        for (Found f : found) {
+            for (Map.Entry<Long, ClockSamples> e : f.samples().entrySet()) {
+                ClockSamples m = merged.get(e.getKey());
+                if (m == null) {
+                    merged.put(e.getKey(), e.getValue());
+                } else {
+                    m.merge(e.getValue());
+                }
+            }
+        }
+        Map<Long, PairClock> clocks = new TreeMap<>();
+        for (Map.Entry<Long, ClockSamples> e : merged.entrySet()) {
+            ClockSamples.Oriented o = e.getValue().estimate();
+            if (o != null) {
+                int x = (int) (e.getKey() >>> 32);
+                int y = (int) (long) e.getKey();
+                clocks.put(e.getKey(), o.xNearerClients() ? new PairClock(x, y, o.clock())
+                        : new PairClock(y, x, o.clock()));
+            }
+        }
+        Map<Long, Peer> peers = new HashMap<>();
+        for (Found f : found) {
+            for (Link l : f.links()) {
+                if (clocks.containsKey(pairKey(l.sourceX(), l.sourceY()))) {
+                    peers.putIfAbsent(l.keyX(), peer(l.sourceY(), l.keyY(), l.uidY(), ranks, ranked));
+                    peers.putIfAbsent(l.keyY(), peer(l.sourceX(), l.keyX(), l.uidX(), ranks, ranked));
+                }
+            }
+        }
+        return new VantagePlan(List.copyOf(clocks.values()), peers);
+    }
+
+    private static Peer peer(int source, long key, String uid, long[] ranks, ArchiveNumbering ranked) {
+        int rank = Arrays.binarySearch(ranks, key);
+        if (rank < 0) {
+            throw new IllegalStateException("connection " + key + " was not seen in pass 1");
+        }
+        return new Peer(ranked.sourceName(source), ranked.stream(rank, EngineTask.fileOf(key)), uid);
+    }
+
+    /** The pairs of sources with connections in common, by source order. */
+    List<PairClock> pairs() {
+        return pairs;
+    }
+
+    /** The peer of the connection with first-appearance key {@code key}, or null. */
+    Peer peer(long key) {
+        return peers.get(key);
+    }
+
+    /** The connection was matched with one in another source. */
+    boolean matched(long key) {
+        return peers.containsKey(key);
+    }
+}
