@@ -50,7 +50,9 @@ public final class CaptureFilesTable {
                     new Column("tcp_frames", LONG, false, "frames", "Frames with a TCP header, handed to the TCP engine."),
                     new Column("skipped_frames", LONG, false, "frames", "Frames not handed to the engine."),
                     new Column("skipped_by_reason", STRING_LONG_MAP, false, "frames",
-                            "Skipped frames by reason (UDP, ICMP, not IP, `TRUNCATED at IPV4: ...`, ...)."),
+                            "Skipped frames by reason (UDP, ICMP, not IP, `TRUNCATED at IPV4: ...`, ...; "
+                                    + "`filtered (--since)`, `filtered (--until)`, `filtered (--server)`, "
+                                    + "`filtered (--filter)` for frames `analyze`'s filters dropped)."),
                     new Column("error_offset", LONG, true, "bytes",
                             "Byte offset (in the decompressed file) of damage that stopped reading; null if none."),
                     new Column("error", STRING, true, "", "What the damage is; frames before it were analysed."),
