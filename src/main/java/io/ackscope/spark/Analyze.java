@@ -11,10 +11,8 @@ import io.ackscope.capture.Archive;
 import io.ackscope.json.JsonWriter;
 import io.ackscope.json.JsonWriter.Layout;
 import io.ackscope.tables.CaptureFilesTable;
-import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.FindingsTable;
 import io.ackscope.tables.LatencySummaryTable;
-import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
@@ -22,9 +20,6 @@ import io.ackscope.tcp.FrameFilter;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -297,7 +292,7 @@ public final class Analyze {
                 EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
                         rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value()))
                 .iterator(), false).collect();
-        Map<String, Long> tableRows = commitEngineTables(out, results, spark.sparkContext().getConf()
+        Map<String, Long> tableRows = TableCommit.engineTables(out, results, spark.sparkContext().getConf()
                 .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)));
         phases.put(PASS2, secondsSince(t));
         ranksB.destroy();
@@ -347,12 +342,12 @@ public final class Analyze {
             attemptsEvicted += r.attemptsEvicted();
         }
         VantagePlan pairs = engine.pairs();
-        writeSmallTable(out, VantageTables.SOURCE_PAIRS,
+        TableCommit.smallTable(out, VantageTables.SOURCE_PAIRS,
                 pairs == null ? List.of() : vantage.sourcePairRows(pairs, engine.ranked()), conf, tableRows);
-        writeSmallTable(out, VantageTables.HOST_TIMES,
+        TableCommit.smallTable(out, VantageTables.HOST_TIMES,
                 pairs == null ? List.of() : vantage.hostTimeRows(pairs, engine.ranked()), conf, tableRows);
-        writeSmallTable(out, LatencySummaryTable.TABLE, latency.rows(), conf, tableRows);
-        writeSmallTable(out, FindingsTable.TABLE, findings.rows(), conf, tableRows);
+        TableCommit.smallTable(out, LatencySummaryTable.TABLE, latency.rows(), conf, tableRows);
+        TableCommit.smallTable(out, FindingsTable.TABLE, findings.rows(), conf, tableRows);
         return attemptsEvicted;
     }
 
@@ -381,8 +376,8 @@ public final class Analyze {
                 }
             }
         }
-        writeSmallTable(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows);
-        writeSmallTable(out, SourcesTable.TABLE, SourceRows.rows(plan, perFile, numbering), conf, tableRows);
+        TableCommit.smallTable(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows);
+        TableCommit.smallTable(out, SourcesTable.TABLE, SourceRows.rows(plan, perFile, numbering), conf, tableRows);
         return new Frames(totalFrames, tcpFrames, filteredFrames, damaged);
     }
 
@@ -406,10 +401,6 @@ public final class Analyze {
     static final String OVERLAPS = "overlapping files";
     static final String PASS2 = "engine pass 2 and table writes";
     static final String VANTAGE = "matching between sources";
-
-    /** The tables the engine's tasks write: the engine tables, then {@code one_way_delays}. */
-    private static final List<TableSchema> TASK_TABLES = java.util.stream.Stream.concat(EngineTables.ALL.stream(),
-            java.util.stream.Stream.of(VantageTables.ONE_WAY_DELAYS)).toList();
 
     /** Tasks per core of the job that compares overlapping files. */
     static final int OVERLAP_TASKS_PER_CORE = 4;
@@ -461,71 +452,5 @@ public final class Analyze {
             }
         }
         return all;
-    }
-
-    /**
-     * Moves each task's files into their tables (one winning attempt per partition: the results Spark returned),
-     * or, for a table whose files together are under {@code oneFileBytes} ({@link TableFiles#ONE_FILE_BYTES}),
-     * writes them as one file;
-     * removes the other attempts' leftovers, gives a table without rows one empty file (so its schema is there),
-     * and marks the tables done.
-     */
-    private static Map<String, Long> commitEngineTables(OutputDirectory out, List<EngineTask.Result> results,
-                                                        long oneFileBytes) throws IOException {
-        FileSystem fs = out.fs();
-        Map<String, Long> rows = new LinkedHashMap<>();
-        Map<String, List<Path>> written = new LinkedHashMap<>();
-        for (TableSchema t : TASK_TABLES) {
-            rows.put(t.name(), 0L);
-            written.put(t.name(), new ArrayList<>());
-        }
-        for (EngineTask.Result r : results) {
-            for (EngineTask.Written w : r.files()) {
-                written.get(w.table()).add(new Path(w.path()));
-                rows.merge(w.table(), w.rows(), Long::sum);
-            }
-        }
-        for (Map.Entry<String, List<Path>> e : written.entrySet()) {
-            List<Path> files = e.getValue();
-            long bytes = 0;
-            for (Path p : files) {
-                bytes += fs.getFileStatus(p).getLen();
-            }
-            if (files.size() > 1 && bytes < oneFileBytes) {
-                files.sort(java.util.Comparator.comparing(Path::getName)); // in partition order
-                TableFiles.coalesce(files, new Path(out.staged(e.getKey()), "part-00000.snappy.parquet"),
-                        fs.getConf());
-                continue;
-            }
-            for (Path from : files) {
-                Path to = new Path(out.staged(e.getKey()), from.getName());
-                if (!fs.rename(from, to)) {
-                    throw new IOException("cannot move " + from + " to " + to);
-                }
-            }
-        }
-        for (TableSchema t : TASK_TABLES) {
-            Path dir = out.staged(t.name());
-            fs.delete(new Path(dir, "_temporary"), true);
-            FileStatus[] parts = fs.exists(dir) ? fs.listStatus(dir) : new FileStatus[0];
-            if (parts.length == 0) {
-                TableFiles.writer(t, new Path(dir, "part-00000.snappy.parquet"), fs.getConf()).close();
-            }
-            out.tableDone(t.name());
-        }
-        return rows;
-    }
-
-    /** Writes a table made on the driver as one file and notes its row count in {@code tableRows}. */
-    private static void writeSmallTable(OutputDirectory out, TableSchema t, List<RowBuffer> rows, Configuration conf,
-                                        Map<String, Long> tableRows) throws IOException {
-        try (ParquetTableWriter w = TableFiles.writer(t, new Path(out.staged(t.name()),
-                "part-00000.snappy.parquet"), conf)) {
-            for (RowBuffer r : rows) {
-                w.write(r);
-            }
-        }
-        out.tableDone(t.name());
-        tableRows.put(t.name(), (long) rows.size());
     }
 }

@@ -214,13 +214,7 @@ public final class ConnectionAnalyzer extends Handshake {
         if (attemptOnly && ((s.flags & (SYN | ACK | FIN | RST)) != SYN || s.payloadLength != 0 || fromA != origIsA)) {
             attemptOnly = false;
         }
-        fwd.packets++;
-        fwd.frameBytes += s.frameLength;
-        fwd.payloadBytes += s.payloadLength;
-        if (fwd.firstTs < 0) {
-            fwd.firstTs = now;
-        }
-        fwd.lastTs = now;
+        fwd.sent(s);
 
         SequenceAnalysis.analyze(s, fwd, rev, tsFirstRtt, fa);
         SequenceAnalysis.afterSequenceAnalysis(s, fwd, rev);
@@ -257,6 +251,16 @@ public final class ConnectionAnalyzer extends Handshake {
         zeroWindow(s, fromA, fwd, rev);
         recovery(s, fromA, fwd, rev);
         windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
+        exchange(s, fromA);
+        closeState(s, fwd, rev);
+        sink.onFrame(s, fa);
+    }
+
+    /**
+     * Request/response exchanges: data opens and extends them; the server's pure ACKs and request retransmissions
+     * are what the response-time causes read.
+     */
+    private void exchange(Segment s, boolean fromA) {
         if (exchanges != null && s.payloadLength == 0 && (s.flags & (ACK | SYN | FIN | RST)) == ACK
                 && sideOf(fromA) == Side.RESPONDER) {
             exchanges.responderAck(s);
@@ -271,8 +275,6 @@ public final class ConnectionAnalyzer extends Handshake {
             Summary.Acc origRtt = (origIsA ? a : b).dataRtt;
             exchanges.data(sideOf(fromA), s, legServer >= 0 ? legServer : origRtt == null ? -1 : origRtt.minOr(-1));
         }
-        closeState(s, fwd, rev);
-        sink.onFrame(s, fa);
     }
 
     // =================================================================================================================
@@ -349,26 +351,10 @@ public final class ConnectionAnalyzer extends Handshake {
         long now = s.timestampNanos;
         int fi = fromA ? 0 : 1;
         Side acker = sideOf(fromA);
-        long raw = now - fa.ackedOldestTs;
-        long rawNewest = now - fa.ackedNewestTs;
-        AckDelay.Method method;
-        long value;
-        long newest;
-        Vantage v = vantage();
         long path = pathRttTo(acker);
-        if (v.sees(acker)) {
-            method = AckDelay.Method.DIRECT;
-            value = raw;
-            newest = rawNewest;
-        } else if (v == Vantage.UNKNOWN || path < 0) {
-            method = AckDelay.Method.UNCORRECTED;
-            value = raw;
-            newest = rawNewest;
-        } else {
-            method = AckDelay.Method.ESTIMATED;
-            value = Math.max(0, raw - path);
-            newest = Math.max(0, rawNewest - path);
-        }
+        AckDelay.Method method = AckDelay.method(vantage(), acker, path);
+        long value = AckDelay.corrected(method, now - fa.ackedOldestTs, path);
+        long newest = AckDelay.corrected(method, now - fa.ackedNewestTs, path);
         AckClass cls = s.payloadLength > 0 ? AckClass.PIGGYBACKED
                 : AckClass.classify(value, fa.ackedSegments, newest);
         Flow fwd = fromA ? a : b;
@@ -517,15 +503,7 @@ public final class ConnectionAnalyzer extends Handshake {
         if (ackClassCounts != null) {
             System.arraycopy(ackClassCounts, i * c.length, c, 0, c.length);
         }
-        return new SideStats(Addresses.format(f.addrHi, f.addrLo), f.port, f.packets, f.frameBytes, f.payloadBytes,
-                f.counted(Flow.RETRANSMISSIONS), f.counted(Flow.FAST_RETRANSMISSIONS),
-                f.counted(Flow.SPURIOUS_RETRANSMISSIONS), f.counted(Flow.DUPLICATE_ACKS), f.counted(Flow.OUT_OF_ORDER),
-                f.counted(Flow.ZERO_WINDOWS), f.counted(Flow.ZERO_WINDOW_PROBES), f.counted(Flow.WINDOW_FULL),
-                f.counted(Flow.KEEP_ALIVES), f.counted(Flow.LOST_SEGMENTS), f.rsts, f.fins, f.mss,
-                f.wscaleOption, f.sackPermitted, f.timestamps, f.unacked.dropped(), Summary.Acc.build(f.ackDelays),
-                c[AckClass.IMMEDIATE.ordinal()], c[AckClass.EVERY_SECOND_SEGMENT.ordinal()],
-                c[AckClass.PIGGYBACKED.ordinal()], c[AckClass.DELAYED_40MS.ordinal()],
-                c[AckClass.DELAYED_200MS.ordinal()], c[AckClass.DELAYED_OTHER.ordinal()]);
+        return f.stats(c);
     }
 
     private static final AckClass[] ACK_CLASSES = AckClass.values();
@@ -535,14 +513,6 @@ public final class ConnectionAnalyzer extends Handshake {
         if ((s.flags & SYN) == 0) {
             return;
         }
-        Flow f = fwd(s);
-        if (s.mss >= 0) {
-            f.mss = s.mss;
-        }
-        if (s.windowScale >= 0) {
-            f.wscaleOption = s.windowScale;
-        }
-        f.sackPermitted |= s.sackPermitted;
-        f.timestamps |= s.hasTimestamps;
+        fwd(s).synOptions(s);
     }
 }

@@ -166,4 +166,39 @@ final class Flow {
         }
         return -1;
     }
+
+    /** Counts a segment this side sent: packets, bytes, first and last time. */
+    void sent(Segment s) {
+        packets++;
+        frameBytes += s.frameLength;
+        payloadBytes += s.payloadLength;
+        if (firstTs < 0) {
+            firstTs = s.timestampNanos;
+        }
+        lastTs = s.timestampNanos;
+    }
+
+    /** Records the options of this side's SYN or SYN/ACK. */
+    void synOptions(Segment s) {
+        if (s.mss >= 0) {
+            mss = s.mss;
+        }
+        if (s.windowScale >= 0) {
+            wscaleOption = s.windowScale;
+        }
+        sackPermitted |= s.sackPermitted;
+        timestamps |= s.hasTimestamps;
+    }
+
+    /** This side's figures for its connection record; {@code c}: its ACKs per {@link AckClass}, by ordinal. */
+    SideStats stats(long[] c) {
+        return new SideStats(Addresses.format(addrHi, addrLo), port, packets, frameBytes, payloadBytes,
+                counted(RETRANSMISSIONS), counted(FAST_RETRANSMISSIONS), counted(SPURIOUS_RETRANSMISSIONS),
+                counted(DUPLICATE_ACKS), counted(OUT_OF_ORDER), counted(ZERO_WINDOWS), counted(ZERO_WINDOW_PROBES),
+                counted(WINDOW_FULL), counted(KEEP_ALIVES), counted(LOST_SEGMENTS), rsts, fins, mss, wscaleOption,
+                sackPermitted, timestamps, unacked.dropped(), Summary.Acc.build(ackDelays),
+                c[AckClass.IMMEDIATE.ordinal()], c[AckClass.EVERY_SECOND_SEGMENT.ordinal()],
+                c[AckClass.PIGGYBACKED.ordinal()], c[AckClass.DELAYED_40MS.ordinal()],
+                c[AckClass.DELAYED_200MS.ordinal()], c[AckClass.DELAYED_OTHER.ordinal()]);
+    }
 }
