@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """HTTP/1.1 clients with the behaviours ackscope load does not have, for the cause labs (jobs/lab-causes).
 
-  slow-read URL --rcvbuf B --read-bytes N --every-ms T --requests R
+  slow-read URL --rcvbuf B --read-bytes N --every-ms T --requests R [--gap-ms G]
       one keep-alive connection whose socket has SO_RCVBUF = B (set before connect, so the window scale is small
-      too; 0 leaves the kernel's autotuning); it sends R requests one after another and reads each response N bytes at a time, T ms apart: a reader
-      slower than the path, which fills its receive buffer and advertises a zero window.
+      too; 0 leaves the kernel's autotuning); it sends R requests one after another, G ms after the previous
+      response (0: at once), and reads each response N bytes at a time, T ms apart: a reader slower than the path,
+      which fills its receive buffer and advertises a zero window; or, with T = 0 and G above the sender's RTO, a
+      connection idle between requests (the sender's congestion window restarts, RFC 5681 section 4.1).
   churn URL --requests R [--gap-ms G]
       R requests, each on a new connection with "Connection: close" that the client closes once it has read the
       response, G ms apart: connection churn.
@@ -61,25 +63,13 @@ def slow_read(args, host, port, path):
     sock.settimeout(args.timeout)
     sock.connect((host, port))
     done = 0
-    for _ in range(args.requests):
+    for i in range(args.requests):
+        if i and args.gap_ms:
+            time.sleep(args.gap_ms / 1000.0)
         sock.sendall(request(host, path, False))
         read_response(sock, args.read_bytes, args.every_ms / 1000.0)
         done += 1
     sock.close()
-    return done, 0
-
-
-def two_write(args, host, port, path):
-    body = b"x" * args.body_bytes
-    head = (f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/octet-stream\r\n"
-            f"Content-Length: {len(body)}\r\n\r\n").encode()
-    done = 0
-    with socket.create_connection((host, port), timeout=args.timeout) as sock:
-        for _ in range(args.requests):
-            sock.sendall(head)
-            sock.sendall(body)
-            read_response(sock, 65536, 0)
-            done += 1
     return done, 0
 
 
@@ -121,7 +111,6 @@ def main():
     p.add_argument("--every-ms", type=float, default=10.0)
     p.add_argument("--body-bytes", type=int, default=100)
     p.add_argument("--gap-ms", type=float, default=0.0)
-    p.add_argument("--body-bytes", type=int, default=100)
     p.add_argument("--timeout", type=float, default=10.0)
     args = p.parse_args()
     if not 1 <= args.requests <= 100000:

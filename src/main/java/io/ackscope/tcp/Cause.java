@@ -114,7 +114,21 @@ public enum Cause {
                     + "keep connections open (HTTP keep-alive, Connection: close removed) and pool them in the "
                     + "client.",
             "Short connections also leave TIME_WAIT sockets at the side that closes first; with many of them, "
-                    + "port reuse collides (a SYN answered by the old connection's state).");
+                    + "port reuse collides (a SYN answered by the old connection's state)."),
+    /**
+     * A response after an idle period left in round-trip-spaced flights: the server's congestion window restarted
+     * from the initial window (RFC 5681 4.1) ({@link IdleRestartDetector}); count = round trips beyond the first.
+     */
+    SLOW_START_AFTER_IDLE(
+            "keep the server's congestion window over idle periods (Linux: net.ipv4.tcp_slow_start_after_idle = 0)",
+            "The server's congestion window restarted from the initial window after each idle period, so each "
+                    + "response after a pause waited for round trips of ACKs: on Linux, set "
+                    + "net.ipv4.tcp_slow_start_after_idle = 0 on the server (the window then survives idle "
+                    + "periods; on a path shared with others, its first flight can be a larger burst).",
+            "Or keep the connection from idling longer than its retransmission timeout, or send the large "
+                    + "responses on connections that are busy.",
+            "Or raise the initial window on the server's route (ip route change ... initcwnd 20 initrwnd 20), "
+                    + "which also shortens every new connection's first response.");
 
     /** What to change, one step a line, most effective first: the report's words. */
     public final List<String> fixes;
@@ -137,6 +151,7 @@ public enum Cause {
             case TAIL_LOSS_PROBE -> "Tail loss repaired by a tail-loss probe";
             case RTO -> "Loss repaired only after a retransmission timeout";
             case SPURIOUS_RETRANSMISSION -> "Spurious retransmissions";
+            case SLOW_START_AFTER_IDLE -> "Responses after idle wait for the congestion window (slow start after idle)";
             default -> words(name());
         };
     }

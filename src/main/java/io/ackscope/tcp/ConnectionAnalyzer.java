@@ -47,6 +47,8 @@ public final class ConnectionAnalyzer extends Handshake {
     private CauseDetector causes;
     /** Receive-window limits; created at the first window-full segment. */
     private WindowLimitDetector windowLimits;
+    /** Responses after idle held back by a restarted congestion window; from the responder's first data on. */
+    private IdleRestartDetector idleRestarts;
     private ConnectionRecord.OriginatorRule originatorRule;
 
     private long firstTs = -1, lastTs = -1;
@@ -251,6 +253,7 @@ public final class ConnectionAnalyzer extends Handshake {
         zeroWindow(s, fromA, fwd, rev);
         recovery(s, fromA, fwd, rev);
         windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
+        idleRestarts = IdleRestartDetector.frame(idleRestarts, id, s, fa, sideOf(fromA), origIsA ? b : a, sink);
         exchange(s, fromA);
         closeState(s, fwd, rev);
         sink.onFrame(s, fa);
@@ -477,6 +480,7 @@ public final class ConnectionAnalyzer extends Handshake {
         if (windowLimits != null) {
             windowLimits.finish(sink);
         }
+        IdleRestartDetector.finish(idleRestarts);
         Flow o = origIsA ? a : b;
         Flow r = origIsA ? b : a;
         int oi = origIsA ? 0 : 1;

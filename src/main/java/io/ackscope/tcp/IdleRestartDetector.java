@@ -1,0 +1,158 @@
+package io.ackscope.tcp;
+
+import static io.ackscope.decode.PacketDecoder.ACK;
+
+import java.util.Arrays;
+
+/**
+ * A response held back by the server's congestion window after the connection was idle: the window restarted from
+ * the initial window (RFC 5681 4.1; Linux's {@code net.ipv4.tcp_slow_start_after_idle}, on by default), so a
+ * response that could leave in one flight leaves in round-trip-spaced flights of 10, 20, 40 ... segments
+ * ({@link Cause#SLOW_START_AFTER_IDLE}). Created by {@link ConnectionAnalyzer} at the responder's first new data.
+ *
+ * <p>A response (the responder's new data after the originator's new data) is looked at only when the responder
+ * had sent nothing for at least {@link #IDLE_NANOS} before it and had sent data before (a connection's first
+ * response is slow start itself, which every connection pays). Within it, a stop is a gap of at least a quarter of
+ * the responder's minimum data RTT (and {@link #MIN_STOP_NANOS}) between two new data segments. A stop counts when
+ * <ul>
+ *   <li>the originator acknowledged new data during it, and the resumption left within
+ *       {@link ConnectionAnalyzer#RESUME_WINDOW_NANOS} after the newest such ACK: the ACK clock sent it, not the
+ *       application (a server slow to write resumes when it writes, whenever the ACKs came);</li>
+ *   <li>the resumption left within 1.5 RTT + {@link ConnectionAnalyzer#RESUME_WINDOW_NANOS} of the stopped flight's
+ *       first segment: one round trip per flight.</li>
+ * </ul>
+ * A stop that does not count, a retransmission, a window-full segment ({@link Cause#RECEIVER_WINDOW_LIMITED}'s) or
+ * a zero window in the response spoils the whole response; new originator data ends it. A response with
+ * one counted stop or more is one {@link CauseEvent}: time lost = its stops (the waits a response that left at once
+ * would not have had), count = stops (round trips beyond the first). Best seen at the server: docs/causes.md.
+ */
+final class IdleRestartDetector {
+    /** Linux's minimum RTO (TCP_RTO_MIN): a shorter idle period cannot restart its congestion window. */
+    static final long IDLE_NANOS = 200_000_000L;
+    /** The shortest stop: below it, spacing between segments is pacing or scheduling, not a flight's end. */
+    static final long MIN_STOP_NANOS = 1_000_000L;
+
+    private final ConnectionId id;
+    private final AnalysisSink sink;
+    /** The responder's last new data (time), the originator's highest ACK, and its newest one in the current gap. */
+    private long lastData = -1;
+    private long lastDataFrame;
+    private long peerAck;
+    private boolean peerAckKnown;
+    private long gapAckFrame = -1;
+    private long gapAckTs;
+    /** New originator data (a request) since the responder's last new data: the next data starts a response. */
+    private boolean request;
+    /** The current response: after idle, spoiled, its first data, the current flight's first segment. */
+    private boolean afterIdle;
+    private boolean spoiled;
+    private long responseStart;
+    private long flightStart;
+    private int stops;
+    private long lost;
+    private final long[] frames = new long[CauseEvent.MAX_FRAMES];
+    private int frameCount;
+
+    private IdleRestartDetector(ConnectionId id, AnalysisSink sink) {
+        this.id = id;
+        this.sink = sink;
+    }
+
+    /**
+     * Segment {@code s} from side {@code from} after the sequence analysis; {@code responder} is the
+     * responder's flow. Returns the detector to keep: {@code d}, or a new one at the responder's first new data.
+     */
+    static IdleRestartDetector frame(IdleRestartDetector d, ConnectionId id, Segment s, FrameAnalysis fa, Side from,
+                                     Flow responder, AnalysisSink sink) {
+        boolean newData = s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE);
+        if (d == null && (from == Side.ORIGINATOR || !newData)) {
+            return null;
+        }
+        IdleRestartDetector r = d == null ? new IdleRestartDetector(id, sink) : d;
+        if (from == Side.ORIGINATOR) {
+            r.fromOriginator(s, newData);
+        } else if (s.payloadLength > 0 && fa.retransmission()) {
+            r.spoiled = true;
+        } else if (newData) {
+            r.fromResponder(s, fa, responder);
+        }
+        return r;
+    }
+
+    private void fromOriginator(Segment s, boolean newData) {
+        if (newData) {
+            request = true;
+        }
+        if (s.window == 0) {
+            spoiled = true;
+        }
+        if ((s.flags & ACK) != 0 && (!peerAckKnown || Seq.gt(s.ack, peerAck))) {
+            peerAck = s.ack;
+            peerAckKnown = true;
+            gapAckFrame = s.frameNumber;
+            gapAckTs = s.timestampNanos;
+        }
+    }
+
+    private void fromResponder(Segment s, FrameAnalysis fa, Flow responder) {
+        long now = s.timestampNanos;
+        if (lastData < 0 || request) {
+            endResponse();
+            afterIdle = lastData >= 0 && now - lastData >= IDLE_NANOS;
+            spoiled = false;
+            request = false;
+            responseStart = now;
+            flightStart = now;
+        } else {
+            long rtt = responder.dataRtt == null ? -1 : responder.dataRtt.minOr(-1);
+            long gap = now - lastData;
+            if (afterIdle && rtt > 0 && gap >= Math.max(MIN_STOP_NANOS, rtt / 4)) {
+                boolean clocked = gapAckFrame >= 0 && now - gapAckTs <= ConnectionAnalyzer.RESUME_WINDOW_NANOS
+                        && now - flightStart <= rtt + rtt / 2 + ConnectionAnalyzer.RESUME_WINDOW_NANOS;
+                if (clocked && !spoiled) {
+                    stop(gap, lastDataFrame, gapAckFrame, s.frameNumber);
+                } else {
+                    spoiled = true;
+                }
+                flightStart = now;
+            }
+        }
+        if (fa.has(FrameAnalysis.WINDOW_FULL)) {
+            spoiled = true;
+        }
+        lastData = now;
+        lastDataFrame = s.frameNumber;
+        gapAckFrame = -1;
+    }
+
+    private void stop(long gap, long... evidence) {
+        stops++;
+        lost += gap;
+        for (long e : evidence) {
+            if (frameCount < frames.length) {
+                frames[frameCount++] = e;
+            } else {
+                frames[frames.length - 1] = e;   // the last slot keeps the latest frame
+            }
+        }
+    }
+
+    /** Emits the current response's event when it counts, and clears it. */
+    private void endResponse() {
+        if (afterIdle && !spoiled && stops > 0) {
+            sink.onCause(new CauseEvent(id, Cause.SLOW_START_AFTER_IDLE, Side.RESPONDER, responseStart, lastData, lost,
+                    stops, Arrays.copyOf(frames, frameCount)));
+        }
+        stops = 0;
+        lost = 0;
+        frameCount = 0;
+    }
+
+    /** The connection's last response's event, when it counts ({@code d} may be null). Call once. */
+    static void finish(IdleRestartDetector d) {
+        if (d != null) {
+            d.endResponse();
+            d.afterIdle = false;
+        }
+    }
+}
