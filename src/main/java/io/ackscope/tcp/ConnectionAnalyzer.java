@@ -253,7 +253,7 @@ public final class ConnectionAnalyzer extends Handshake {
         zeroWindow(s, fromA, fwd, rev);
         recovery(s, fromA, fwd, rev);
         windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
-        idleRestarts = IdleRestartDetector.frame(idleRestarts, id, s, fa, sideOf(fromA), origIsA ? b : a, sink);
+        idleRestarts = IdleRestartDetector.frame(idleRestarts, id, s, fa, sideOf(fromA), fwd, rev, sink);
         exchange(s, fromA);
         closeState(s, fwd, rev);
         sink.onFrame(s, fa);

@@ -13,7 +13,8 @@ import java.util.Arrays;
  * <p>A response (the responder's new data after the originator's new data) is looked at only when the responder
  * had sent nothing for at least {@link #IDLE_NANOS} before it and had sent data before (a connection's first
  * response is slow start itself, which every connection pays). Within it, a stop is a gap of at least a quarter of
- * the responder's minimum data RTT (and {@link #MIN_STOP_NANOS}) between two new data segments. A stop counts when
+ * the path's RTT (the larger of the two directions' minimum data RTTs; at least {@link #MIN_STOP_NANOS}) between
+ * two new data segments. A stop counts when
  * <ul>
  *   <li>the originator acknowledged new data during it, and the resumption left within
  *       {@link ConnectionAnalyzer#RESUME_WINDOW_NANOS} after the newest such ACK: the ACK clock sent it, not the
@@ -59,11 +60,11 @@ final class IdleRestartDetector {
     }
 
     /**
-     * Segment {@code s} from side {@code from} after the sequence analysis; {@code responder} is the
-     * responder's flow. Returns the detector to keep: {@code d}, or a new one at the responder's first new data.
+     * Segment {@code s} from side {@code from} after the sequence analysis: {@code fwd} is its flow, {@code rev} the
+     * peer's. Returns the detector to keep: {@code d}, or a new one at the responder's first new data.
      */
     static IdleRestartDetector frame(IdleRestartDetector d, ConnectionId id, Segment s, FrameAnalysis fa, Side from,
-                                     Flow responder, AnalysisSink sink) {
+                                     Flow fwd, Flow rev, AnalysisSink sink) {
         boolean newData = s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE);
         if (d == null && (from == Side.ORIGINATOR || !newData)) {
             return null;
@@ -74,7 +75,7 @@ final class IdleRestartDetector {
         } else if (s.payloadLength > 0 && fa.retransmission()) {
             r.spoiled = true;
         } else if (newData) {
-            r.fromResponder(s, fa, responder);
+            r.fromResponder(s, fa, Math.max(minRtt(fwd), minRtt(rev)));
         }
         return r;
     }
@@ -94,7 +95,16 @@ final class IdleRestartDetector {
         }
     }
 
-    private void fromResponder(Segment s, FrameAnalysis fa, Flow responder) {
+    /**
+     * The path's round trip as data RTTs see it: a flow's minimum data RTT is the whole path when the capture is at
+     * its sender and only the peer's ACK delay when it is at the receiver, so the larger of the two directions' is
+     * the path from either end (-1 before any sample).
+     */
+    private static long minRtt(Flow f) {
+        return f.dataRtt == null ? -1 : f.dataRtt.minOr(-1);
+    }
+
+    private void fromResponder(Segment s, FrameAnalysis fa, long rtt) {
         long now = s.timestampNanos;
         if (lastData < 0 || request) {
             endResponse();
@@ -104,7 +114,6 @@ final class IdleRestartDetector {
             responseStart = now;
             flightStart = now;
         } else {
-            long rtt = responder.dataRtt == null ? -1 : responder.dataRtt.minOr(-1);
             long gap = now - lastData;
             if (afterIdle && rtt > 0 && gap >= Math.max(MIN_STOP_NANOS, rtt / 4)) {
                 boolean clocked = gapAckFrame >= 0 && now - gapAckTs <= ConnectionAnalyzer.RESUME_WINDOW_NANOS

@@ -128,18 +128,21 @@ class DiagnoseCausesTest {
     void theNewCausesAreFindingsOnlyOnTheLabsThatMadeThem() throws Exception {
         Map<String, String> made = Map.of("SERVER_PROCESSING", "lab-cause-server-slow.pcap.gz",
                 "NETWORK_DELAY", "lab-cause-network-delay.pcap.gz", "QUEUEING_DELAY", "lab-cause-queueing.pcap.gz",
-                "CONNECTION_CHURN", "lab-cause-churn.pcap.gz");
+                "CONNECTION_CHURN", "lab-cause-churn.pcap.gz",
+                "SLOW_START_AFTER_IDLE", "lab-cause-idle-restart.pcap.gz");
         try (Stream<Path> files = Files.list(Path.of("sample-pcaps"))) {
             for (Path p : files.filter(f -> f.toString().endsWith(".pcap.gz")).sorted().toList()) {
                 String name = p.getFileName().toString();
                 List<Row> rows = ranked(diagnose(name));
                 List<String> found = rows.stream().map(Row::cause).toList();
-                // the window-limited lab's path has a 40 ms RTT too: one round trip on its one 4.8 s download is
-                // listed, under the verdict threshold
-                List<String> alsoSet = name.equals("lab-cause-window-limited.pcap.gz") ? List.of("NETWORK_DELAY")
+                // the window-limited and idle labs' paths have a 40 ms RTT too: one round trip on the window-limited
+                // lab's one 4.8 s download is listed, under the verdict threshold; on the idle labs' 200 KB
+                // responses it is a round trip in each (its share checked in the idle-restart test)
+                boolean window = name.equals("lab-cause-window-limited.pcap.gz");
+                List<String> alsoSet = window || name.startsWith("lab-cause-idle-") ? List.of("NETWORK_DELAY")
                         : List.of();
                 for (Row r : rows) {
-                    if (alsoSet.contains(r.cause())) {
+                    if (window && alsoSet.contains(r.cause())) {
                         assertTrue(r.percent() < 1, name + ": " + r);
                     }
                 }
@@ -147,6 +150,20 @@ class DiagnoseCausesTest {
                         found.contains(cause), name + ": " + found));
             }
         }
+    }
+
+    @Test
+    void aWindowRestartedAfterIdleIsTheVerdictOfTheIdleRestartLab() throws Exception {
+        Row restart = verdict("lab-cause-idle-restart.pcap.gz", "SLOW_START_AFTER_IDLE", 5, 1);
+        // 5 responses after 1.5 s idle periods, each 3 round trips of 40 ms beyond its first flight (tshark)
+        assertTrue(restart.ms() > 5 * 3 * 40 && restart.ms() < 5 * 3 * 44, restart.toString());
+        assertTrue(restart.percent() > 50, restart.toString());
+        // the same traffic with the window kept over idle: each later response in one flight, far less time
+        String kept = diagnose("lab-cause-idle-kept.pcap.gz");
+        assertTrue(ranked(kept).stream().noneMatch(r -> r.cause().equals("SLOW_START_AFTER_IDLE")), kept);
+        Matcher total = Pattern.compile("share of ([\\d.]+) ms response time").matcher(kept);
+        assertTrue(total.find(), kept);
+        assertTrue(Double.parseDouble(total.group(1)) < 0.5 * restart.ms() / restart.percent() * 100, kept);
     }
 
     @Test
