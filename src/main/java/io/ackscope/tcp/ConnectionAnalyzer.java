@@ -480,7 +480,7 @@ public final class ConnectionAnalyzer extends Handshake {
         if (windowLimits != null) {
             windowLimits.finish(sink);
         }
-        IdleRestartDetector.finish(idleRestarts);
+        IdleRestartDetector.finish(idleRestarts, sink);
         Flow o = origIsA ? a : b;
         Flow r = origIsA ? b : a;
         int oi = origIsA ? 0 : 1;

@@ -26,6 +26,9 @@ import java.util.Arrays;
  * a zero window in the response spoils the whole response; new originator data ends it. A response with
  * one counted stop or more is one {@link CauseEvent}: time lost = its stops (the waits a response that left at once
  * would not have had), count = stops (round trips beyond the first). Best seen at the server: docs/causes.md.
+ *
+ * <p>Every connection whose responder sends data keeps one (a few longs: the state of one response at a time);
+ * events go to the sink each call passes, the analyzer's current one (a replay mutes it first).
  */
 final class IdleRestartDetector {
     /** Linux's minimum RTO (TCP_RTO_MIN): a shorter idle period cannot restart its congestion window. */
@@ -34,7 +37,6 @@ final class IdleRestartDetector {
     static final long MIN_STOP_NANOS = 1_000_000L;
 
     private final ConnectionId id;
-    private final AnalysisSink sink;
     /** The responder's last new data (time), the originator's highest ACK, and its newest one in the current gap. */
     private long lastData = -1;
     private long lastDataFrame;
@@ -54,9 +56,8 @@ final class IdleRestartDetector {
     private final long[] frames = new long[CauseEvent.MAX_FRAMES];
     private int frameCount;
 
-    private IdleRestartDetector(ConnectionId id, AnalysisSink sink) {
+    private IdleRestartDetector(ConnectionId id) {
         this.id = id;
-        this.sink = sink;
     }
 
     /**
@@ -69,13 +70,13 @@ final class IdleRestartDetector {
         if (d == null && (from == Side.ORIGINATOR || !newData)) {
             return null;
         }
-        IdleRestartDetector r = d == null ? new IdleRestartDetector(id, sink) : d;
+        IdleRestartDetector r = d == null ? new IdleRestartDetector(id) : d;
         if (from == Side.ORIGINATOR) {
             r.fromOriginator(s, newData);
         } else if (s.payloadLength > 0 && fa.retransmission()) {
             r.spoiled = true;
         } else if (newData) {
-            r.fromResponder(s, fa, Math.max(minRtt(fwd), minRtt(rev)));
+            r.fromResponder(s, fa, Math.max(minRtt(fwd), minRtt(rev)), sink);
         }
         return r;
     }
@@ -104,10 +105,10 @@ final class IdleRestartDetector {
         return f.dataRtt == null ? -1 : f.dataRtt.minOr(-1);
     }
 
-    private void fromResponder(Segment s, FrameAnalysis fa, long rtt) {
+    private void fromResponder(Segment s, FrameAnalysis fa, long rtt, AnalysisSink sink) {
         long now = s.timestampNanos;
         if (lastData < 0 || request) {
-            endResponse();
+            endResponse(sink);
             afterIdle = lastData >= 0 && now - lastData >= IDLE_NANOS;
             spoiled = false;
             request = false;
@@ -146,8 +147,8 @@ final class IdleRestartDetector {
         }
     }
 
-    /** Emits the current response's event when it counts, and clears it. */
-    private void endResponse() {
+    /** Emits the current response's event to {@code sink} (the analyzer's current one) when it counts; clears it. */
+    private void endResponse(AnalysisSink sink) {
         if (afterIdle && !spoiled && stops > 0) {
             sink.onCause(new CauseEvent(id, Cause.SLOW_START_AFTER_IDLE, Side.RESPONDER, responseStart, lastData, lost,
                     stops, Arrays.copyOf(frames, frameCount)));
@@ -158,9 +159,9 @@ final class IdleRestartDetector {
     }
 
     /** The connection's last response's event, when it counts ({@code d} may be null). Call once. */
-    static void finish(IdleRestartDetector d) {
+    static void finish(IdleRestartDetector d, AnalysisSink sink) {
         if (d != null) {
-            d.endResponse();
+            d.endResponse(sink);
             d.afterIdle = false;
         }
     }
