@@ -97,6 +97,22 @@ class FindingsAggregateTest {
     }
 
     @Test
+    void responsesAfterIdleAreOneRowWithTheirRoundTrips() throws Exception {
+        // 5 responses after 1.5 s idle periods, each 3 round trips of ~41 ms beyond its first flight; the 40 ms
+        // path's round trip per request is the second row
+        List<Object[]> rows = rows(aggregate("lab-cause-idle-restart.pcap.gz", "lab"));
+        assertEquals(List.of("SLOW_START_AFTER_IDLE", "NETWORK_DELAY"), rows.stream().map(r -> r[3]).toList());
+        Object[] r = rows.get(0);
+        assertEquals(List.of(1L, 5L, 5L, 15L), List.of(r[4], r[5], r[6], r[7]));
+        long lost = (Long) r[8];
+        assertTrue(lost > 15 * 40_000 && lost < 15 * 44_000, "15 round trips: " + lost);
+        double share = (Double) r[9];
+        assertTrue(share > 0.5 && share < 0.75, "share " + share);
+        // each stop's last segment, the client's ACK and the resumption 0.1 ms after it (tshark: 252, 253, 254)
+        assertTrue(toList(r[10]).containsAll(List.of(252L, 253L, 254L)), r[10].toString());
+    }
+
+    @Test
     void lossRowsAreTheRecoveriesCostliestFirst() throws Exception {
         List<Object[]> rows = rows(aggregate("lab-cause-loss.pcap.gz", "lab"));
         assertEquals(List.of("RTO", "TAIL_LOSS_PROBE", "FAST_RETRANSMIT"), rows.stream().map(r -> r[3]).toList());
