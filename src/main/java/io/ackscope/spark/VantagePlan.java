@@ -32,16 +32,20 @@ import java.util.TreeMap;
 final class VantagePlan implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    /** Two connections matched in a partition: source and first-appearance key of each, and their uids. */
-    record Link(int sourceX, long keyX, String uidX, int sourceY, long keyY, String uidY) implements Serializable {
+    /**
+     * Two connections matched in a partition: source and first-appearance key of each, and their uids; {@code byIsn}:
+     * matched in a {@link NatPairs} group (their 4-tuples differ).
+     */
+    record Link(int sourceX, long keyX, String uidX, int sourceY, long keyY, String uidY, boolean byIsn)
+            implements Serializable {
     }
 
     /** What the vantage pass found in one partition; {@code samples} by {@link #pairKey} (X the lower source). */
     record Found(List<Link> links, Map<Long, ClockSamples> samples, long cut) implements Serializable {
     }
 
-    /** A connection's match in another source: the row's peer columns. */
-    record Peer(String source, long stream, String uid) implements Serializable {
+    /** A connection's match in another source: the row's peer columns ({@code byIsn}: through a NAT). */
+    record Peer(String source, long stream, String uid, boolean byIsn) implements Serializable {
     }
 
     /** A pair of sources with connections in common: A nearer the clients, and B's clock relative to A's. */
@@ -65,11 +69,12 @@ final class VantagePlan implements Serializable {
      * The vantage pass over one partition.
      *
      * @param shared the 4-tuple keys two or more sources saw in it ({@link EngineTask.Pass1#shared()}): only their
-     *               connections are held
+     *               connections are held; null in a {@link NatPairs} group, whose connections are all held and
+     *               whose links are marked {@code byIsn}
      */
     static Found find(Iterator<InternalRow> rows, ArchiveNumbering numbering, long[] shared) {
-        PartitionPoints points = new PartitionPoints(numbering, (id, s) -> SharedTuples.contains(shared,
-                SegmentRows.connectionKey(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort)));
+        PartitionPoints points = new PartitionPoints(numbering, (id, s) -> shared == null || SharedTuples.contains(
+                shared, SegmentRows.connectionKey(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort)));
         EngineTask.feed(rows, numbering, source -> new TcpEngine(points.point(source)));
         List<Link> links = new ArrayList<>();
         Map<Long, ClockSamples> samples = new HashMap<>();
@@ -83,7 +88,7 @@ final class VantagePlan implements Serializable {
                     ConnectionId cx = x.ids.get((int) m.streamX());
                     ConnectionId cy = y.ids.get((int) m.streamY());
                     links.add(new Link(x.source, EngineTask.key(cx), cx.uid(x.name()), y.source, EngineTask.key(cy),
-                            cy.uid(y.name())));
+                            cy.uid(y.name()), shared == null));
                     samples.putIfAbsent(pairKey(x.source, y.source), s);
                 }
             }
@@ -124,20 +129,23 @@ final class VantagePlan implements Serializable {
         for (Found f : found) {
             for (Link l : f.links()) {
                 if (clocks.containsKey(pairKey(l.sourceX(), l.sourceY()))) {
-                    peers.putIfAbsent(l.keyX(), peer(l.sourceY(), l.keyY(), l.uidY(), ranks, ranked));
-                    peers.putIfAbsent(l.keyY(), peer(l.sourceX(), l.keyX(), l.uidX(), ranks, ranked));
+                    peers.putIfAbsent(l.keyX(), peer(l.sourceY(), l.keyY(), l.uidY(), l.byIsn(), ranks,
+                            ranked));
+                    peers.putIfAbsent(l.keyY(), peer(l.sourceX(), l.keyX(), l.uidX(), l.byIsn(), ranks,
+                            ranked));
                 }
             }
         }
         return new VantagePlan(List.copyOf(clocks.values()), peers);
     }
 
-    private static Peer peer(int source, long key, String uid, long[] ranks, ArchiveNumbering ranked) {
+    private static Peer peer(int source, long key, String uid, boolean byIsn, long[] ranks,
+                             ArchiveNumbering ranked) {
         int rank = Arrays.binarySearch(ranks, key);
         if (rank < 0) {
             throw new IllegalStateException("connection " + key + " was not seen in pass 1");
         }
-        return new Peer(ranked.sourceName(source), ranked.stream(rank, EngineTask.fileOf(key)), uid);
+        return new Peer(ranked.sourceName(source), ranked.stream(rank, EngineTask.fileOf(key)), uid, byIsn);
     }
 
     /** The pairs of sources with connections in common, by source order. */
@@ -150,8 +158,12 @@ final class VantagePlan implements Serializable {
         return peers.get(key);
     }
 
-    /** The connection was matched with one in another source. */
-    boolean matched(long key) {
-        return peers.containsKey(key);
+    /**
+     * The connection was matched with one in another source that has its 4-tuple ({@code byIsn} false: the peer is
+     * in the same shuffle partition) or another one ({@code byIsn} true: in a {@link NatPairs} group).
+     */
+    boolean matched(long key, boolean byIsn) {
+        Peer p = peers.get(key);
+        return p != null && p.byIsn() == byIsn;
     }
 }

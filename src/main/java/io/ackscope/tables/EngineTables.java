@@ -168,6 +168,10 @@ public final class EngineTables {
                         + "docs/vantage.md); null when no other source did."));
         c.add(new Column("peer_stream", LONG, true, "", "The connection's `stream` in `peer_source`."));
         c.add(new Column("peer_uid", STRING, true, "", "The connection's `uid` in `peer_source`."));
+        c.add(new Column("peer_match", STRING, true, "",
+                "How the peer was found: `TUPLE` (the same 4-tuple at both sources) or `ISN` (other addresses or "
+                        + "ports, a NAT between the points: the same initial sequence numbers both ways and the same "
+                        + "segments); null without a peer."));
         CONNECTIONS = new TableSchema("connections",
                 "One row per TCP connection (as tshark's `tcp.stream`, including port reuse). The client is the "
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);

@@ -46,7 +46,7 @@ class VantageAnalyzeTest {
     static final long SHIFT_US = 1_234_567;
     static final long PATH_DELAY_US = 5_000;
     /** Columns that differ between the client's rows alone and within the pair. */
-    static final String[] PAIR_ONLY = {"peer_source", "peer_stream", "peer_uid", "first_file_index"};
+    static final String[] PAIR_ONLY = {"peer_source", "peer_stream", "peer_uid", "peer_match", "first_file_index"};
 
     @TempDir
     static Path tmp;
