@@ -319,7 +319,8 @@ public final class Analyze {
      * driver from all partitions.
      */
     private static VantagePlan vantagePass(SparkSession spark, JavaRDD<InternalRow> inFileOrder,
-                                           JavaRDD<InternalRow> natRows, List<EngineTask.Pass1> pass1, long[] ranks, ArchiveNumbering ranked,
+                                           JavaRDD<InternalRow> natRows, List<EngineTask.Pass1> pass1,
+                                           long[] ranks, ArchiveNumbering ranked,
                                            Broadcast<ArchiveNumbering> numberingB, ProgressReporter progress,
                                            Map<String, Double> phases) {
         long t = System.nanoTime();
