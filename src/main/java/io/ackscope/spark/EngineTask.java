@@ -368,6 +368,9 @@ final class EngineTask {
         public void onStall(Stall s) {
             findings.stall(s);
             EngineRows.stall(stalls.row, s, stream(s.connection()), source(), uid());
+            if (plan != null) {
+                plan.stallRow(stalls.row, numbering.source(s.connection().firstFileIndex()), s.ackFrame());
+            }
             write(stalls);
         }
 

@@ -4,12 +4,15 @@ import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.FrameAnalysis;
 import io.ackscope.tcp.Segment;
+import io.ackscope.tcp.Stall;
 import io.ackscope.vantage.PointSegments;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -65,6 +68,8 @@ final class PartitionPoints {
         final PointSegments segments;
         /** The connections by local stream number. */
         final List<ConnectionId> ids = new ArrayList<>();
+        /** The frames of the ACKs that ended stalls of the held connections ({@link VantagePlan#find}). */
+        final Set<Long> stallAcks = new HashSet<>();
         private final List<int[]> counts = new ArrayList<>();
         private final Map<ConnectionId, Integer> local = new HashMap<>();
         private final long[] tuple = new long[4];
@@ -102,6 +107,14 @@ final class PartitionPoints {
             ports[1] = o ? s.dstPort : s.srcPort;
             segments.add(l, o, s.seq, s.ack, s.payloadLength, s.flags, s.hasTimestamps ? s.tsVal : -1, 0,
                     s.timestampNanos, s.frameNumber, tuple, ports);
+        }
+
+        @Override
+        public void onStall(Stall s) {
+            Integer l = local.get(s.connection());
+            if (l != null && l >= 0) {
+                stallAcks.add(s.ackFrame());
+            }
         }
 
         /** The local stream of {@code id}, -1 when it is not kept. */

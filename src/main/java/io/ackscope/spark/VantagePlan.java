@@ -5,7 +5,10 @@ import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.TcpEngine;
 import io.ackscope.vantage.ClockEstimate;
 import io.ackscope.vantage.ClockSamples;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.RowBuffer;
 import io.ackscope.vantage.PairAnalysis;
+import io.ackscope.vantage.StallAcks;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 import java.io.Serializable;
@@ -40,8 +43,13 @@ final class VantagePlan implements Serializable {
             implements Serializable {
     }
 
+    /** A stall's ACK at two sources X and Y ({@link StallAcks}). */
+    record StallAck(int sourceX, int sourceY, StallAcks.Delays delays) implements Serializable {
+    }
+
     /** What the vantage pass found in one partition; {@code samples} by {@link #pairKey} (X the lower source). */
-    record Found(List<Link> links, Map<Long, ClockSamples> samples, long cut) implements Serializable {
+    record Found(List<Link> links, Map<Long, ClockSamples> samples, long cut, List<StallAck> stallAcks)
+            implements Serializable {
     }
 
     /** A connection's match in another source: the row's peer columns ({@code byIsn}: through a NAT). */
@@ -52,12 +60,22 @@ final class VantagePlan implements Serializable {
     record PairClock(int sourceA, int sourceB, ClockEstimate clock) implements Serializable {
     }
 
+    private static final int STALL_PEER_ACK = EngineTables.STALLS.ordinal("peer_ack_delay_us");
+
     private final List<PairClock> pairs;
     private final Map<Long, Peer> peers;
+    /** By {@link #frameKey}, a stall ACK's delay in nanoseconds at the source nearer the acking host. */
+    private final Map<Long, Long> stallAckDelays;
 
-    private VantagePlan(List<PairClock> pairs, Map<Long, Peer> peers) {
+    private VantagePlan(List<PairClock> pairs, Map<Long, Peer> peers, Map<Long, Long> stallAckDelays) {
         this.pairs = pairs;
         this.peers = peers;
+        this.stallAckDelays = stallAckDelays;
+    }
+
+    /** One long for a frame of a source (frame numbers are below 2^40, {@link EngineTask#key}). */
+    private static long frameKey(int source, long frame) {
+        return ((long) source << 42) ^ frame;
     }
 
     /** One long for an ordered pair of sources. */
@@ -77,6 +95,7 @@ final class VantagePlan implements Serializable {
                 shared, SegmentRows.connectionKey(s.srcHi, s.srcLo, s.srcPort, s.dstHi, s.dstLo, s.dstPort)));
         EngineTask.feed(rows, numbering, source -> new TcpEngine(points.point(source)));
         List<Link> links = new ArrayList<>();
+        List<StallAck> stallAcks = new ArrayList<>();
         Map<Long, ClockSamples> samples = new HashMap<>();
         List<PartitionPoints.Point> all = new ArrayList<>(points.points().values());
         for (int i = 0; i < all.size(); i++) {
@@ -90,10 +109,15 @@ final class VantagePlan implements Serializable {
                     links.add(new Link(x.source, EngineTask.key(cx), cx.uid(x.name()), y.source, EngineTask.key(cy),
                             cy.uid(y.name()), shared == null));
                     samples.putIfAbsent(pairKey(x.source, y.source), s);
+                    if (!x.stallAcks.isEmpty() || !y.stallAcks.isEmpty()) {
+                        for (StallAcks.Delays d : StallAcks.of(x.segments, y.segments, m, x.stallAcks, y.stallAcks)) {
+                            stallAcks.add(new StallAck(x.source, y.source, d));
+                        }
+                    }
                 }
             }
         }
-        return new Found(links, samples, points.cut());
+        return new Found(links, samples, points.cut(), stallAcks);
     }
 
     /**
@@ -136,7 +160,33 @@ final class VantagePlan implements Serializable {
                 }
             }
         }
-        return new VantagePlan(List.copyOf(clocks.values()), peers);
+        return new VantagePlan(List.copyOf(clocks.values()), peers, stallAckDelays(found, clocks));
+    }
+
+    /** Each stall ACK's delay at the source nearer the acking host: A (nearer the clients) for the originator's. */
+    private static Map<Long, Long> stallAckDelays(List<Found> found, Map<Long, PairClock> clocks) {
+        Map<Long, Long> out = new HashMap<>();
+        for (Found f : found) {
+            for (StallAck s : f.stallAcks()) {
+                PairClock c = clocks.get(pairKey(s.sourceX(), s.sourceY()));
+                if (c != null) {
+                    StallAcks.Delays d = s.delays();
+                    long nearer = d.ackerIsOriginatorAtX() == (c.sourceA() == s.sourceX()) ? d.atXNanos()
+                            : d.atYNanos();
+                    out.putIfAbsent(frameKey(s.sourceX(), d.frameX()), nearer);
+                    out.putIfAbsent(frameKey(s.sourceY(), d.frameY()), nearer);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Sets a {@code stalls} row's {@code peer_ack_delay_us} when its ACK (frame {@code ackFrame} of a source) has one. */
+    void stallRow(RowBuffer r, int source, long ackFrame) {
+        Long d = stallAckDelays.get(frameKey(source, ackFrame));
+        if (d != null) {
+            r.setLong(STALL_PEER_ACK, d / 1000);
+        }
     }
 
     private static Peer peer(int source, long key, String uid, boolean byIsn, long[] ranks,

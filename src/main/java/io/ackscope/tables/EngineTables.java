@@ -235,7 +235,12 @@ public final class EngineTables {
                     new Column("resume_frame", LONG, false, "", "Frame number of the resumed segment."),
                     new Column("evidence", STRING, false, "", "The same facts in words.")),
                     sideIp("holding_ip", "`holding_side`: the host whose data waited."),
-                    sideIp("delaying_ip", "`delaying_side`: the host that delayed its ACK.")));
+                    sideIp("delaying_ip", "`delaying_side`: the host that delayed its ACK."),
+                    new Column("peer_ack_delay_us", LONG, true, "µs",
+                            "With two or more sources and a matched connection (`connections.peer_source`): the "
+                                    + "delaying host's ACK delay as the source nearer that host saw it (the client's "
+                                    + "own delayed ACK at a client-side capture, without the path's round trip); "
+                                    + "null when the ACK or its data was not seen at both.")));
 
     // ---- latency_events ------------------------------------------------------------------------------------
     public static final TableSchema LATENCY_EVENTS = new TableSchema("latency_events",

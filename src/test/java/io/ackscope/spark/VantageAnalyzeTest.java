@@ -46,7 +46,8 @@ class VantageAnalyzeTest {
     static final long SHIFT_US = 1_234_567;
     static final long PATH_DELAY_US = 5_000;
     /** Columns that differ between the client's rows alone and within the pair. */
-    static final String[] PAIR_ONLY = {"peer_source", "peer_stream", "peer_uid", "peer_match", "first_file_index"};
+    static final String[] PAIR_ONLY = {"peer_source", "peer_stream", "peer_uid", "peer_match", "first_file_index",
+            "peer_ack_delay_us"};
 
     @TempDir
     static Path tmp;
@@ -191,6 +192,33 @@ class VantageAnalyzeTest {
                 + " at B");
         assertTrue(Math.abs((long) r.getAs("one_way_a_to_b_p50_us") - PATH_DELAY_US) <= 500);
         assertTrue(Math.abs((long) r.getAs("one_way_b_to_a_p50_us") - PATH_DELAY_US) <= 500);
+    }
+
+    @Test
+    void stallsOfMatchedConnectionsTakeTheClientsOwnAckDelayAtBothSources() {
+        Dataset<Row> stalls = table(pairOut, EngineTables.STALLS).where("delaying_side = 'CLIENT'");
+        long atClient = stalls.where("source = 'client'").count();
+        long atServer = stalls.where("source = 'server'").count();
+        assertTrue(atClient > 100 && atServer > 100, atClient + " and " + atServer + " stalls");
+        java.util.Set<Long> atTheClient = new java.util.HashSet<>();
+        List<Long> fromTheServer = new ArrayList<>();
+        for (Row r : stalls.select("source", "ack_delay_us", "peer_ack_delay_us").collectAsList()) {
+            assertFalse(r.isNullAt(2), "every stall's ACK seen at both: " + r);
+            if (r.getString(0).equals("client")) {
+                assertEquals(r.getLong(1), r.getLong(2), "the client's rows keep their own figure: " + r);
+                atTheClient.add(r.getLong(1));
+            } else {
+                fromTheServer.add(r.getLong(2));
+            }
+        }
+        // the server's rows take the figure the client's capture read for the same ACK: Linux's delayed ACK
+        // (a few of the server's stalls are not stalls at the client: their ACK's figure is the client's all the same)
+        long notAtClient = fromTheServer.stream().filter(v -> !atTheClient.contains(v)).count();
+        assertTrue(notAtClient * 10 <= fromTheServer.size(), notAtClient + " of " + fromTheServer.size());
+        fromTheServer.sort(null);
+        long median = fromTheServer.get(fromTheServer.size() / 2);
+        assertTrue(median >= 36_000 && median <= 48_000, "client's own ACK delay " + median);
+        assertEquals(0, table(singleOut, EngineTables.STALLS).where("peer_ack_delay_us IS NOT NULL").count());
     }
 
     @Test

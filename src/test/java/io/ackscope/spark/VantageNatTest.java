@@ -113,6 +113,14 @@ class VantageNatTest {
         assertEquals(sorted(table(plainOut, VantageTables.ONE_WAY_DELAYS).drop("uid_b")), sorted(natDelays));
     }
 
+    @Test
+    void stallsTakeTheSameHostFiguresAsWithoutTheNat() {
+        // uid and the client's address differ at the server's capture (rewritten); the client delays
+        Dataset<Row> nat = table(natOut, EngineTables.STALLS).drop("uid", "delaying_ip");
+        assertTrue(nat.where("peer_ack_delay_us IS NOT NULL").count() > 200);
+        assertEquals(sorted(table(plainOut, EngineTables.STALLS).drop("uid", "delaying_ip")), sorted(nat));
+    }
+
     private static List<String> sorted(Dataset<Row> d) {
         List<List<Object>> rows = new ArrayList<>();
         for (Row r : d.collectAsList()) {
