@@ -315,8 +315,9 @@ public final class Analyze {
 
     /**
      * With two or more sources, between the engine's passes: per partition, matches the connections of the 4-tuples
-     * two or more sources saw (pass 1 noted them: a handful per partition), and estimates each pair's clock on the
-     * driver from all partitions.
+     * two or more sources saw (pass 1 noted them: a handful per partition), then those of {@code natRows} (the
+     * candidates through a NAT, {@link NatPairs}; null without), and estimates each pair's clock on the driver from
+     * all partitions.
      */
     private static VantagePlan vantagePass(SparkSession spark, JavaRDD<InternalRow> inFileOrder,
                                            JavaRDD<InternalRow> natRows, List<EngineTask.Pass1> pass1,

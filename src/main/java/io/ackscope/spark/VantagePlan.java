@@ -29,6 +29,11 @@ import java.util.TreeMap;
  * is nearer the clients and estimates the clock once over all of them. A clock is an aggregate over the whole
  * input, so the one-way delays can only be written in the pass after it.
  *
+ * <p>Connections whose 4-tuples a NAT between the sources changed are in different partitions; {@link NatPairs}
+ * regroups the candidates (same ISNs) and {@link #find} runs over those groups too, its links marked {@code byIsn}.
+ * The plan also holds, per stall ACK of a matched connection (a frame at either source), the acking host's ACK delay
+ * at the source nearer that host ({@link StallAcks}), for {@code stalls.peer_ack_delay_us}.
+ *
  * <p>A connection seen by three sources has one peer in {@code connections}: the one of the first pair (by source
  * order) that matched it; its {@code one_way_delays} rows are there for every pair.
  */
@@ -181,7 +186,7 @@ final class VantagePlan implements Serializable {
         return out;
     }
 
-    /** Sets a {@code stalls} row's {@code peer_ack_delay_us} when its ACK (frame {@code ackFrame} of a source) has one. */
+    /** Sets a {@code stalls} row's {@code peer_ack_delay_us} when its ACK ({@code ackFrame} of a source) has one. */
     void stallRow(RowBuffer r, int source, long ackFrame) {
         Long d = stallAckDelays.get(frameKey(source, ackFrame));
         if (d != null) {

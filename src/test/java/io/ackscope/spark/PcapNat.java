@@ -19,7 +19,7 @@ final class PcapNat {
     private PcapNat() {
     }
 
-    /** Copies {@code in} to {@code out}, {@code from} (4 bytes) becoming {@code to} and its ports {@code +portShift}. */
+    /** Copies {@code in} to {@code out}, address {@code from} becoming {@code to} and its ports {@code +portShift}. */
     static void rewrite(Path in, Path out, byte[] from, byte[] to, int portShift) throws IOException {
         byte[] data;
         try (InputStream s = new GZIPInputStream(Files.newInputStream(in))) {
