@@ -392,6 +392,9 @@ final class EngineTask {
                 value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
             }
             EngineRows.exchange(exchanges.row, e, stream(e.connection()), source(), uid());
+            if (plan != null) {
+                plan.exchangeRow(exchanges.row, key(e.connection()), e.index());
+            }
             write(exchanges);
         }
 

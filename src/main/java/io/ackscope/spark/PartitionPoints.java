@@ -2,6 +2,7 @@ package io.ackscope.spark;
 
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.FrameAnalysis;
 import io.ackscope.tcp.Segment;
 import io.ackscope.tcp.Stall;
@@ -70,6 +71,8 @@ final class PartitionPoints {
         final List<ConnectionId> ids = new ArrayList<>();
         /** The frames of the ACKs that ended stalls of the held connections ({@link VantagePlan#find}). */
         final Set<Long> stallAcks = new HashSet<>();
+        /** Per local stream of a held connection, per exchange index, response first minus request end. */
+        final Map<Integer, Map<Integer, Long>> turnarounds = new HashMap<>();
         private final List<int[]> counts = new ArrayList<>();
         private final Map<ConnectionId, Integer> local = new HashMap<>();
         private final long[] tuple = new long[4];
@@ -114,6 +117,15 @@ final class PartitionPoints {
             Integer l = local.get(s.connection());
             if (l != null && l >= 0) {
                 stallAcks.add(s.ackFrame());
+            }
+        }
+
+        @Override
+        public void onExchange(Exchange e) {
+            Integer l = local.get(e.connection());
+            if (l != null && l >= 0 && e.responseFirstNanos() >= 0) {
+                turnarounds.computeIfAbsent(l, k -> new HashMap<>()).put(e.index(),
+                        e.responseFirstNanos() - e.requestEndNanos());
             }
         }
 

@@ -52,9 +52,14 @@ final class VantagePlan implements Serializable {
     record StallAck(int sourceX, int sourceY, StallAcks.Delays delays) implements Serializable {
     }
 
-    /** What the vantage pass found in one partition; {@code samples} by {@link #pairKey} (X the lower source). */
-    record Found(List<Link> links, Map<Long, ClockSamples> samples, long cut, List<StallAck> stallAcks)
+    /** A matched connection's exchange turnarounds (by exchange index) at X and at Y. */
+    record Turnarounds(int sourceX, long keyX, Map<Integer, Long> atX, int sourceY, long keyY, Map<Integer, Long> atY)
             implements Serializable {
+    }
+
+    /** What the vantage pass found in one partition; {@code samples} by {@link #pairKey} (X the lower source). */
+    record Found(List<Link> links, Map<Long, ClockSamples> samples, long cut, List<StallAck> stallAcks,
+                 List<Turnarounds> turnarounds) implements Serializable {
     }
 
     /** A connection's match in another source: the row's peer columns ({@code byIsn}: through a NAT). */
@@ -65,6 +70,7 @@ final class VantagePlan implements Serializable {
     record PairClock(int sourceA, int sourceB, ClockEstimate clock) implements Serializable {
     }
 
+    private static final int EXCHANGE_PEER_SERVER = EngineTables.EXCHANGES.ordinal("peer_server_turnaround_us");
     private static final int STALL_PEER_ACK = EngineTables.STALLS.ordinal("peer_ack_delay_us");
 
     private final List<PairClock> pairs;
@@ -72,10 +78,15 @@ final class VantagePlan implements Serializable {
     /** By {@link #frameKey}, a stall ACK's delay in nanoseconds at the source nearer the acking host. */
     private final Map<Long, Long> stallAckDelays;
 
-    private VantagePlan(List<PairClock> pairs, Map<Long, Peer> peers, Map<Long, Long> stallAckDelays) {
+    /** By connection key, per exchange index, the turnaround in nanoseconds at the source nearer the server. */
+    private final Map<Long, Map<Integer, Long>> serverTurnarounds;
+
+    private VantagePlan(List<PairClock> pairs, Map<Long, Peer> peers, Map<Long, Long> stallAckDelays,
+                        Map<Long, Map<Integer, Long>> serverTurnarounds) {
         this.pairs = pairs;
         this.peers = peers;
         this.stallAckDelays = stallAckDelays;
+        this.serverTurnarounds = serverTurnarounds;
     }
 
     /** One long for a frame of a source (frame numbers are below 2^40, {@link EngineTask#key}). */
@@ -101,6 +112,7 @@ final class VantagePlan implements Serializable {
         EngineTask.feed(rows, numbering, source -> new TcpEngine(points.point(source)));
         List<Link> links = new ArrayList<>();
         List<StallAck> stallAcks = new ArrayList<>();
+        List<Turnarounds> turnarounds = new ArrayList<>();
         Map<Long, ClockSamples> samples = new HashMap<>();
         List<PartitionPoints.Point> all = new ArrayList<>(points.points().values());
         for (int i = 0; i < all.size(); i++) {
@@ -114,6 +126,12 @@ final class VantagePlan implements Serializable {
                     links.add(new Link(x.source, EngineTask.key(cx), cx.uid(x.name()), y.source, EngineTask.key(cy),
                             cy.uid(y.name()), shared == null));
                     samples.putIfAbsent(pairKey(x.source, y.source), s);
+                    Map<Integer, Long> tx = x.turnarounds.get((int) m.streamX());
+                    Map<Integer, Long> ty = y.turnarounds.get((int) m.streamY());
+                    if (tx != null && ty != null) {
+                        turnarounds.add(new Turnarounds(x.source, EngineTask.key(cx), tx, y.source,
+                                EngineTask.key(cy), ty));
+                    }
                     if (!x.stallAcks.isEmpty() || !y.stallAcks.isEmpty()) {
                         for (StallAcks.Delays d : StallAcks.of(x.segments, y.segments, m, x.stallAcks, y.stallAcks)) {
                             stallAcks.add(new StallAck(x.source, y.source, d));
@@ -122,7 +140,7 @@ final class VantagePlan implements Serializable {
                 }
             }
         }
-        return new Found(links, samples, points.cut(), stallAcks);
+        return new Found(links, samples, points.cut(), stallAcks, turnarounds);
     }
 
     /**
@@ -165,7 +183,24 @@ final class VantagePlan implements Serializable {
                 }
             }
         }
-        return new VantagePlan(List.copyOf(clocks.values()), peers, stallAckDelays(found, clocks));
+        return new VantagePlan(List.copyOf(clocks.values()), peers, stallAckDelays(found, clocks),
+                serverTurnarounds(found, clocks));
+    }
+
+    /** Each matched connection's exchanges' turnarounds at B (nearer the server), for both connections' keys. */
+    private static Map<Long, Map<Integer, Long>> serverTurnarounds(List<Found> found, Map<Long, PairClock> clocks) {
+        Map<Long, Map<Integer, Long>> out = new HashMap<>();
+        for (Found f : found) {
+            for (Turnarounds t : f.turnarounds()) {
+                PairClock c = clocks.get(pairKey(t.sourceX(), t.sourceY()));
+                if (c != null) {
+                    Map<Integer, Long> atB = c.sourceB() == t.sourceX() ? t.atX() : t.atY();
+                    out.putIfAbsent(t.keyX(), atB);
+                    out.putIfAbsent(t.keyY(), atB);
+                }
+            }
+        }
+        return out;
     }
 
     /** Each stall ACK's delay at the source nearer the acking host: A (nearer the clients) for the originator's. */
@@ -184,6 +219,15 @@ final class VantagePlan implements Serializable {
             }
         }
         return out;
+    }
+
+    /** Sets an {@code exchanges} row's {@code peer_server_turnaround_us} when the source nearer the server has it. */
+    void exchangeRow(RowBuffer r, long connectionKey, int index) {
+        Map<Integer, Long> t = serverTurnarounds.get(connectionKey);
+        Long d = t == null ? null : t.get(index);
+        if (d != null) {
+            r.setLong(EXCHANGE_PEER_SERVER, d / 1000);
+        }
     }
 
     /** Sets a {@code stalls} row's {@code peer_ack_delay_us} when its ACK ({@code ackFrame} of a source) has one. */

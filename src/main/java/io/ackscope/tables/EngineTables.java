@@ -288,7 +288,12 @@ public final class EngineTables {
                     new Column("http_status", INT, true, "", "HTTP response status code, or null.")),
                     new Column("stall_us", LONG, false, "µs",
                             "All stall time in the exchange: `stall_before_response_us + stall_in_response_us` "
-                                    + "(a null part counts 0).")));
+                                    + "(a null part counts 0)."),
+                    new Column("peer_server_turnaround_us", LONG, true, "µs",
+                            "With two or more sources and a matched connection (`connections.peer_source`): from the "
+                                    + "request's end to the response's first segment as the source nearer the server "
+                                    + "saw it (the server host's own time, without the path's round trip); null when "
+                                    + "that source has no response for this exchange.")));
 
     /** The tables above, in the order they are documented. */
     public static final List<TableSchema> ALL = List.of(CONNECTIONS, RTT_SAMPLES, ACK_DELAYS, STALLS, LATENCY_EVENTS,

@@ -119,6 +119,9 @@ class VantageNatTest {
         Dataset<Row> nat = table(natOut, EngineTables.STALLS).drop("uid", "delaying_ip");
         assertTrue(nat.where("peer_ack_delay_us IS NOT NULL").count() > 200);
         assertEquals(sorted(table(plainOut, EngineTables.STALLS).drop("uid", "delaying_ip")), sorted(nat));
+        Dataset<Row> exchanges = table(natOut, EngineTables.EXCHANGES).drop("uid");
+        assertTrue(exchanges.where("peer_server_turnaround_us IS NOT NULL").count() > 200);
+        assertEquals(sorted(table(plainOut, EngineTables.EXCHANGES).drop("uid")), sorted(exchanges));
     }
 
     private static List<String> sorted(Dataset<Row> d) {
