@@ -278,8 +278,10 @@ public final class Analyze {
         // a handful (attempts answered after their eviction): sent whole to every task
         long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
         ArchiveNumbering ranked = numbering.ranked(ranks);
+        JavaRDD<InternalRow> natRows = numbering.sources() >= 2
+                ? NatPairs.of(pass1).regroup(inFileOrder, inFileOrder.getNumPartitions()) : null;
         VantagePlan pairs = numbering.sources() >= 2
-                ? vantagePass(spark, inFileOrder, pass1, ranks, ranked, numberingB, progress, phases) : null;
+                ? vantagePass(spark, inFileOrder, natRows, pass1, ranks, ranked, numberingB, progress, phases) : null;
         progress.phase("analysing connections");
 
         t = System.nanoTime();
@@ -292,6 +294,13 @@ public final class Analyze {
                 EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
                         rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value()))
                 .iterator(), false).collect();
+        if (natRows != null) {
+            int first = inFileOrder.getNumPartitions();
+            results = new ArrayList<>(results);
+            results.addAll(natRows.mapPartitionsWithIndex((idx, it) -> List.of(NatPairs.write(first + idx,
+                    TaskContext.get().taskAttemptId(), it, ranksB.value(), rankedB.value(), planB.value(), staging,
+                    confB.value().value())).iterator(), false).collect());
+        }
         Map<String, Long> tableRows = TableCommit.engineTables(out, results, spark.sparkContext().getConf()
                 .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)));
         phases.put(PASS2, secondsSince(t));
@@ -306,11 +315,13 @@ public final class Analyze {
 
     /**
      * With two or more sources, between the engine's passes: per partition, matches the connections of the 4-tuples
-     * two or more sources saw (pass 1 noted them: a handful per partition), and estimates each pair's clock on the
-     * driver from all partitions.
+     * two or more sources saw (pass 1 noted them: a handful per partition), then those of {@code natRows} (the
+     * candidates through a NAT, {@link NatPairs}; null without), and estimates each pair's clock on the driver from
+     * all partitions.
      */
     private static VantagePlan vantagePass(SparkSession spark, JavaRDD<InternalRow> inFileOrder,
-                                           List<EngineTask.Pass1> pass1, long[] ranks, ArchiveNumbering ranked,
+                                           JavaRDD<InternalRow> natRows, List<EngineTask.Pass1> pass1,
+                                           long[] ranks, ArchiveNumbering ranked,
                                            Broadcast<ArchiveNumbering> numberingB, ProgressReporter progress,
                                            Map<String, Double> phases) {
         long t = System.nanoTime();
@@ -319,6 +330,11 @@ public final class Analyze {
         long[][] shared = pass1.stream().map(EngineTask.Pass1::shared).toArray(long[][]::new);
         List<VantagePlan.Found> found = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 VantagePlan.find(it, numberingB.value(), shared[idx])).iterator(), false).collect();
+        if (natRows != null) { // through a NAT (NatPairs): every connection of a group held
+            found = new ArrayList<>(found);
+            found.addAll(natRows.mapPartitions(it -> List.of(VantagePlan.find(it, numberingB.value(), null))
+                    .iterator()).collect());
+        }
         VantagePlan pairs = VantagePlan.of(found, ranks, ranked);
         phases.put(VANTAGE, secondsSince(t));
         return pairs;

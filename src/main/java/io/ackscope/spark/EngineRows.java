@@ -67,7 +67,8 @@ final class EngineRows {
         r.setLong(C_SERVER_HELD, c.respHeldStallNanos() / 1000).setLong(C_SERVER_HELD + 1,
                 c.origHeldStallNanos() / 1000);
         if (peer != null) {
-            r.setString(C_PEER, peer.source()).setLong(C_PEER + 1, peer.stream()).setString(C_PEER + 2, peer.uid());
+            r.setString(C_PEER, peer.source()).setLong(C_PEER + 1, peer.stream()).setString(C_PEER + 2, peer.uid())
+                    .setString(C_PEER + 3, peer.byIsn() ? "ISN" : "TUPLE");
         }
     }
 

@@ -82,8 +82,9 @@ final class EngineTask {
      *                superseded: {@link AnalysisSink#onAttemptRevived}), sorted
      * @param shared  with two or more sources, the 4-tuple keys two or more of them saw ({@link SharedTuples}),
      *                sorted; empty otherwise
+     * @param lone    with two or more sources, the handshakes of 4-tuples one of them alone saw (for {@link NatPairs})
      */
-    record Pass1(long[] keys, long[] revived, long[] shared) implements Serializable {
+    record Pass1(long[] keys, long[] revived, long[] shared, List<NatPairs.Candidate> lone) implements Serializable {
     }
 
     /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
@@ -115,7 +116,8 @@ final class EngineTask {
         Arrays.sort(out);
         long[] revived = Arrays.copyOf(keys[1], n[1]);
         Arrays.sort(revived);
-        return new Pass1(out, revived, shared == null ? new long[0] : shared.shared());
+        return new Pass1(out, revived, shared == null ? new long[0] : shared.shared(),
+                shared == null ? List.of() : shared.lone());
     }
 
     /** Engine figures summed over a partition's sources. */
@@ -187,7 +189,7 @@ final class EngineTask {
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf) {
         try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks, revived, numbering, plan)) {
             PartitionPoints points = plan == null ? null
-                    : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id)));
+                    : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id), false));
             Fed fed = feed(rows, numbering, source -> {
                 w.points = points == null ? null : points.point(source);
                 return new TcpEngine(w);
@@ -366,6 +368,9 @@ final class EngineTask {
         public void onStall(Stall s) {
             findings.stall(s);
             EngineRows.stall(stalls.row, s, stream(s.connection()), source(), uid());
+            if (plan != null) {
+                plan.stallRow(stalls.row, numbering.source(s.connection().firstFileIndex()), s.ackFrame());
+            }
             write(stalls);
         }
 
@@ -387,6 +392,9 @@ final class EngineTask {
                 value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
             }
             EngineRows.exchange(exchanges.row, e, stream(e.connection()), source(), uid());
+            if (plan != null) {
+                plan.exchangeRow(exchanges.row, key(e.connection()), e.index());
+            }
             write(exchanges);
         }
 

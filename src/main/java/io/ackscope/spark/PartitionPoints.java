@@ -2,14 +2,18 @@ package io.ackscope.spark;
 
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.FrameAnalysis;
 import io.ackscope.tcp.Segment;
+import io.ackscope.tcp.Stall;
 import io.ackscope.vantage.PointSegments;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -65,6 +69,10 @@ final class PartitionPoints {
         final PointSegments segments;
         /** The connections by local stream number. */
         final List<ConnectionId> ids = new ArrayList<>();
+        /** The frames of the ACKs that ended stalls of the held connections ({@link VantagePlan#find}). */
+        final Set<Long> stallAcks = new HashSet<>();
+        /** Per local stream of a held connection, per exchange index, response first minus request end. */
+        final Map<Integer, Map<Integer, Long>> turnarounds = new HashMap<>();
         private final List<int[]> counts = new ArrayList<>();
         private final Map<ConnectionId, Integer> local = new HashMap<>();
         private final long[] tuple = new long[4];
@@ -102,6 +110,23 @@ final class PartitionPoints {
             ports[1] = o ? s.dstPort : s.srcPort;
             segments.add(l, o, s.seq, s.ack, s.payloadLength, s.flags, s.hasTimestamps ? s.tsVal : -1, 0,
                     s.timestampNanos, s.frameNumber, tuple, ports);
+        }
+
+        @Override
+        public void onStall(Stall s) {
+            Integer l = local.get(s.connection());
+            if (l != null && l >= 0) {
+                stallAcks.add(s.ackFrame());
+            }
+        }
+
+        @Override
+        public void onExchange(Exchange e) {
+            Integer l = local.get(e.connection());
+            if (l != null && l >= 0 && e.responseFirstNanos() >= 0) {
+                turnarounds.computeIfAbsent(l, k -> new HashMap<>()).put(e.index(),
+                        e.responseFirstNanos() - e.requestEndNanos());
+            }
         }
 
         /** The local stream of {@code id}, -1 when it is not kept. */

@@ -3,9 +3,14 @@ package io.ackscope.spark;
 import io.ackscope.spark.source.SegmentRows;
 import org.apache.spark.sql.catalyst.InternalRow;
 
+import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.Segment;
+
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,11 +20,18 @@ import java.util.Map;
  * size. A partition holds a 4-tuple's frames of every source (the shuffle key ignores the source), so this is
  * decided per partition. Keys are {@link SegmentRows#connectionKey} hashes: a collision only keeps a connection
  * that then does not match.
+ *
+ * <p>It also notes each 4-tuple's first handshake (the originator's and the responder's initial sequence numbers):
+ * those of the 4-tuples one source alone saw ({@link #lone()}) are what {@link NatPairs} pairs across partitions,
+ * connections whose addresses a NAT between the sources rewrote.
  */
 final class SharedTuples {
     private final ArchiveNumbering numbering;
     /** Per 4-tuple key, the one source that saw it, or -1 once a second did. */
     private final Map<Long, Integer> sourceOf = new HashMap<>();
+    /** Per 4-tuple key with a SYN seen, its first SYN's sequence number and the SYN-ACK's after it (-1 until). */
+    private final Map<Long, long[]> isns = new HashMap<>();
+    private final Segment s = new Segment();
 
     SharedTuples(ArchiveNumbering numbering) {
         this.numbering = numbering;
@@ -38,9 +50,35 @@ final class SharedTuples {
                 InternalRow r = rows.next();
                 int source = numbering.source(r.getInt(SegmentRows.FILE_INDEX));
                 sourceOf.merge(r.getLong(SegmentRows.KEY), source, (a, b) -> a.equals(b) ? a : -1);
+                SegmentRows.fill(s, r);
+                if ((s.flags & PacketDecoder.SYN) != 0) {
+                    handshake(r.getLong(SegmentRows.KEY), (s.flags & PacketDecoder.ACK) != 0, s.seq);
+                }
                 return r;
             }
         };
+    }
+
+    private void handshake(long key, boolean synAck, long seq) {
+        long[] i = isns.get(key);
+        if (i == null && !synAck) {
+            isns.put(key, new long[]{seq, -1});
+        } else if (i != null && synAck && i[1] < 0) {
+            i[1] = seq;
+        }
+    }
+
+    /** The 4-tuples one source alone saw whose first handshake was seen both ways, by key. */
+    List<NatPairs.Candidate> lone() {
+        List<NatPairs.Candidate> out = new ArrayList<>();
+        for (Map.Entry<Long, long[]> e : isns.entrySet()) {
+            int source = sourceOf.get(e.getKey());
+            if (source >= 0 && e.getValue()[1] >= 0) {
+                out.add(new NatPairs.Candidate(source, e.getKey(), e.getValue()[0], e.getValue()[1]));
+            }
+        }
+        out.sort(java.util.Comparator.comparingLong(NatPairs.Candidate::tupleKey));
+        return out;
     }
 
     /** The keys two or more sources saw, sorted. */

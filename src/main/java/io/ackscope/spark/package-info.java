@@ -10,7 +10,8 @@
  * ({@link io.ackscope.spark.EngineRows}) and writes the tables ({@link io.ackscope.spark.TableFiles});
  * {@link io.ackscope.spark.OutputDirectory} commits them. With two or more capture sources, a vantage pass between
  * the engine's two passes matches connections between sources ({@link io.ackscope.spark.VantagePlan}: each pair's
- * clock from all partitions), and pass 2 writes the peer columns and {@code one_way_delays}
+ * clock from all partitions; connections through a NAT, in different partitions, are paired by their ISNs and
+ * regrouped by {@link io.ackscope.spark.NatPairs}), and pass 2 writes the peer columns and {@code one_way_delays}
  * ({@link io.ackscope.spark.VantageRows}, sums in {@link io.ackscope.spark.VantageAggregate}).
  *
  * <p><b>Tables.</b> Their schemas, the Parquet writer and the reader live in {@code tables}, which knows no Spark;

@@ -168,6 +168,10 @@ public final class EngineTables {
                         + "docs/vantage.md); null when no other source did."));
         c.add(new Column("peer_stream", LONG, true, "", "The connection's `stream` in `peer_source`."));
         c.add(new Column("peer_uid", STRING, true, "", "The connection's `uid` in `peer_source`."));
+        c.add(new Column("peer_match", STRING, true, "",
+                "How the peer was found: `TUPLE` (the same 4-tuple at both sources) or `ISN` (other addresses or "
+                        + "ports, a NAT between the points: the same initial sequence numbers both ways and the same "
+                        + "segments); null without a peer."));
         CONNECTIONS = new TableSchema("connections",
                 "One row per TCP connection (as tshark's `tcp.stream`, including port reuse). The client is the "
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);
@@ -231,7 +235,12 @@ public final class EngineTables {
                     new Column("resume_frame", LONG, false, "", "Frame number of the resumed segment."),
                     new Column("evidence", STRING, false, "", "The same facts in words.")),
                     sideIp("holding_ip", "`holding_side`: the host whose data waited."),
-                    sideIp("delaying_ip", "`delaying_side`: the host that delayed its ACK.")));
+                    sideIp("delaying_ip", "`delaying_side`: the host that delayed its ACK."),
+                    new Column("peer_ack_delay_us", LONG, true, "µs",
+                            "With two or more sources and a matched connection (`connections.peer_source`): the "
+                                    + "delaying host's ACK delay as the source nearer that host saw it (the client's "
+                                    + "own delayed ACK at a client-side capture, without the path's round trip); "
+                                    + "null when the ACK or its data was not seen at both.")));
 
     // ---- latency_events ------------------------------------------------------------------------------------
     public static final TableSchema LATENCY_EVENTS = new TableSchema("latency_events",
@@ -279,7 +288,12 @@ public final class EngineTables {
                     new Column("http_status", INT, true, "", "HTTP response status code, or null.")),
                     new Column("stall_us", LONG, false, "µs",
                             "All stall time in the exchange: `stall_before_response_us + stall_in_response_us` "
-                                    + "(a null part counts 0).")));
+                                    + "(a null part counts 0)."),
+                    new Column("peer_server_turnaround_us", LONG, true, "µs",
+                            "With two or more sources and a matched connection (`connections.peer_source`): from the "
+                                    + "request's end to the response's first segment as the source nearer the server "
+                                    + "saw it (the server host's own time, without the path's round trip); null when "
+                                    + "that source has no response for this exchange.")));
 
     /** The tables above, in the order they are documented. */
     public static final List<TableSchema> ALL = List.of(CONNECTIONS, RTT_SAMPLES, ACK_DELAYS, STALLS, LATENCY_EVENTS,

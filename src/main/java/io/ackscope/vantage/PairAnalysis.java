@@ -73,8 +73,12 @@ public final class PairAnalysis {
         return build(a, b, pairs, results, clock);
     }
 
-    /** Two connections, one at each point, matched: their streams at X and at Y. */
-    public record StreamPair(long streamX, long streamY) {
+    /**
+     * Two connections, one at each point, matched: their streams at X and at Y, and the segments' partners
+     * ({@link StallAcks}).
+     */
+    public record StreamPair(long streamX, long streamY, PointConnection x, PointConnection y, int[] partnerOfX,
+                             int[] partnerOfY) {
     }
 
     /**
@@ -92,7 +96,8 @@ public final class PairAnalysis {
                     out.add(x.fromOriginator(sx[k]), x.timeNanos(sx[k]), y.timeNanos(j));
                 }
             }
-            matched.add(new StreamPair(c.x().stream(), c.y().stream()));
+            matched.add(new StreamPair(c.x().stream(), c.y().stream(), c.x(), c.y(), r.partnerOfX(),
+                    r.partnerOfY()));
         }
         return matched;
     }

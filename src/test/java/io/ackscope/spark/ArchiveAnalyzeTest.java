@@ -42,7 +42,7 @@ class ArchiveAnalyzeTest {
     /** Columns that depend on how the capture was cut and named: uid is derived from the source's name. */
     /** The peer columns name the other source (two hosts with the same traffic match each other's connections). */
     static final String[] FILE_COLUMNS = {"source", "uid", "first_file_index", "peer_source", "peer_stream",
-            "peer_uid"};
+            "peer_uid", "peer_match", "peer_ack_delay_us", "peer_server_turnaround_us"};
 
     @TempDir
     static Path tmp;
@@ -312,8 +312,10 @@ class ArchiveAnalyzeTest {
         for (TableSchema t : EngineTables.ALL) {
             List<List<Object>> analyzed = new ArrayList<>();
             Dataset<Row> d = spark.read().parquet(out.resolve(t.name()).toString());
-            if (t == EngineTables.CONNECTIONS) {
-                for (String peer : new String[]{"peer_source", "peer_stream", "peer_uid"}) {
+            if (t == EngineTables.CONNECTIONS || t == EngineTables.STALLS || t == EngineTables.EXCHANGES) {
+                for (String peer : t == EngineTables.STALLS ? new String[]{"peer_ack_delay_us"}
+                        : t == EngineTables.EXCHANGES ? new String[]{"peer_server_turnaround_us"}
+                        : new String[]{"peer_source", "peer_stream", "peer_uid", "peer_match"}) {
                     d = d.withColumn(peer, org.apache.spark.sql.functions.lit(null).cast(d.schema().apply(peer)
                             .dataType()));
                 }

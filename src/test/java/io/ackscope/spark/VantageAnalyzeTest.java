@@ -46,7 +46,8 @@ class VantageAnalyzeTest {
     static final long SHIFT_US = 1_234_567;
     static final long PATH_DELAY_US = 5_000;
     /** Columns that differ between the client's rows alone and within the pair. */
-    static final String[] PAIR_ONLY = {"peer_source", "peer_stream", "peer_uid", "first_file_index"};
+    static final String[] PAIR_ONLY = {"peer_source", "peer_stream", "peer_uid", "peer_match", "first_file_index",
+            "peer_ack_delay_us", "peer_server_turnaround_us"};
 
     @TempDir
     static Path tmp;
@@ -191,6 +192,58 @@ class VantageAnalyzeTest {
                 + " at B");
         assertTrue(Math.abs((long) r.getAs("one_way_a_to_b_p50_us") - PATH_DELAY_US) <= 500);
         assertTrue(Math.abs((long) r.getAs("one_way_b_to_a_p50_us") - PATH_DELAY_US) <= 500);
+    }
+
+    @Test
+    void stallsOfMatchedConnectionsTakeTheClientsOwnAckDelayAtBothSources() {
+        Dataset<Row> stalls = table(pairOut, EngineTables.STALLS).where("delaying_side = 'CLIENT'");
+        long atClient = stalls.where("source = 'client'").count();
+        long atServer = stalls.where("source = 'server'").count();
+        assertTrue(atClient > 100 && atServer > 100, atClient + " and " + atServer + " stalls");
+        java.util.Set<Long> atTheClient = new java.util.HashSet<>();
+        List<Long> fromTheServer = new ArrayList<>();
+        for (Row r : stalls.select("source", "ack_delay_us", "peer_ack_delay_us").collectAsList()) {
+            assertFalse(r.isNullAt(2), "every stall's ACK seen at both: " + r);
+            if (r.getString(0).equals("client")) {
+                assertEquals(r.getLong(1), r.getLong(2), "the client's rows keep their own figure: " + r);
+                atTheClient.add(r.getLong(1));
+            } else {
+                fromTheServer.add(r.getLong(2));
+            }
+        }
+        // the server's rows take the figure the client's capture read for the same ACK: Linux's delayed ACK
+        // (a few of the server's stalls are not stalls at the client: their ACK's figure is the client's all the same)
+        long notAtClient = fromTheServer.stream().filter(v -> !atTheClient.contains(v)).count();
+        assertTrue(notAtClient * 10 <= fromTheServer.size(), notAtClient + " of " + fromTheServer.size());
+        fromTheServer.sort(null);
+        long median = fromTheServer.get(fromTheServer.size() / 2);
+        assertTrue(median >= 36_000 && median <= 48_000, "client's own ACK delay " + median);
+        assertEquals(0, table(singleOut, EngineTables.STALLS).where("peer_ack_delay_us IS NOT NULL").count());
+    }
+
+    @Test
+    void exchangesOfMatchedConnectionsTakeTheServersOwnTurnaroundAtBothSources() {
+        Dataset<Row> x = table(pairOut, EngineTables.EXCHANGES).where("response_first_time IS NOT NULL");
+        Map<String, Long> atServer = new HashMap<>();
+        List<Row> client = new ArrayList<>();
+        for (Row r : x.selectExpr("source", "stream", "exchange_index", "peer_server_turnaround_us",
+                "(unix_micros(response_first_time) - unix_micros(request_end_time))").collectAsList()) {
+            assertFalse(r.isNullAt(3), "every answered exchange has the server's figure: " + r);
+            if (r.getString(0).equals("server")) {
+                assertEquals(r.getLong(4), r.getLong(3), "the server's rows keep their own figure: " + r);
+                atServer.put(r.getLong(1) + "/" + r.getInt(2), r.getLong(3));
+            } else {
+                client.add(r);
+            }
+        }
+        assertTrue(client.size() > 100 && atServer.size() == client.size(), client.size() + " " + atServer.size());
+        // the client's rows take the server's own turnaround, a round trip less than the client saw
+        for (Row r : client) {
+            assertTrue(atServer.containsValue(r.getLong(3)), "a figure of the server's: " + r);
+            assertTrue(r.getLong(4) - r.getLong(3) >= 2 * PATH_DELAY_US - 1_000, "a round trip less: " + r);
+        }
+        assertEquals(0, table(singleOut, EngineTables.EXCHANGES).where("peer_server_turnaround_us IS NOT NULL")
+                .count());
     }
 
     @Test
