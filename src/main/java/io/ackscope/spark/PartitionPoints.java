@@ -102,12 +102,7 @@ final class PartitionPoints {
             }
             n[0]++;
             boolean o = fa.fromOriginator;
-            tuple[0] = o ? s.srcHi : s.dstHi;
-            tuple[1] = o ? s.srcLo : s.dstLo;
-            tuple[2] = o ? s.dstHi : s.srcHi;
-            tuple[3] = o ? s.dstLo : s.srcLo;
-            ports[0] = o ? s.srcPort : s.dstPort;
-            ports[1] = o ? s.dstPort : s.srcPort;
+            PointSegments.clientFirst(s, o, tuple, ports);
             segments.add(l, o, s.seq, s.ack, s.payloadLength, s.flags, s.hasTimestamps ? s.tsVal : -1, 0,
                     s.timestampNanos, s.frameNumber, tuple, ports);
         }

@@ -47,12 +47,7 @@ public final class PointReader {
             @Override
             public void onFrame(Segment s, FrameAnalysis fa) {
                 boolean o = fa.fromOriginator;
-                tuple[0] = o ? s.srcHi : s.dstHi;
-                tuple[1] = o ? s.srcLo : s.dstLo;
-                tuple[2] = o ? s.dstHi : s.srcHi;
-                tuple[3] = o ? s.dstLo : s.srcLo;
-                ports[0] = o ? s.srcPort : s.dstPort;
-                ports[1] = o ? s.dstPort : s.srcPort;
+                PointSegments.clientFirst(s, o, tuple, ports);
                 int[] ids = ipIds.get(s.fileIndex);
                 int ipId = s.frameNumber < ids.length ? ids[(int) s.frameNumber] : 0;
                 out.add(fa.stream, fa.fromOriginator, s.seq, s.ack, s.payloadLength, s.flags,

@@ -1,5 +1,7 @@
 package io.ackscope.vantage;
 
+import io.ackscope.tcp.Segment;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -184,5 +186,18 @@ public final class PointSegments {
     /** Where the segment was read, as given to {@link #add} (the Spark job gives its frame number in its source). */
     public long order(int i) {
         return order[i];
+    }
+
+    /**
+     * Writes segment {@code s}'s 4-tuple client first: {@code tuple} = client address (hi, lo), server address (hi,
+     * lo); {@code ports} = client port, server port. {@code fromClient}: the segment was sent by the client.
+     */
+    public static void clientFirst(Segment s, boolean fromClient, long[] tuple, int[] ports) {
+        tuple[0] = fromClient ? s.srcHi : s.dstHi;
+        tuple[1] = fromClient ? s.srcLo : s.dstLo;
+        tuple[2] = fromClient ? s.dstHi : s.srcHi;
+        tuple[3] = fromClient ? s.dstLo : s.srcLo;
+        ports[0] = fromClient ? s.srcPort : s.dstPort;
+        ports[1] = fromClient ? s.dstPort : s.srcPort;
     }
 }
