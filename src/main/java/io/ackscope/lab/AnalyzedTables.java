@@ -9,6 +9,7 @@ import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.TableReader;
 import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.AckClass;
+import io.ackscope.tcp.Addresses;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ final class AnalyzedTables {
                     long[] port = values(b, Connections.SERVER_PORT);
                     String[] ip = b.strings(Connections.SERVER_IP);
                     for (int i = 0; i < b.rows; i++) {
-                        endpointOfStream.put(stream[i], ip[i] + ":" + port[i]);
+                        endpointOfStream.put(stream[i], Addresses.endpointText(ip[i], (int) port[i]));
                     }
                 });
     }

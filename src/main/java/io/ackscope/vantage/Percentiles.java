@@ -1,8 +1,13 @@
 package io.ackscope.vantage;
 
+import io.ackscope.tcp.ValueCounts;
+
 import java.util.Arrays;
 
-/** Nearest-rank percentiles of nanosecond values, in microseconds, as the pair's table columns want them. */
+/**
+ * Nearest-rank percentiles ({@link ValueCounts#nearestRank}, the tables' definition) of nanosecond values, in
+ * microseconds, as the pair's table columns want them.
+ */
 final class Percentiles {
     private Percentiles() {
     }
@@ -14,7 +19,6 @@ final class Percentiles {
         }
         long[] s = nanos.clone();
         Arrays.sort(s);
-        int rank = (int) Math.ceil(p / 100.0 * s.length);
-        return Math.round(s[Math.max(0, Math.min(s.length - 1, rank - 1))] / 1000.0);
+        return Math.round(s[(int) ValueCounts.nearestRank(p / 100.0, s.length) - 1] / 1000.0);
     }
 }
