@@ -5,9 +5,7 @@ import io.ackscope.spark.source.SegmentRows;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.capture.FileGap;
 import io.ackscope.tables.EngineTables;
-import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
-import io.ackscope.tables.TableSchema;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
@@ -24,7 +22,6 @@ import io.ackscope.tcp.Stall;
 import io.ackscope.tcp.TcpEngine;
 import io.ackscope.tcp.ValueCounts;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
 
 import java.io.IOException;
@@ -205,19 +202,6 @@ final class EngineTask {
         }
     }
 
-    /** One table's output in a task: its reused row, and its writer once the first row comes. */
-    private static final class Output {
-        final TableSchema table;
-        final RowBuffer row;
-        ParquetTableWriter writer;
-        String path;
-
-        Output(TableSchema table) {
-            this.table = table;
-            this.row = new RowBuffer(table);
-        }
-    }
-
     /** The sink of pass 2: one lazily opened writer per table, one reused row per table. */
     private static final class Writers implements AnalysisSink, AutoCloseable {
         private final int partition;
@@ -229,14 +213,14 @@ final class EngineTask {
         /** Revived attempts whose first (superseded) record has come and was left out. */
         private final java.util.Set<Long> superseded = new java.util.HashSet<>();
         private final ArchiveNumbering numbering;
-        private final Output rttSamples = new Output(EngineTables.RTT_SAMPLES);
-        private final Output ackDelays = new Output(EngineTables.ACK_DELAYS);
-        private final Output stalls = new Output(EngineTables.STALLS);
-        private final Output latencyEvents = new Output(EngineTables.LATENCY_EVENTS);
-        private final Output exchanges = new Output(EngineTables.EXCHANGES);
-        private final Output connections = new Output(EngineTables.CONNECTIONS);
-        private final Output oneWayDelays = new Output(VantageTables.ONE_WAY_DELAYS);
-        private final List<Output> outputs = List.of(connections, rttSamples, ackDelays, stalls, latencyEvents,
+        private final TaskOutput rttSamples = new TaskOutput(EngineTables.RTT_SAMPLES);
+        private final TaskOutput ackDelays = new TaskOutput(EngineTables.ACK_DELAYS);
+        private final TaskOutput stalls = new TaskOutput(EngineTables.STALLS);
+        private final TaskOutput latencyEvents = new TaskOutput(EngineTables.LATENCY_EVENTS);
+        private final TaskOutput exchanges = new TaskOutput(EngineTables.EXCHANGES);
+        private final TaskOutput connections = new TaskOutput(EngineTables.CONNECTIONS);
+        private final TaskOutput oneWayDelays = new TaskOutput(VantageTables.ONE_WAY_DELAYS);
+        private final List<TaskOutput> outputs = List.of(connections, rttSamples, ackDelays, stalls, latencyEvents,
                 exchanges, oneWayDelays);
         private final VantagePlan plan;
         /** The current source's segments for the vantage part, when there is a plan. */
@@ -293,17 +277,12 @@ final class EngineTask {
             return lastSource;
         }
 
-        private void write(Output o) {
+        private void write(TaskOutput o) {
             if (failure != null) {
                 return;
             }
             try {
-                if (o.writer == null) {
-                    o.path = stagingRoot + "/" + o.table.name() + "/_temporary/" + attempt + "/part-"
-                            + String.format("%05d", partition) + ".snappy.parquet";
-                    o.writer = TableFiles.writer(o.table, new Path(o.path), conf);
-                }
-                o.writer.write(o.row);
+                o.write(stagingRoot, attempt, partition, conf);
             } catch (IOException e) {
                 failure = e;
             }
@@ -420,19 +399,15 @@ final class EngineTask {
         }
 
         List<Written> written() {
-            return outputs.stream().filter(o -> o.writer != null)
-                    .map(o -> new Written(o.table.name(), o.path, o.writer.rows())).toList();
+            return outputs.stream().map(TaskOutput::written).filter(java.util.Objects::nonNull).toList();
         }
 
         @Override
         public void close() throws IOException {
             IOException first = failure;
-            for (Output o : outputs) {
-                if (o.writer == null) {
-                    continue;
-                }
+            for (TaskOutput o : outputs) {
                 try {
-                    o.writer.close();
+                    o.close();
                 } catch (IOException e) {
                     if (first == null) {
                         first = e;

@@ -1,12 +1,10 @@
 package io.ackscope.spark;
 
 import io.ackscope.spark.source.SegmentRows;
-import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.TcpEngine;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -147,37 +145,29 @@ final class NatPairs implements Serializable {
         PartitionPoints points = new PartitionPoints(numbering, (id, first) -> plan.matched(EngineTask.key(id), true));
         EngineTask.feed(rows, numbering, source -> new TcpEngine(points.point(source)));
         VantageAggregate sums = new VantageAggregate();
-        String path = stagingRoot + "/" + VantageTables.ONE_WAY_DELAYS.name() + "/_temporary/" + attempt + "/part-"
-                + String.format("%05d", partition) + ".snappy.parquet";
-        RowBuffer row = new RowBuffer(VantageTables.ONE_WAY_DELAYS);
-        ParquetTableWriter[] writer = {null};
+        TaskOutput out = new TaskOutput(VantageTables.ONE_WAY_DELAYS);
         VantageRows.write(points, plan, ranks, numbering, sums, new VantageRows.Sink() {
             @Override
             public RowBuffer row() {
-                return row;
+                return out.row;
             }
 
             @Override
             public void written() {
                 try {
-                    if (writer[0] == null) {
-                        writer[0] = TableFiles.writer(VantageTables.ONE_WAY_DELAYS, new Path(path), conf);
-                    }
-                    writer[0].write(row);
+                    out.write(stagingRoot, attempt, partition, conf);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
             }
         });
-        List<EngineTask.Written> files = new ArrayList<>();
-        if (writer[0] != null) {
-            try {
-                writer[0].close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            files.add(new EngineTask.Written(VantageTables.ONE_WAY_DELAYS.name(), path, writer[0].rows()));
+        try {
+            out.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+        EngineTask.Written file = out.written();
+        List<EngineTask.Written> files = file == null ? List.of() : List.of(file);
         return new EngineTask.Result(partition, files, 0, 0, 0, 0, new LatencyAggregate().sealed(),
                 new FindingsAggregate(), sums);
     }

@@ -21,8 +21,8 @@ import java.util.Iterator;
 /**
  * Reads the splits of one task: each record of a split is decoded once with the task's one {@link PacketDecoder},
  * counted in the split's {@link SplitStats}, and (unless the scan wants TCP frames only and it is not one) written
- * into the task's one reused row; a frame the {@link FrameFilter} drops is only counted. A damaged file ends its split at the damage: the error and its offset go to the
- * statistics (or fail the task with {@code failOnDamage}).
+ * into the task's one reused row; a frame the {@link FrameFilter} drops is only counted. A damaged file ends its
+ * split at the damage: the error and its offset go to the statistics (or fail the task with {@code failOnDamage}).
  */
 public final class PcapPartitionReader implements PartitionReader<InternalRow> {
     private static final Logger LOG = LoggerFactory.getLogger(PcapPartitionReader.class);
