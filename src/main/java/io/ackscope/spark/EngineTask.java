@@ -5,6 +5,7 @@ import io.ackscope.spark.source.SegmentRows;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.capture.FileGap;
 import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.HivePath;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.AckDelay;
@@ -49,6 +50,8 @@ import java.util.Map;
 final class EngineTask {
     private EngineTask() {
     }
+
+    private static final long DAY_NANOS = 86_400_000_000_000L;
 
     /** Bits of the frame number in a {@link #key}; the file index is above them. */
     private static final int FRAME_BITS = 40;
@@ -163,8 +166,12 @@ final class EngineTask {
                 Math.max(sum.peakOpenTuples(), engine.peakOpenTuples()), sum.attemptsEvicted() + engine.attemptsEvicted());
     }
 
-    /** A table file one task attempt wrote. */
-    record Written(String table, String path, long rows) implements Serializable {
+    /**
+     * A table file one task attempt wrote.
+     *
+     * @param dir the partition directory of its rows in the table ({@code source=.../date=...}; {@code ""} flat)
+     */
+    record Written(String table, String dir, String path, long rows) implements Serializable {
     }
 
     /** What pass 2 of one partition produced. */
@@ -237,6 +244,10 @@ final class EngineTask {
         private long lastStream;
         private String lastSource;
         private String lastUid;
+        /** The partition directory of the last connection, and the source and UTC day it was made for. */
+        private String lastDir;
+        private String lastDirSource;
+        private long lastDay;
         /** Uids of open connections, each computed once (a SHA-256), until the connection's record. */
         private final Map<ConnectionId, String> uids = new HashMap<>();
         private IOException failure;
@@ -263,6 +274,12 @@ final class EngineTask {
                 lastStream = numbering.stream(r, id.firstFileIndex());
                 lastSource = numbering.sourceName(numbering.source(id.firstFileIndex()));
                 lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
+                long day = Math.floorDiv(id.firstNanos(), DAY_NANOS);
+                if (lastDir == null || day != lastDay || !lastSource.equals(lastDirSource)) {
+                    lastDir = HivePath.sourceDateDir(lastSource, id.firstNanos());
+                    lastDay = day;
+                    lastDirSource = lastSource;
+                }
             }
             return lastStream;
         }
@@ -277,12 +294,21 @@ final class EngineTask {
             return lastSource;
         }
 
+        /** The partition directory of the connection {@link #stream} was last called for. */
+        private String dir() {
+            return lastDir;
+        }
+
         private void write(TaskOutput o) {
+            write(o, "");
+        }
+
+        private void write(TaskOutput o, String dir) {
             if (failure != null) {
                 return;
             }
             try {
-                o.write(stagingRoot, attempt, partition, conf);
+                o.write(dir, stagingRoot, attempt, partition, conf);
             } catch (IOException e) {
                 failure = e;
             }
@@ -333,14 +359,14 @@ final class EngineTask {
                 value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
             }
             EngineRows.rttSample(rttSamples.row, s, stream(s.connection()), source(), uid());
-            write(rttSamples);
+            write(rttSamples, dir());
         }
 
         @Override
         public void onAckDelay(AckDelay a) {
             value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
             EngineRows.ackDelay(ackDelays.row, a, stream(a.connection()), source(), uid());
-            write(ackDelays);
+            write(ackDelays, dir());
         }
 
         @Override
@@ -350,13 +376,13 @@ final class EngineTask {
             if (plan != null) {
                 plan.stallRow(stalls.row, numbering.source(s.connection().firstFileIndex()), s.ackFrame());
             }
-            write(stalls);
+            write(stalls, dir());
         }
 
         @Override
         public void onLatencyEvent(LatencyEvent e) {
             EngineRows.latencyEvent(latencyEvents.row, e, stream(e.connection()), source(), uid());
-            write(latencyEvents);
+            write(latencyEvents, dir());
         }
 
         @Override
@@ -374,7 +400,7 @@ final class EngineTask {
             if (plan != null) {
                 plan.exchangeRow(exchanges.row, key(e.connection()), e.index());
             }
-            write(exchanges);
+            write(exchanges, dir());
         }
 
         @Override
@@ -392,14 +418,14 @@ final class EngineTask {
                 lastValuesId = null;
                 lastValues = null;
             }
-            EngineRows.connection(connections.row, c, stream, source(),
+            EngineRows.connection(connections.row, c, stream, numbering.fileInSource(c.id().firstFileIndex()), source(),
                     FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
                     plan == null ? null : plan.peer(key));
-            write(connections);
+            write(connections, dir());
         }
 
         List<Written> written() {
-            return outputs.stream().map(TaskOutput::written).filter(java.util.Objects::nonNull).toList();
+            return outputs.stream().flatMap(o -> o.written().stream()).toList();
         }
 
         @Override
