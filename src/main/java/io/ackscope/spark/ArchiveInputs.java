@@ -11,7 +11,6 @@ import org.apache.hadoop.fs.Path;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,11 +44,7 @@ final class ArchiveInputs {
     static ArchiveInputs of(Analyze.Options o, OutputDirectory out, Configuration conf, long nowMillis)
             throws IOException {
         Archive listed = CapturePlanner.listing(o.inputs(), o.sourceBy(), List.of(o.out()), conf);
-        Map<String, InputsState.Fingerprint> prints = new HashMap<>();
-        for (Archive.Member m : listed.files()) {
-            Path p = new Path(m.path());
-            prints.put(m.path(), InputsState.fingerprint(p.getFileSystem(conf), p));
-        }
+        Map<String, InputsState.Fingerprint> prints = fingerprints(listed, conf);
         Map<String, InputsState.Input> before = out.previous() == null ? Map.of()
                 : InputsState.read(out.fs(), out.dir());
         List<String> held = o.incremental() ? Settle.heldBack(listed, path -> prints.get(path).mtimeMillis(),
@@ -62,6 +57,37 @@ final class ArchiveInputs {
                     && b.source().equals(taken.sources().get(m.source()));
         }
         return new ArchiveInputs(taken, held, prints, same);
+    }
+
+    /** Threads reading the files' ends for their fingerprints (the reads are small and wait on the disk). */
+    static final int THREADS = 8;
+
+    /** Every listed file's fingerprint, read on {@link #THREADS} threads. */
+    private static Map<String, InputsState.Fingerprint> fingerprints(Archive listed, Configuration conf)
+            throws IOException {
+        Map<String, InputsState.Fingerprint> out = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(THREADS);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (Archive.Member m : listed.files()) {
+                done.add(pool.submit(() -> {
+                    Path p = new Path(m.path());
+                    out.put(m.path(), InputsState.fingerprint(p.getFileSystem(conf), p));
+                    return null;
+                }));
+            }
+            for (java.util.concurrent.Future<?> f : done) {
+                f.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted reading the inputs' fingerprints");
+        } finally {
+            pool.shutdownNow();
+        }
+        return out;
     }
 
     /** The rows of {@code inputs.json} for the files {@code plan} read, analysed by run {@code run}. */

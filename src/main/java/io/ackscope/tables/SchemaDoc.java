@@ -42,6 +42,37 @@ public final class SchemaDoc {
             "`packets` and the `pcap` data source: `frame_number` → `frame`, `timestamp` → `frame_time`, "
                     + "`timestamp_ns` → `frame_time_ns` (Wireshark's `frame.number` and `frame.time`)");
 
+    /** The "Layout" section: the partition directories and how to read them. */
+    static String layout() {
+        return "## Layout\n\n"
+                + "Tables are Hive-partitioned, so DuckDB, Spark and pandas/pyarrow prune them by directory:\n\n"
+                + "- `connections`, `rtt_samples`, `ack_delays`, `stalls`, `latency_events`, `exchanges`, `packets` "
+                + "and `capture_files`: `DIR/<table>/source=<source>/date=YYYY-MM-DD/*.parquet`. `date` is the UTC "
+                + "date of the connection's first frame (every row of a connection, in every table, is in its "
+                + "connection's partition), of the frame (`packets`), of the file's first record "
+                + "(`capture_files`).\n"
+                + "- `latency_summary`, `findings` and `sources`: `DIR/<table>/source=<source>/*.parquet`.\n"
+                + "- `source_pairs`, `host_times` and `one_way_delays` (two capture points): flat, "
+                + "`DIR/<table>/*.parquet`.\n"
+                + "- `<source>` is escaped as Hive and Spark escape partition values (`/` is `%2F`, `%` is `%25`, "
+                + "`=` is `%3D`, `:` is `%3A`, control characters and `\"#'*?[\\]^{}` as `%XX`); an empty source "
+                + "is `" + HivePath.DEFAULT_PARTITION + "`. The `source` column stays inside the files, so a reader "
+                + "that does not know partitions sees it too; a Hive-aware reader gets it from the path (the same "
+                + "value) and `date` as an extra column.\n"
+                + "- Read a table as `DIR/<table>/**/*.parquet` (DuckDB: `read_parquet('DIR/connections/**/*.parquet', "
+                + "hive_partitioning = true)`; Spark: `spark.read.parquet(\"DIR/connections\")`; pyarrow: "
+                + "`pyarrow.dataset.dataset(\"DIR/connections\", partitioning=\"hive\")`). Files and directories "
+                + "starting with `_` or `.` are not table data: `_SUCCESS` (the marker), `_ackscope_state/` (what the "
+                + "rows were made from, for `analyze --incremental`), a run's `_ackscope_staging_*`.\n"
+                + "- Every source of the output has at least one file in each partitioned table (empty when it has no "
+                + "rows there), so every table's schema is always readable; `--incremental` retires and adds "
+                + "files in one commit, all or nothing.\n\n"
+                + "Version 4 (this layout) also made `file_index` (`capture_files`, `packets`, "
+                + "`connections.first_file_index`, `sources.gap_after_files`) the file's position in its source, "
+                + "which stays the same when files are added; `capture_files.first_source_frame` is the number of "
+                + "the source's frames before the file.\n\n";
+    }
+
     public static String markdown() {
         StringBuilder sb = new StringBuilder(32_768);
         sb.append("# Output tables of `ackscope analyze`\n\n")
@@ -49,10 +80,10 @@ public final class SchemaDoc {
                 .append("     Regenerate with: ACKSCOPE_UPDATE_GOLDEN=1 mvn -B test -Dtest=SchemaDocTest -->\n\n")
                 .append("`ackscope analyze INPUT... --out DIR` writes one Parquet directory per table under `DIR`, ")
                 .append("`report.html`, and `DIR/_SUCCESS` last: a JSON summary of the run naming its tables ")
-                .append("(`tables`, rows per table) and every file it wrote (`output_files`). An output is complete ")
-                .append("when `_SUCCESS` parses and each table it names is there; read nothing less (the protocol: ")
-                .append("README, ")
-                .append("\"Analysing captures with Spark\").\n\n")
+                .append("(`tables`, rows per table) and every file of the dataset (`output_files`). An output is ")
+                .append("complete when `_SUCCESS` parses and each table it names is there; read nothing less (the ")
+                .append("protocol: README, ")
+                .append("\"Analysing captures with Spark\"). How the files are laid out: [Layout](#layout).\n\n")
                 .append("Conventions:\n\n")
                 .append("- One vocabulary, one name per meaning, the same in every table (and in `load --out`; ")
                 .append("`VocabularyTest` checks it):\n")
@@ -90,7 +121,7 @@ public final class SchemaDoc {
         for (String r : V3_RENAMES) {
             sb.append("- ").append(r).append('\n');
         }
-        sb.append('\n')
+        sb.append('\n').append(layout())
                 .append("`ackscope load --out FILE.parquet` writes per-request latencies: see ")
                 .append("[load_requests.md](load_requests.md).\n\n");
         sb.append("Tables: ");
