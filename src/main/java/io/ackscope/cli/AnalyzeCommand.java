@@ -140,6 +140,24 @@ final class AnalyzeCommand extends Command {
         // the listing and split counting start while Spark starts (local masters only; see EarlyCount)
         Archive.SourceRule rule = Archive.SourceRule.parse(sourceBy);
         EarlyCount.start(inputs, rule, List.of(out), sc);
+        Analyze.Options options = new Analyze.Options(inputs, out, overwrite, packets, partitions, rule, frames);
+        if (incremental) {
+            options = options.incremental(settle);
+        }
+        // an incremental run with nothing new ends here, before Spark starts (cron runs it every few minutes); a
+        // one-shot run lists its inputs while Spark starts
+        long started = System.nanoTime();
+        io.ackscope.spark.ArchiveInputs decided = !incremental ? null : Analyze.decide(prepared, options,
+                org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc));
+        if (decided != null && decided.nothingNew()) {
+            EarlyCount.clear();
+            Analyze.Summary s = Analyze.nothingNew(prepared, decided, (System.nanoTime() - started) / 1e9);
+            skippedLine(s.notRead(), System.err);
+            heldBackLine(s.heldBack(), settle, System.err);
+            console.println(TerminalText.escape("ackscope analyze: nothing new in " + Format.plural(s.files(),
+                    "file", "files") + "; " + out + " is unchanged"));
+            return 0;
+        }
         // the classic session's own builder: SparkSession.builder() first looks for its implementation with Scala
         // runtime reflection (0.6 s of CPU before anything else starts), and analyze only ever runs classic Spark
         SparkSession spark = org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
@@ -147,22 +165,14 @@ final class AnalyzeCommand extends Command {
             if (!sc.contains("spark.sql.shuffle.partitions")) {
                 spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
             }
-            long started = System.nanoTime();
             // the report is made from the staged tables and committed with them (before _SUCCESS); its line is
             // printed after the commit, below the summary
             java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
-            Analyze.Options options = new Analyze.Options(inputs, out, overwrite, packets, partitions, rule, frames);
-            Analyze.Summary s = Analyze.run(spark, prepared, incremental ? options.incremental(settle) : options,
-                    System.err,
+            Analyze.Summary s = Analyze.run(spark, prepared, options, decided, System.err,
                     System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
             skippedLine(s.notRead(), System.err);
             heldBackLine(s.heldBack(), settle, System.err);
-            if (s.nothingNew()) {
-                console.println(TerminalText.escape("ackscope analyze: nothing new in " + Format.plural(s.files(),
-                        "file", "files") + "; " + out + " is unchanged"));
-                return 0;
-            }
             printSummary(s, (System.nanoTime() - started) / 1e9);
             console.print(reportLine.toString(java.nio.charset.StandardCharsets.UTF_8));
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;

@@ -61,6 +61,14 @@ import java.util.UUID;
  *       output ({@link BeforeCommit}), commit ({@link OutputDirectory}).</li>
  * </ol>
  *
+ * <p><b>Incremental runs</b> ({@link Options#incremental}): the inputs are listed and compared with the output's
+ * {@code _ackscope_state/inputs.json} before anything is read ({@link #decide}, {@link ArchiveInputs}); with nothing
+ * new nothing is done, and otherwise (until open connections are carried between runs) every file is analysed
+ * again and every file of the earlier output retired in the same commit, so the tables, the pair tables of two
+ * capture points and the report are always those of one run over the files taken. A caller that runs batches
+ * ({@code analyze --watch}) calls {@link #run(SparkSession, Options, PrintStream, boolean, BeforeCommit)} with
+ * {@code options.incremental(settle)} once per batch.
+ *
  * <p><b>Memory</b> follows the connections open at once and the distinct latency values, never the capture size:
  * a read task holds one record buffer and one reused row, and Spark's shuffle writer spills when it must; an engine
  * task streams its frames from the shuffle blocks (a few blocks ahead, nothing sorted in memory) and holds the state
@@ -187,6 +195,30 @@ public final class Analyze {
      */
     public static Summary run(SparkSession spark, OutputDirectory out, Options o, PrintStream console,
                               boolean terminal, BeforeCommit beforeCommit) throws IOException {
+        return run(spark, out, o, null, console, terminal, beforeCommit);
+    }
+
+    /**
+     * Lists the inputs of {@code o} and decides what a run into {@code out} reads ({@link ArchiveInputs}: the
+     * settle rule, and for an incremental run whether anything is new), without Spark: a command can end at once
+     * when {@link ArchiveInputs#nothingNew()}, and otherwise hand the decision to {@link #run(SparkSession,
+     * OutputDirectory, Options, ArchiveInputs, PrintStream, boolean, BeforeCommit)}.
+     */
+    public static ArchiveInputs decide(OutputDirectory out, Options o, Configuration conf) throws IOException {
+        return ArchiveInputs.of(o, out, conf, System.currentTimeMillis());
+    }
+
+    /** The summary of an incremental run that found nothing new (it wrote nothing), for {@code decided}. */
+    public static Summary nothingNew(OutputDirectory out, ArchiveInputs decided, double seconds) {
+        return Summary.nothingNew(out.dir().toString(), decided, seconds);
+    }
+
+    /**
+     * As {@link #run(SparkSession, OutputDirectory, Options, PrintStream, boolean, BeforeCommit)}, reading what
+     * {@code decided} ({@link #decide}; null: decide now) says.
+     */
+    public static Summary run(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
+                              PrintStream console, boolean terminal, BeforeCommit beforeCommit) throws IOException {
         long start = System.nanoTime();
         Map<String, Double> phases = new LinkedHashMap<>();
         Configuration conf = spark.sparkContext().hadoopConfiguration();
@@ -200,7 +232,8 @@ public final class Analyze {
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             Configuration hadoop = CapturePlanner.hadoopConf(spark, Map.of());
             long t = System.nanoTime();
-            ArchiveInputs inputs = ArchiveInputs.of(o, out, hadoop, System.currentTimeMillis());
+            ArchiveInputs inputs = decided != null ? decided
+                    : ArchiveInputs.of(o, out, hadoop, System.currentTimeMillis());
             if (inputs.nothingNew) {
                 out.abort();
                 return Summary.nothingNew(out.dir().toString(), inputs, secondsSince(start));

@@ -24,7 +24,7 @@ import java.util.Map;
  * then those of one run over the same files by construction, two capture points are paired again, and a run with
  * nothing new does nothing.
  */
-final class ArchiveInputs {
+public final class ArchiveInputs {
     /** The files to read (held-back files left out). */
     final Archive archive;
     final List<String> heldBack;
@@ -38,6 +38,11 @@ final class ArchiveInputs {
         this.heldBack = heldBack;
         this.fingerprints = fingerprints;
         this.nothingNew = nothingNew;
+    }
+
+    /** Whether this incremental run has nothing to do (see {@link Analyze#decide}). */
+    public boolean nothingNew() {
+        return nothingNew;
     }
 
     /** Lists the inputs of {@code o} and decides what the run reads (see the class comment). */

@@ -80,7 +80,12 @@ class IncrementalAnalyzeTest {
     }
 
     static Analyze.Summary run(Path archive, Path out, boolean incremental, Duration settle) throws IOException {
-        Analyze.Options o = new Analyze.Options(List.of(archive.toString()), out.toString(), false, false, 3);
+        return run(archive, out, incremental, settle, false);
+    }
+
+    static Analyze.Summary run(Path archive, Path out, boolean incremental, Duration settle, boolean packets)
+            throws IOException {
+        Analyze.Options o = new Analyze.Options(List.of(archive.toString()), out.toString(), false, packets, 3);
         return Analyze.run(spark, incremental ? o.incremental(settle) : o,
                 new PrintStream(OutputStream.nullOutputStream()), false);
     }
@@ -109,7 +114,10 @@ class IncrementalAnalyzeTest {
 
     static long query(Path out, String sql) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
-            for (String t : List.of("connections", "capture_files")) {
+            for (String t : List.of("connections", "capture_files", "packets")) {
+                if (!Files.isDirectory(out.resolve(t))) {
+                    continue;
+                }
                 st.execute("CREATE VIEW " + t + " AS SELECT * FROM read_parquet('" + out.resolve(t)
                         + "/**/*.parquet', hive_partitioning = false)");
             }
@@ -126,12 +134,15 @@ class IncrementalAnalyzeTest {
         Path out = tmp.resolve("fed-out");
         for (int i = 0; i < nginx.size(); i++) {
             add(archive, nginx.get(i), Duration.ofMinutes(5));
-            assertFalse(incremental(archive, out).nothingNew());
+            assertFalse(run(archive, out, true, Duration.ZERO, true).nothingNew());
             add(archive, loss.get(i), Duration.ofMinutes(5));
-            assertEquals(2 * i + 2, incremental(archive, out).files());
+            assertEquals(2 * i + 2, run(archive, out, true, Duration.ZERO, true).files());
         }
-        Path ref = oneShot(archive, "fed-ref");
+        Path ref = tmp.resolve("fed-ref");
+        run(archive, ref, false, Duration.ZERO, true);
         assertEquals(List.of(), SameRows.differences(ref, out));
+        assertEquals(6826 + 1965, query(out, "SELECT count(*) FROM packets"));
+        assertEquals(3, query(out, "SELECT max(file_index) FROM packets WHERE source = 'b'"));
         // connections span the pieces: their last frame is after the end of the file of their first
         assertTrue(query(ref, "SELECT count(*) FROM connections c JOIN capture_files f ON f.source = c.source "
                 + "AND f.file_index = c.first_file_index WHERE c.last_time > f.last_time") > 10);
@@ -146,6 +157,21 @@ class IncrementalAnalyzeTest {
         assertTrue(again.nothingNew());
         assertEquals(8, again.files());
         assertEquals(before, listing(out), "nothing new: the output is untouched");
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        PrintStream was = System.out;
+        System.setOut(new PrintStream(said, true));
+        try {
+            assertEquals(0, io.ackscope.cli.Main.run(new String[]{"analyze", archive.toString(), "--out",
+                    out.toString(), "--incremental", "--packets"}, System.out, System.err));
+        } finally {
+            System.setOut(was);
+        }
+        assertEquals("ackscope analyze: nothing new in 8 files; " + out + " is unchanged\n", said.toString(),
+                "the command ends before Spark starts");
+        assertEquals(before, listing(out));
+        assertEquals(2, io.ackscope.cli.Main.run(new String[]{"analyze", archive.toString(), "--out", out.toString(),
+                "--incremental", "--overwrite"}, new PrintStream(OutputStream.nullOutputStream()),
+                new PrintStream(OutputStream.nullOutputStream())));
         assertEquals(before.keySet().stream().filter(f -> !f.equals(OutputMarker.FILE)
                         && !Path.of(f).getFileName().toString().startsWith(".")).toList(),
                 OutputMarker.requireComplete(out).files(), "the manifest lists every file of the dataset");
