@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ackscope.cli.Main;
 import io.ackscope.spark.OutputViews;
+import io.ackscope.tables.DuckTables;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Assumptions;
@@ -78,16 +79,7 @@ class NotebooksTest {
     }
 
     private static void views(Statement s, Path out, String schema) throws SQLException, IOException {
-        s.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
-        try (var tables = Files.list(out)) {
-            for (Path t : tables.filter(Files::isDirectory).toList()) {
-                String name = t.getFileName().toString();
-                if (!name.startsWith("_")) {
-                    s.execute("CREATE OR REPLACE VIEW " + schema + "." + name + " AS SELECT * FROM read_parquet('"
-                            + t + "/*.parquet')");
-                }
-            }
-        }
+        DuckTables.views(s, out, schema);
     }
 
     private static List<String> notebookQueries() throws IOException {
