@@ -8,6 +8,7 @@ import io.ackscope.tables.Column;
 import io.ackscope.tables.ColumnType;
 import io.ackscope.tables.DuckTables;
 import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.HiveLayout;
 import io.ackscope.tables.SchemaDoc;
 import io.ackscope.tables.TableReader;
 import io.ackscope.tables.TableSchema;
@@ -56,8 +57,8 @@ class PartitionedTablesTest {
      * are in the output's second file but the first of their source (file_index 0 in both).
      */
     private static final List<String> SAMPLES = List.of("a-nginx-nodelay-on.pcap.gz", "b-nginx-nodelay-off.pcap.gz");
-    private static final Set<String> BY_SOURCE = Set.of("latency_summary", "findings", "sources");
-    private static final Set<String> FLAT = Set.of("source_pairs", "host_times", "one_way_delays");
+    private static final Set<String> BY_SOURCE = HiveLayout.BY_SOURCE;
+    private static final Set<String> FLAT = HiveLayout.FLAT;
 
     private static Path whole, parted, flat;
     private static final List<String> sources = new ArrayList<>();
@@ -80,7 +81,7 @@ class PartitionedTablesTest {
                     + " = CAST(last_time AT TIME ZONE 'UTC' AS DATE)");   // one day: every row's date is the file's
             sources.add(source);
             dates.add(date);
-            lay(one, i, "source=" + escape(source), "date=" + date);
+            lay(one, i, source, date);
         }
         assertEquals(List.of("50%off/" + SAMPLES.get(0), "50%off/" + SAMPLES.get(1)), sources);
         marker(parted);
@@ -95,40 +96,27 @@ class PartitionedTablesTest {
         return out;
     }
 
-    /** Hive's path escaping of a partition value, as far as these names need it. */
-    private static String escape(String v) {
-        return v.replace("%", "%25").replace("/", "%2F").replace("=", "%3D").replace(":", "%3A");
-    }
-
     /**
-     * Moves the Parquet files of source {@code i}'s output into the partitioned output (and copies them, renamed
-     * {@code s<i>-...}, into the flat one); its first connections file becomes provisional rows
+     * Copies the Parquet files of source {@code i}'s output into the flat output (renamed {@code s<i>-...}) and
+     * moves them into the partitioned one; its first connections file becomes provisional rows
      * ({@code open-*.parquet}, which readers read like any other).
      */
     private static void lay(Path one, int i, String source, String date) throws IOException {
         try (Stream<Path> tables = Files.list(one)) {
             for (Path t : tables.filter(Files::isDirectory).toList()) {
                 String name = t.getFileName().toString();
-                Path to = FLAT.contains(name) ? parted.resolve(name)
-                        : BY_SOURCE.contains(name) ? parted.resolve(name).resolve(source)
-                        : parted.resolve(name).resolve(source).resolve(date);
-                Files.createDirectories(to);
                 Files.createDirectories(flat.resolve(name));
-                List<Path> files;
-                try (Stream<Path> s = Files.list(t)) {
-                    files = s.filter(p -> p.toString().endsWith(".parquet")).sorted().toList();
-                }
+                List<Path> files = HiveLayout.flatFiles(t);
                 for (int k = 0; k < files.size(); k++) {
                     Path f = files.get(k);
-                    String n = f.getFileName().toString();
                     if (name.equals("connections") && k == 0) {
-                        n = n.replace("part-", "open-");
+                        f = Files.move(f, f.resolveSibling(f.getFileName().toString().replace("part-", "open-")));
                     }
-                    Files.copy(f, flat.resolve(name).resolve("s" + i + "-" + n));
-                    Files.move(f, to.resolve(FLAT.contains(name) ? "s" + i + "-" + n : n));
+                    Files.copy(f, flat.resolve(name).resolve("s" + i + "-" + f.getFileName()));
                 }
             }
         }
+        HiveLayout.partition(one, source, date, parted, "s" + i + "-");
     }
 
     /** The one run's marker, its manifest listing the files of {@code out}. */
@@ -285,7 +273,8 @@ class PartitionedTablesTest {
     @Test
     void aSourceNamedLikeANumberStaysAString(@TempDir Path dir) throws Exception {
         Path t = Files.createDirectories(dir.resolve("sources").resolve("source=2026"));
-        try (Stream<Path> s = Files.list(parted.resolve("sources").resolve("source=" + escape(sources.get(0))))) {
+        Path part = HiveLayout.partition(parted.resolve("sources"), sources.get(0), dates.get(0));
+        try (Stream<Path> s = Files.list(part)) {
             Files.copy(s.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow(),
                     t.resolve("part-00000.parquet"));
         }
