@@ -73,8 +73,11 @@ public final class SchemaDoc {
             - The `source` column stays in every file: a reader that knows nothing of partitions still has it, and \
             Hive-aware readers take the same value from the path (unescaped). `date` is only in the path: a `DATE` \
             column to Hive-aware readers.
+            - Every source of the output has at least one file in each partitioned table (empty when it has no rows \
+            there), so every table's schema can be read.
             - Every Parquet file below a table's directory holds rows of the table, whatever its name; entries whose \
-            names start with `_` or `.` are not part of it (Spark's and Hive's rule). `open-*.parquet` files hold \
+            names start with `_` or `.` are not part of it (Spark's and Hive's rule; a run's \
+            `_ackscope_staging_*` too). `open-*.parquet` files hold \
             provisional rows: connections still open at the end of their source's last analysed file, as a one-off \
             run would have ended them; the incremental run that adds the source's next file replaces them.
             - Tables of schema version 3 and before are flat (`DIR/connections/*.parquet`): the same readers read \
@@ -95,7 +98,8 @@ public final class SchemaDoc {
             1))).to_pandas()`.
 
             Version 4, from version 3: the partitioned layout above (`date` new, as a partition column only); \
-            `file_index` (`capture_files`, `packets`, `connections.first_file_index`) counts the files of its \
+            `file_index` (`capture_files`, `packets`, `connections.first_file_index`, `sources.gap_after_files`) \
+            counts the files of its \
             source from 0 in time order, no longer the files of the run, so that it stays the same when files are \
             appended (join on `source` and `file_index`); `capture_files.first_source_frame` is the number of \
             frames of the source before the file; provisional rows in `open-*.parquet`; the state of incremental \
