@@ -49,7 +49,7 @@ cleanup() {
   if [ "$keep" = 0 ]; then rm -rf "$work"; else echo "kept $work"; fi
 }
 trap cleanup EXIT
-echo "== machine: $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg); build $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src pom.xml || echo '+changes')"
+echo "== machine: $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg); build $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '(not a git checkout)')$(git -C "$root" diff --quiet HEAD -- src pom.xml 2>/dev/null || echo '+changes')"
 if [ ! -f "$root/target/ackscope.jar" ] || [ ! -d "$root/target/lib" ]; then
   "$root/jobs/build" ackscope
 fi
