@@ -23,14 +23,17 @@ import io.ackscope.tcp.TcpEngine;
  * after the source's count) and uses them as they are.
  */
 interface EngineCarry extends Serializable {
-    /**
-     * The held 4-tuples of {@code source} that go to shuffle partition {@code partition}, for pass {@code pass} (1:
-     * the boundaries-only engine, 2: the full one); empty for a source seen for the first time.
-     */
-    List<HeldTuple> resumed(int pass, int partition, String source) throws IOException;
+    /** What is carried: pass 1's engine state, pass 2's, and pass 2's values of open connections ({@link OpenValues}). */
+    int BOUNDARIES = 1, ENGINE = 2, VALUES = 3;
 
-    /** A task's held 4-tuples of {@code source} at its end, for pass {@code pass}. */
-    void held(int pass, int partition, String source, List<HeldTuple> tuples) throws IOException;
+    /**
+     * The held 4-tuples of {@code source} that go to shuffle partition {@code partition}, of kind {@code kind}
+     * ({@link #BOUNDARIES}, {@link #ENGINE}, {@link #VALUES}); empty for a source seen for the first time.
+     */
+    List<HeldTuple> resumed(int kind, int partition, String source) throws IOException;
+
+    /** A task's held 4-tuples of {@code source} at its end, of kind {@code kind}. */
+    void held(int kind, int partition, String source, List<HeldTuple> tuples) throws IOException;
 
     /** True for the id of a connection an earlier run held ({@link #carried}). */
     static boolean isCarried(ConnectionId id) {
@@ -99,7 +102,18 @@ interface EngineCarry extends Serializable {
 
         @Override
         public void ending(int source, TcpEngine engine) throws IOException {
-            carry.held(pass, partition, numbering.sourceName(source), engine.hold(ids));
+            hold(source, engine);
+        }
+
+        /** Holds {@code engine}'s 4-tuples and hands them to the carry; returns them. */
+        List<HeldTuple> hold(int source, TcpEngine engine) throws IOException {
+            List<HeldTuple> held = engine.hold(ids);
+            carry.held(pass, partition, numbering.sourceName(source), held);
+            return held;
+        }
+
+        UnaryOperator<ConnectionId> ids() {
+            return ids;
         }
     }
 }

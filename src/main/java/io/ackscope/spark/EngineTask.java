@@ -465,15 +465,26 @@ final class EngineTask {
                     current = source;
                     provisional = false;
                     super.started(source, engine);
+                    String name = numbering.sourceName(source);
+                    for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.VALUES, partition, name)) {
+                        try {
+                            OpenValues.Open o = OpenValues.read(t.state());
+                            openValues.put(o.id(), o.values());
+                        } catch (IOException e) {
+                            throw new IOException("held values of source " + name + ": " + e.getMessage(), e);
+                        }
+                    }
                 }
 
                 @Override
                 public void ending(int source, TcpEngine engine) throws IOException {
-                    super.ending(source, engine);
+                    List<io.ackscope.tcp.HeldTuple> held = hold(source, engine);
+                    carry.held(EngineCarry.VALUES, partition, numbering.sourceName(source),
+                            OpenValues.of(held, openValues, ids()));
                     provisional = true;           // what the finish gives, and the attempts still pending
-                    List<ConnectionRecord> held = List.copyOf(pending.values());
+                    List<ConnectionRecord> kept = List.copyOf(pending.values());
                     pending.clear();
-                    held.forEach(Writers.this::onConnection);
+                    kept.forEach(Writers.this::onConnection);
                 }
             };
         }

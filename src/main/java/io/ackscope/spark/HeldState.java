@@ -224,25 +224,27 @@ final class HeldState {
 
     /**
      * The held 4-tuples as files: {@code from} the run before (null: none), {@code to} this run's, each as
-     * {@code DIR/pass<1|2>/<source>/part-NNNNN.held} ({@code <source>} the source name's UTF-8 bytes in hex, so any
+     * {@code DIR/<boundaries|engine|values>/<source>/part-NNNNN.held} ({@code <source>} the source name's UTF-8 bytes in hex, so any
      * name is one path segment); {@code reducers}: the analyze shuffle's partition count of this run.
      */
     record Dirs(String from, String to, int reducers, SerializableConfiguration conf) implements EngineCarry {
         private static final long serialVersionUID = 1L;
 
-        static Path dir(String root, int pass, String source) {
-            return new Path(root, "pass" + pass + "/" + HexFormat.of().formatHex(source.getBytes(StandardCharsets.UTF_8)));
+        private static final String[] KINDS = {null, "boundaries", "engine", "values"};
+
+        static Path dir(String root, int kind, String source) {
+            return new Path(root, KINDS[kind] + "/" + HexFormat.of().formatHex(source.getBytes(StandardCharsets.UTF_8)));
         }
 
         @Override
-        public List<HeldTuple> resumed(int pass, int partition, String source) throws IOException {
-            return from == null ? List.of() : read(conf.value(), dir(from, pass, source), partition, reducers);
+        public List<HeldTuple> resumed(int kind, int partition, String source) throws IOException {
+            return from == null ? List.of() : read(conf.value(), dir(from, kind, source), partition, reducers);
         }
 
         @Override
-        public void held(int pass, int partition, String source, List<HeldTuple> tuples) throws IOException {
+        public void held(int kind, int partition, String source, List<HeldTuple> tuples) throws IOException {
             if (!tuples.isEmpty()) {
-                write(conf.value(), new Path(dir(to, pass, source), fileName(partition)), partition, reducers, tuples);
+                write(conf.value(), new Path(dir(to, kind, source), fileName(partition)), partition, reducers, tuples);
             }
         }
     }

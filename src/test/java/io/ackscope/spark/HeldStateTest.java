@@ -158,6 +158,77 @@ class HeldStateTest {
         assertEquals(List.of(), second.resumed(2, 0, "a"));
     }
 
+    @Test
+    void openConnectionsValuesTravelWithTheirTupleAndComeBackWhole() throws Exception {
+        List<io.ackscope.tcp.Segment> segs = new ArrayList<>();
+        try (CaptureReader r = CaptureReader.open(Path.of("sample-pcaps", "lab-cause-churn.pcap.gz"))) {
+            new CaptureFeeder().feed(r, 0, new TcpEngine(new AnalysisSink() {
+                @Override
+                public void onFrame(io.ackscope.tcp.Segment s, io.ackscope.tcp.FrameAnalysis a) {
+                    segs.add(new io.ackscope.tcp.Segment().copyFrom(s));
+                }
+            }));
+        }
+        // the values pass 2 keeps per open connection (here: data RTTs and ACK delays, in microseconds)
+        java.util.Map<io.ackscope.tcp.ConnectionId, io.ackscope.tcp.ValueCounts[]> open = new java.util.HashMap<>();
+        TcpEngine e = new TcpEngine(new AnalysisSink() {
+            private io.ackscope.tcp.ValueCounts counts(io.ackscope.tcp.ConnectionId id, int metric) {
+                io.ackscope.tcp.ValueCounts[] v = open.computeIfAbsent(id,
+                        k -> new io.ackscope.tcp.ValueCounts[LatencyAggregate.METRICS]);
+                return v[metric] == null ? v[metric] = new io.ackscope.tcp.ValueCounts() : v[metric];
+            }
+
+            @Override
+            public void onRttSample(io.ackscope.tcp.RttSample x) {
+                counts(x.connection(), LatencyAggregate.DATA_RTT).add(x.valueNanos() / 1000);
+            }
+
+            @Override
+            public void onAckDelay(io.ackscope.tcp.AckDelay x) {
+                counts(x.connection(), LatencyAggregate.ACK_DELAY).add(x.valueNanos() / 1000);
+            }
+
+            @Override
+            public void onConnection(io.ackscope.tcp.ConnectionRecord c) {
+                open.remove(c.id());
+            }
+        });
+        segs.subList(0, segs.size() / 2).forEach(e::accept);
+        UnaryOperator<io.ackscope.tcp.ConnectionId> ids = id -> EngineCarry.carried(id, id.stream() + 100, 0);
+        List<HeldTuple> held = e.hold(ids);
+        List<HeldTuple> values = OpenValues.of(held, open, ids);
+        assertTrue(open.size() >= 10, "open connections with values: " + open.size());
+        assertEquals(open.size(), values.size(), "every open connection's values found their 4-tuple");
+        for (HeldTuple v : values) {
+            assertEquals(1, held.stream().filter(h -> h.aHi() == v.aHi() && h.aLo() == v.aLo() && h.aPort() == v.aPort()
+                    && h.bHi() == v.bHi() && h.bLo() == v.bLo() && h.bPort() == v.bPort()).count());
+            OpenValues.Open o = OpenValues.read(v.state());
+            assertTrue(EngineCarry.isCarried(o.id()));
+            io.ackscope.tcp.ConnectionId original = open.keySet().stream()
+                    .filter(id -> ids.apply(id).equals(o.id())).findFirst().orElseThrow();
+            for (int m = 0; m < LatencyAggregate.METRICS; m++) {
+                assertEquals(pairs(open.get(original)[m]), pairs(o.values()[m]), "metric " + m);
+            }
+        }
+        byte[] state = values.get(0).state();
+        for (int len = 0; len < state.length; len++) {
+            byte[] cut = Arrays.copyOf(state, len);
+            assertThrows(IOException.class, () -> OpenValues.read(cut), "cut at " + len);
+        }
+        byte[] other = state.clone();
+        other[0] = 9;
+        IOException x = assertThrows(IOException.class, () -> OpenValues.read(other));
+        assertTrue(x.getMessage().contains("re-run without --incremental"), x.getMessage());
+    }
+
+    private static List<List<Long>> pairs(io.ackscope.tcp.ValueCounts v) {
+        List<List<Long>> out = new ArrayList<>();
+        if (v != null) {
+            v.forEach((value, count) -> out.add(List.of(value, count)));
+        }
+        return out;
+    }
+
     private static org.apache.hadoop.fs.FileSystem fs() throws IOException {
         return org.apache.hadoop.fs.FileSystem.getLocal(CONF).getRaw();     // the test changes the bytes: no .crc
     }
