@@ -121,7 +121,8 @@ final class EngineTask {
         };
         SharedTuples shared = numbering.sources() >= 2 ? new SharedTuples(numbering) : null;
         EngineCarry.Hooks hooks = carry == null ? null : new EngineCarry.Resuming(carry, 1, partition, numbering,
-                id -> EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
+                id -> EngineCarry.isCarried(id) ? id
+                        : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
         feed(shared == null ? rows : shared.watch(rows), numbering,
                 source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink), hooks);
         long[] out = Arrays.copyOf(keys[0], n[0]);
@@ -459,7 +460,8 @@ final class EngineTask {
         EngineCarry.Hooks carrying(EngineCarry carry) {
             this.carry = carry;
             return new EngineCarry.Resuming(carry, 2, partition, numbering,
-                    id -> EngineCarry.carried(id, stream(id), numbering.fileInSource(id.firstFileIndex()))) {
+                    id -> EngineCarry.isCarried(id) ? id
+                            : EngineCarry.carried(id, stream(id), numbering.fileInSource(id.firstFileIndex()))) {
                 @Override
                 public void started(int source, TcpEngine engine) throws IOException {
                     current = source;
@@ -531,8 +533,14 @@ final class EngineTask {
             EngineRows.connection(connections.row, c, stream, source(),
                     FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
                     plan == null ? null : plan.peer(key));
+            if (carried) {
+                // its first file is an earlier run's: the id carries its position in the source (schema v4's)
+                connections.row.setInt(FIRST_FILE_INDEX, EngineCarry.fileInSource(c.id()));
+            }
             write(connections);
         }
+
+        private static final int FIRST_FILE_INDEX = EngineTables.CONNECTIONS.ordinal("first_file_index");
 
         List<Written> written() {
             return outputs.stream().map(TaskOutput::written).filter(java.util.Objects::nonNull).toList();
