@@ -266,6 +266,17 @@ final class CauseFindings {
         return l;
     }
 
+    /** The row's fix in one line; a stall's for the delaying host's timer class (the stalls' median ACK delay). */
+    static String oneLineFix(Row r) {
+        if (r.cause == null) {
+            return "";
+        }
+        EndpointStats.Held held = r.cause == Cause.NAGLE_SERVER_HELD ? r.endpoint.serverHeld
+                : r.cause == Cause.NAGLE_CLIENT_HELD ? r.endpoint.clientHeld : null;
+        return held == null || held.count == 0 ? r.cause.oneLineFix()
+                : Findings.timer(held.ackDelay.percentile(0.5)).oneLineFix(r.cause);
+    }
+
     static ReportData.CauseRow shown(Row r) {
         List<Long> frames = new ArrayList<>();
         for (long f : r.frames) {
@@ -273,7 +284,7 @@ final class CauseFindings {
         }
         return new ReportData.CauseRow(r.endpoint.server, r.causeName,
                 r.cause == null ? r.causeName : r.cause.title(), r.verdict(), r.share, r.timeLostMicros, r.requests,
-                r.connections, r.events, r.count, r.cause == null ? "" : r.cause.oneLineFix(), frames,
+                r.connections, r.events, r.count, oneLineFix(r), frames,
                 r.drawn ? r.evidenceFrame : null, r.drawn ? Selection.anchor(r.evidenceKey) : null);
     }
 }

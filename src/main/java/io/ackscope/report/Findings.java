@@ -1,6 +1,7 @@
 package io.ackscope.report;
 
 import io.ackscope.tcp.Cause;
+import io.ackscope.tcp.DelayedAckTimer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -89,7 +90,8 @@ final class Findings {
                         + plural(e.requests - e.laterRequests, "first request", "first requests")
                         + " on a connection did.",
                 "The client's ACK came " + duration(ack) + " after the data (median of "
-                        + plural(e.serverHeld.count, "stall", "stalls") + "); " + band(e.serverHeld),
+                        + plural(e.serverHeld.count, "stall", "stalls") + "): " + timer(ack).words + "; "
+                        + band(e.serverHeld),
                 "The held data left " + duration(e.serverHeld.resumeGap.percentile(0.5))
                         + " after that ACK arrived (median): the sender was waiting for exactly that ACK.",
                 responseComparison(e),
@@ -102,14 +104,14 @@ final class Findings {
                         + "40 ms on Linux, up to 200 ms on Windows), hoping to combine it with data. Each side waits for "
                         + "the other until the client's delayed-ACK timer fires; then the rest of the response "
                         + "leaves at once. " + where,
-                ev, Cause.NAGLE_SERVER_HELD.fixes, example(r));
+                ev, timer(ack).fixes(Cause.NAGLE_SERVER_HELD), example(r));
     }
 
     private static ReportData.Finding clientHeld(EndpointStats e, CauseFindings.Row r) {
         long ack = e.clientHeld.ackDelay.percentile(0.5);
         List<String> ev = evidence(
                 plural(e.clientHeld.count, "request", "requests") + " waited for the server's ACK, " + duration(ack)
-                        + " after the data (median); " + band(e.clientHeld),
+                        + " after the data (median): " + timer(ack).words + "; " + band(e.clientHeld),
                 "The held request data left " + duration(e.clientHeld.resumeGap.percentile(0.5))
                         + " after that ACK arrived (median).",
                 cost(r),
@@ -119,7 +121,7 @@ final class Findings {
                         + "first piece and holds the rest until it is acknowledged; the server, waiting for the "
                         + "whole request, delays its acknowledgement until its delayed-ACK timer fires. Only then "
                         + "does the rest of the request leave, and the server can answer.",
-                ev, Cause.NAGLE_CLIENT_HELD.fixes, example(r));
+                ev, timer(ack).fixes(Cause.NAGLE_CLIENT_HELD), example(r));
     }
 
     private static ReportData.Finding noCause(EndpointStats e) {
@@ -154,6 +156,11 @@ final class Findings {
             }
         }
         return new AckShare(delayed, total);
+    }
+
+    /** The delayed-ACK timer class of stalls whose median ACK delay is {@code ackMicros} (µs, as the tables). */
+    static DelayedAckTimer timer(long ackMicros) {
+        return DelayedAckTimer.of(ackMicros * 1000L);
     }
 
     private static String band(EndpointStats.Held h) {

@@ -59,21 +59,25 @@ public final class Diagnosis implements AnalysisSink {
         public List<String> findings() {
             List<String> f = new ArrayList<>();
             if (serverHeldStalls > 0) {
+                DelayedAckTimer timer = DelayedAckTimer.of(serverStallAckDelay.percentile(0.5) * 1000L);
+                String hit = laterExchanges > 0 ? String.format(java.util.Locale.ROOT,
+                        "%s of requests after the first on a keep-alive connection (%d of %d)",
+                        pct(laterExchangesStalled, laterExchanges), laterExchangesStalled, laterExchanges)
+                        : serverHeldStalls + " pieces of responses";
                 f.add(String.format(java.util.Locale.ROOT,
-                        "Nagle x delayed ACK: %s of requests after the first on a keep-alive connection "
-                                + "(%d of %d) wait ~%s for the client's delayed ACK (%s) because the server sends "
-                                + "with Nagle on: it writes each response in more than one piece and Nagle holds "
-                                + "the rest until the first piece is acknowledged. Fix: %s",
-                        pct(laterExchangesStalled, laterExchanges), laterExchangesStalled, laterExchanges,
-                        ms(serverStallAckDelay.percentile(0.5) * 1000L), band(serverStallBands),
-                        Cause.NAGLE_SERVER_HELD.fixInOneLine));
+                        "Nagle x delayed ACK: %s wait ~%s for the client's delayed ACK (%s; %s) because the "
+                                + "server sends with Nagle on: it writes each response in more than one piece and "
+                                + "Nagle holds the rest until the first piece is acknowledged. Fix: %s",
+                        hit, ms(serverStallAckDelay.percentile(0.5) * 1000L), timer.words, band(serverStallBands),
+                        timer.oneLineFix(Cause.NAGLE_SERVER_HELD)));
             }
             if (clientHeldStalls > 0) {
+                DelayedAckTimer timer = DelayedAckTimer.of(clientStallAckDelay.percentile(0.5) * 1000L);
                 f.add(String.format(java.util.Locale.ROOT,
-                        "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s) because the "
-                                + "client sends each request in more than one write with Nagle on. Fix: %s",
-                        clientHeldStalls, ms(clientStallAckDelay.percentile(0.5) * 1000L),
-                        band(clientStallBands), Cause.NAGLE_CLIENT_HELD.fixInOneLine));
+                        "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s; %s) because "
+                                + "the client sends each request in more than one write with Nagle on. Fix: %s",
+                        clientHeldStalls, ms(clientStallAckDelay.percentile(0.5) * 1000L), timer.words,
+                        band(clientStallBands), timer.oneLineFix(Cause.NAGLE_CLIENT_HELD)));
             }
             if (rtoEvents > 0) {
                 f.add(String.format(java.util.Locale.ROOT,
@@ -248,10 +252,10 @@ public final class Diagnosis implements AnalysisSink {
             }
         }
         String name = switch (top) {
-            case DELAYED_40MS -> "the 40 ms delayed-ACK timer of Linux/FreeBSD";
-            case DELAYED_200MS -> "the 200 ms delayed-ACK timer of Windows, or Linux's maximum";
-            default -> "a delayed-ACK timer outside the 40 ms and 200 ms bands";
+            case DELAYED_40MS -> "in the 36-50 ms band";
+            case DELAYED_200MS -> "in the 180-230 ms band";
+            default -> "outside the 40 ms and 200 ms bands";
         };
-        return name + ", " + pct(topN, total) + " of them";
+        return pct(topN, total) + " of them " + name;
     }
 }

@@ -1,9 +1,11 @@
 package io.ackscope.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ackscope.tcp.Cause;
+import io.ackscope.tcp.DelayedAckTimer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -85,15 +87,48 @@ class DiagnoseCausesTest {
         assertEquals("NAGLE_SERVER_HELD", first.cause(), out);
         assertTrue(first.percent() > 50, out);
         assertTrue(out.contains("fix: " + Cause.NAGLE_SERVER_HELD.fixInOneLine), out);
+        // a Linux client at its minimum timer: the 40 ms class, whose fix on the client is TCP_QUICKACK
+        assertTrue(out.contains("(" + DelayedAckTimer.CLASS_40MS.words + "; "), out);
+        assertFalse(out.contains("TcpAckFrequency"), out);
+    }
+
+    @Test
+    void aLongPathsLinuxReceiverDelaysItsAcksInThe200msClassAndGetsThePerStackFix() throws Exception {
+        // 22 messages pushed 800 ms apart, each a 600-byte header and a 100-byte payload held by Nagle, over a
+        // 250 ms RTT (jobs/lab-causes delack-200): after the quick-ACK start the client's Linux timer doubles from
+        // 40 ms to its cap, min(smoothed RTT, 200 ms) (tshark: 11 of the header ACKs 198-234 ms after the header
+        // left, less the 250 ms RTT)
+        String out = diagnose("lab-cause-delack-200.pcap.gz");
+        Row top = verdictWithFix("lab-cause-delack-200.pcap.gz", out, "NAGLE_SERVER_HELD", 20, 1);
+        // each stall is the client's ACK delay plus the round trip the payload waits for the ACK to come back
+        double perStall = top.ms() / top.events();
+        assertTrue(perStall > 250 + 150 && perStall < 250 + 230, "per stall " + perStall + " ms: " + out);
+        Matcher wait = Pattern.compile("wait ~([\\d.]+) ms for the client's delayed ACK \\(([^;]+);").matcher(out);
+        assertTrue(wait.find(), out);
+        double ackDelay = Double.parseDouble(wait.group(1));
+        assertTrue(ackDelay > 150 && ackDelay < 230, "median ACK delay " + ackDelay + ": " + out);
+        assertEquals(DelayedAckTimer.CLASS_200MS.words, wait.group(2), out);
+        String fix = DelayedAckTimer.CLASS_200MS.oneLineFix(Cause.NAGLE_SERVER_HELD);
+        assertTrue(out.contains("fix: " + fix + "\n"), out);
+        for (String perStack : List.of("TcpAckFrequency", "SIO_TCP_SET_ACK_FREQUENCY", "net.inet.tcp.delayed_ack",
+                "TCP_QUICKACK")) {
+            assertTrue(fix.contains(perStack), fix);
+        }
     }
 
     /** The top finding of {@code capture}, which must be {@code cause} and its verdict, on its connections. */
     private static Row verdict(String capture, String cause, int events, int connections) throws Exception {
         String out = diagnose(capture);
-        assertTrue(out.contains("verdict: " + cause + ", "), out);
+        Row top = verdictWithFix(capture, out, cause, events, connections);
+        assertTrue(out.contains("fix: " + Cause.valueOf(cause).fixInOneLine), out);
+        return top;
+    }
+
+    /** As {@link #verdict}, on {@code diagnose}'s output {@code out}, without the fix's words. */
+    private static Row verdictWithFix(String capture, String out, String cause, int events, int connections) {
+        assertTrue(out.contains("verdict: " + cause + ", "), capture + ": " + out);
         Row top = ranked(out).get(0);
         assertEquals(new Row(cause, top.percent(), top.ms(), events, connections), top, out);
-        assertTrue(out.contains("fix: " + Cause.valueOf(cause).fixInOneLine), out);
         return top;
     }
 
@@ -139,8 +174,9 @@ class DiagnoseCausesTest {
                 // window-limited lab's one 4.8 s download is listed, under the verdict threshold; on the others'
                 // 200 KB responses it is a round trip in each
                 boolean window = name.equals("lab-cause-window-limited.pcap.gz");
+                // the 200 ms-class lab's one response took a 250 ms round trip to start
                 boolean path40 = window || name.startsWith("lab-cause-idle-")
-                        || name.equals("lab-cause-slow-write.pcap.gz");
+                        || name.equals("lab-cause-slow-write.pcap.gz") || name.equals("lab-cause-delack-200.pcap.gz");
                 List<String> alsoSet = path40 ? List.of("NETWORK_DELAY") : List.of();
                 for (Row r : rows) {
                     if (window && alsoSet.contains(r.cause())) {

@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.tcp.Cause;
+import io.ackscope.tcp.DelayedAckTimer;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -26,6 +28,7 @@ class ReportCausesTest {
     static final Path LAB_ON = Path.of("sample-pcaps", "lab-nginx-nodelay-on.pcap.gz");
     static final Path LOSS = Path.of("sample-pcaps", "lab-cause-loss.pcap.gz");
     static final Path SYN_DROP = Path.of("sample-pcaps", "lab-cause-syn-drop.pcap.gz");
+    static final Path DELACK_200 = Path.of("sample-pcaps", "lab-cause-delack-200.pcap.gz");
 
     /** The four captures in one run: three server endpoints, recorded a day apart (12-02 and 12-03). */
     static Path multi() throws IOException {
@@ -44,6 +47,27 @@ class ReportCausesTest {
         assertNotNull(top.evidence(), "the verdict's evidence is drawn");
         assertEquals(top.evidence(), d.verdict().evidence());
         assertEquals(top.evidence(), d.worstConnections().get(0).anchor());
+        // the client's Linux timer at 40 ms: the cause's own fixes, TCP_QUICKACK on the client among them
+        assertEquals(Cause.NAGLE_SERVER_HELD.fixes, d.verdict().fixes());
+        assertEquals(Cause.NAGLE_SERVER_HELD.fixInOneLine, top.fix());
+        assertLinksResolve(HtmlReport.render(d, "now", null));
+    }
+
+    @Test
+    void a200msClassStallNamesItsTimerAndTheDelayingStacksFixes() throws IOException {
+        ReportData d = Report.data(AnalyzedCaptures.tables(DELACK_200), ReportFilter.ALL, true);
+        assertEquals("NAGLE_SERVER_HELD", d.verdict().cause(), d.verdict().headline());
+        DelayedAckTimer timer = DelayedAckTimer.CLASS_200MS;
+        assertTrue(d.verdict().summary().contains("(" + timer.words + ")"), d.verdict().summary());
+        assertEquals(timer.fixes(Cause.NAGLE_SERVER_HELD), d.verdict().fixes());
+        String perStack = d.verdict().fixes().get(d.verdict().fixes().size() - 1);
+        assertTrue(perStack.contains("TcpAckFrequency") && perStack.contains("net.inet.tcp.delayed_ack")
+                && perStack.contains("TCP_QUICKACK"), perStack);
+        assertEquals(timer.oneLineFix(Cause.NAGLE_SERVER_HELD), d.causes().get(0).fix());
+        ReportData.Finding f = d.endpoints().get(0).findings().get(0);
+        assertEquals("NAGLE_SERVER_HELD", f.kind());
+        assertTrue(f.evidence().stream().anyMatch(l -> l.contains("after the data (median of 20 stalls): "
+                + timer.words + ";")), f.evidence().toString());
         assertLinksResolve(HtmlReport.render(d, "now", null));
     }
 
