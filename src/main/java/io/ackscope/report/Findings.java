@@ -166,11 +166,10 @@ final class Findings {
     private static String band(EndpointStats.Held h) {
         long in40 = h.in40Band, in200 = h.in200Band, n = h.count;
         if (in40 * 2 >= n) {
-            return percent(in40, n) + " of them in the 36–50 ms band of the Linux/FreeBSD delayed-ACK timer.";
+            return percent(in40, n) + " of them in the 36–50 ms band.";
         }
         if (in200 * 2 >= n) {
-            return percent(in200, n) + " of them in the 180–230 ms band of the Windows (or Linux maximum) "
-                    + "delayed-ACK timer.";
+            return percent(in200, n) + " of them in the 180–230 ms band.";
         }
         return percent(in40, n) + " in the 40 ms band, " + percent(in200, n) + " in the 200 ms band.";
     }
