@@ -314,7 +314,9 @@ public final class HtmlReport {
 
     private void worst(ReportData d) {
         out.raw("<section id=\"worst\"><h2>Worst connections</h2><p class=\"note\">");
-        out.text("First the connections that show the costliest causes (their evidence), then the others ranked by time "
+        out.text("First the connections that show the causes (their evidence: every cause of "
+                + Format.percent(CauseRanking.VERDICT_SHARE) + " or more, smaller ones while there is room), then "
+                + "the others ranked by time "
                 + "lost to stalls and by the slowest response. Each flow graph shows the connection's first frames and "
                 + "the frames around its evidence (or longest stall, or slowest request), client on the left, "
                 + "server on the right, time going down; hover an arrow for its details.");

@@ -138,6 +138,39 @@ class ReportCausesTest {
     }
 
     @Test
+    void everyVerdictCauseHasItsEvidenceDrawnBeyondTheGraphBudget() throws IOException {
+        // nine lab captures, each its own cause at the one lab server (two of them the nginx labs'): more causes of
+        // 1% or more than the page's budget of worst connections
+        List<Path> labs = new ArrayList<>(List.of(LOSS, SYN_DROP, LAB_OFF, DELACK_200));
+        for (String lab : List.of("churn", "server-slow", "network-delay", "idle-restart", "window-limited")) {
+            labs.add(Path.of("sample-pcaps", "lab-cause-" + lab + ".pcap.gz"));
+        }
+        ReportData d = Report.data(AnalyzedCaptures.tables("many-causes", labs.toArray(new Path[0])),
+                ReportFilter.ALL, true);
+        int budget = ReportBuilder.LIMITS.worstConnections();
+        List<ReportData.CauseRow> verdicts = d.causes().stream().filter(ReportData.CauseRow::verdict).toList();
+        assertTrue(verdicts.size() > budget, verdicts.size() + " verdict causes: " + d.causes());
+        Set<String> drawn = new HashSet<>();
+        for (ReportData.Connection c : d.worstConnections()) {
+            drawn.add(c.anchor());
+        }
+        for (ReportData.CauseRow c : verdicts) {
+            assertNotNull(c.evidence(), c.cause() + " at " + c.server() + " has no graph");
+            assertTrue(drawn.contains(c.evidence()), c.cause() + " links to an undrawn #" + c.evidence());
+            assertTrue(c.evidenceFrames().contains(c.evidenceFrame()), c.toString());
+        }
+        assertTrue(d.worstConnections().size() > budget, "the budget gave way to the causes");
+        String html = HtmlReport.render(d, "now", null);
+        for (ReportData.CauseRow c : d.causes()) {
+            if (c.evidence() == null && !c.evidenceFrames().isEmpty()) {
+                assertFalse(c.verdict(), c.toString());
+                assertTrue(html.contains("(no graph: " + CausesSection.undrawn(d) + ")"), c.toString());
+            }
+        }
+        assertLinksResolve(html);
+    }
+
+    @Test
     void timelineLeavesOutTheDayBetweenTheCaptures() throws IOException {
         ReportData d = Report.data(multi(), ReportFilter.ALL, false);
         ReportData.Timeline t = d.timeline();
