@@ -13,7 +13,9 @@
       tcp_cleanup_rbuf), so only the receiver's delayed-ACK timer acknowledges it.
   churn URL --requests R [--gap-ms G]
       R requests, each on a new connection with "Connection: close" that the client closes once it has read the
-      response, G ms apart: connection churn.
+      response, G ms apart: connection churn. With --reset-every N every Nth connection is closed with SO_LINGER
+      {on, 0 s}, so the client's close sends a RST instead of a FIN (a client that aborts its connections, as some
+      load generators and pools do to keep no TIME_WAIT sockets).
   two-write URL --requests R --body-bytes N
       one keep-alive connection with Nagle on (no TCP_NODELAY) sending R POST requests one after another, each in
       two send() calls: the header section, then its N-byte body; the kernel holds the body (smaller than a
@@ -24,6 +26,7 @@ All are bounded by --timeout per socket operation and print one summary line (re
 import argparse
 import select
 import socket
+import struct
 import sys
 import time
 from urllib.parse import urlsplit
@@ -85,11 +88,13 @@ def slow_read(args, host, port, path):
 
 def churn(args, host, port, path):
     done = errors = 0
-    for _ in range(args.requests):
+    for i in range(args.requests):
         try:
             with socket.create_connection((host, port), timeout=args.timeout) as sock:
                 sock.sendall(request(host, path, True))
                 read_response(sock, 65536, 0)
+                if args.reset_every and (i + 1) % args.reset_every == 0:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             done += 1
         except OSError:
             errors += 1
@@ -122,6 +127,7 @@ def main():
     p.add_argument("--body-bytes", type=int, default=100)
     p.add_argument("--gap-ms", type=float, default=0.0)
     p.add_argument("--lowat", type=int, default=0)
+    p.add_argument("--reset-every", type=int, default=0)
     p.add_argument("--timeout", type=float, default=10.0)
     args = p.parse_args()
     if not 1 <= args.requests <= 100000:

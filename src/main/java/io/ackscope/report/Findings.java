@@ -53,8 +53,11 @@ final class Findings {
 
     /** What the row says, in words: the occurrences, what they cost, the requests they hit, the frames. */
     static String cost(CauseFindings.Row r) {
-        return plural(r.events, "occurrence", "occurrences") + (r.count != r.events ? " (count " + count(r.count)
-                + ")" : "") + " on " + plural(r.connections, "connection", "connections") + " cost "
+        String counted = r.cause == Cause.CONNECTION_CHURN
+                ? " (" + plural(r.count, "SYN", "SYNs") + " on a 4-tuple closed less than 60 s before: TIME_WAIT "
+                + "collisions)"
+                : r.count != r.events ? " (count " + count(r.count) + ")" : "";
+        return plural(r.events, "occurrence", "occurrences") + counted + " on " + plural(r.connections, "connection", "connections") + " cost "
                 + duration(r.timeLostMicros) + ", " + percent(r.share) + " of the response time; "
                 + plural(r.requests, "request", "requests") + " affected.";
     }

@@ -48,11 +48,32 @@ public final class Diagnosis implements AnalysisSink {
          * response time, so no cause is ranked on it (docs/causes.md).
          */
         public final ValueCounts clientThink = hist();
+        /** Of its connections with a churn event: those a RST ended (Zeek history R or r). */
+        public long churnResets;
         final Map<AckClass, Long> serverStallBands = new HashMap<>();
         final Map<AckClass, Long> clientStallBands = new HashMap<>();
 
         Endpoint(String server) {
             this.server = server;
+        }
+
+        /**
+         * Connection churn with its evidence beyond the handshakes (docs/causes.md): the connections a RST ended
+         * (the resetting side keeps no TIME_WAIT, a sign of a client that aborts to avoid it) and the SYNs that met
+         * a 4-tuple closed less than 60 s before (a TIME_WAIT collision: the churn's count); null when churn is not
+         * a finding here.
+         */
+        String churn() {
+            for (CauseRanking.Total t : causes.ranked()) {
+                if (t.cause == Cause.CONNECTION_CHURN) {
+                    return String.format(java.util.Locale.ROOT, "Connection churn: %d connections carried one "
+                                    + "request each and paid a handshake of %s for it; %d of them ended by RST, %d "
+                                    + "SYNs reused a 4-tuple closed less than 60 s before (TIME_WAIT collisions). "
+                                    + "Fix: %s", t.events, ms(t.timeLostNanos), churnResets, t.count,
+                            Cause.CONNECTION_CHURN.oneLineFix());
+                }
+            }
+            return null;
         }
 
         /** Findings in plain words, most important first; one "no stall" finding when there is nothing to fix. */
@@ -79,6 +100,10 @@ public final class Diagnosis implements AnalysisSink {
                         clientHeldStalls, ms(clientStallAckDelay.percentile(0.5) * 1000L), timer.words,
                         band(clientStallBands), timer.oneLineFix(Cause.NAGLE_CLIENT_HELD)));
             }
+            String churn = churn();
+            if (churn != null) {
+                f.add(churn);
+            }
             if (rtoEvents > 0) {
                 f.add(String.format(java.util.Locale.ROOT,
                         "%d retransmission timeouts cost %s in total: segments or their ACKs were lost and the "
@@ -98,6 +123,8 @@ public final class Diagnosis implements AnalysisSink {
     }
 
     private final Map<String, Endpoint> endpoints = new HashMap<>();
+    /** Connections with a churn event whose record has not come yet: its history tells whether a RST ended it. */
+    private final java.util.Set<ConnectionId> churned = new java.util.HashSet<>();
     /** Server endpoint of each open connection, by its first-frame identity. */
     private final Map<ConnectionId, Endpoint> open = new HashMap<>();
     /** Per open connection with exchanges: {its handshake leg to the client (-1), its last response's last byte}. */
@@ -170,6 +197,9 @@ public final class Diagnosis implements AnalysisSink {
     @Override
     public void onCause(CauseEvent c) {
         of(c.connection()).causes.cause(c);
+        if (c.cause() == Cause.CONNECTION_CHURN) {
+            churned.add(c.connection());
+        }
     }
 
     @Override
@@ -213,6 +243,10 @@ public final class Diagnosis implements AnalysisSink {
         }
         e.connections++;
         e.vantage.merge(c.vantage(), 1L, Long::sum);
+        if (churned.remove(c.id()) && c.history() != null
+                && (c.history().indexOf('R') >= 0 || c.history().indexOf('r') >= 0)) {
+            e.churnResets++;
+        }
         if (c.initialRttNanos() >= 0) {
             record(e.handshakeRtt, c.initialRttNanos());
         }
