@@ -104,7 +104,8 @@ final class Findings {
                 "The server writes each response in more than one piece with Nagle's algorithm on (TCP_NODELAY "
                         + "off). Nagle sends the first piece and holds the rest until the first is acknowledged. "
                         + "The client has nothing to send back yet, so it delays its acknowledgement (about "
-                        + "40 ms on Linux, up to 200 ms on Windows), hoping to combine it with data. Each side waits for "
+                        + "40 ms on Linux; up to 200 ms on Windows, on macOS, and on Linux when the round trip is "
+                        + "200 ms or more), hoping to combine it with data. Each side waits for "
                         + "the other until the client's delayed-ACK timer fires; then the rest of the response "
                         + "leaves at once. " + where,
                 ev, timer(ack).fixes(Cause.NAGLE_SERVER_HELD), example(r));
