@@ -18,12 +18,14 @@
 #   zero_windows            tcp.analysis.zero_window
 #   ack_rtt_p10_ms, ack_rtt_max_ms   of tcp.analysis.ack_rtt over the capture (both directions)
 #   window_full             data segments marked tcp.analysis.window_full (they fill the peer's advertised window)
+#   reused_ports            SYNs marked tcp.analysis.reused_ports ("TCP port numbers reused": a 4-tuple used before)
+#   rst_connections         TCP streams with at least one RST
 set -euo pipefail
 count() { tshark -r "$1" -Y "$2" -T fields -e frame.number 2>/dev/null | wc -l; }
 ms() { awk '{ printf "%.1f\n", $1 * 1000 }'; }
 printf 'capture\tconnections\tsyn_retransmissions\tsynack_retransmissions\tconnect_max_ms\tretransmissions\t'
 printf 'fast_retransmissions\tretransmissions_ge_200ms\tdsacks\tzero_windows\tack_rtt_p10_ms\tack_rtt_max_ms\t'
-printf 'window_full\n'
+printf 'window_full\treused_ports\trst_connections\n'
 for f in "$@"; do
   streams=$(tshark -r "$f" -T fields -e tcp.stream 2>/dev/null | sort -u | grep -c . || true)
   syn=$(count "$f" 'tcp.flags.syn==1 && tcp.flags.ack==0 && tcp.analysis.retransmission')
@@ -39,6 +41,8 @@ for f in "$@"; do
   p10=$(echo "$rtts" | awk '{ v[NR] = $1 } END { print v[int((NR - 1) * 0.1) + 1] }' | ms)
   max=$(echo "$rtts" | tail -1 | ms)
   full=$(count "$f" 'tcp.analysis.window_full')
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$f")" "$streams" "$syn" "$synack" \
-    "${connect:-0.0}" "$retx" "$fast" "$slow" "$dsack" "$zero" "$p10" "$max" "$full"
+  reused=$(count "$f" 'tcp.analysis.reused_ports')
+  rst=$(tshark -r "$f" -Y 'tcp.flags.reset==1' -T fields -e tcp.stream 2>/dev/null | sort -u | grep -c . || true)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(basename "$f")" "$streams" "$syn" \
+    "$synack" "${connect:-0.0}" "$retx" "$fast" "$slow" "$dsack" "$zero" "$p10" "$max" "$full" "$reused" "$rst"
 done

@@ -7,9 +7,15 @@
       response (0: at once), and reads each response N bytes at a time, T ms apart: a reader slower than the path,
       which fills its receive buffer and advertises a zero window; or, with T = 0 and G above the sender's RTO, a
       connection idle between requests (the sender's congestion window restarts, RFC 5681 section 4.1).
+      With --lowat L the body is a sequence of L-byte messages and the client waits in select() with SO_RCVLOWAT
+      until the rest of the current message is queued before each read: an event loop reading whole messages,
+      which leaves a message's first segment unread (Linux then does not acknowledge it on the read,
+      tcp_cleanup_rbuf), so only the receiver's delayed-ACK timer acknowledges it.
   churn URL --requests R [--gap-ms G]
       R requests, each on a new connection with "Connection: close" that the client closes once it has read the
-      response, G ms apart: connection churn.
+      response, G ms apart: connection churn. With --reset-every N every Nth connection is closed with SO_LINGER
+      {on, 0 s}, so the client's close sends a RST instead of a FIN (a client that aborts its connections, as some
+      load generators and pools do to keep no TIME_WAIT sockets).
   two-write URL --requests R --body-bytes N
       one keep-alive connection with Nagle on (no TCP_NODELAY) sending R POST requests one after another, each in
       two send() calls: the header section, then its N-byte body; the kernel holds the body (smaller than a
@@ -18,7 +24,9 @@
 All are bounded by --timeout per socket operation and print one summary line (requests, errors, seconds).
 """
 import argparse
+import select
 import socket
+import struct
 import sys
 import time
 from urllib.parse import urlsplit
@@ -31,7 +39,7 @@ def request(host, path, close, method="GET", body_bytes=0):
     return f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n".encode()
 
 
-def read_response(sock, chunk, pause):
+def read_response(sock, chunk, pause, lowat=0):
     """Reads one response (Content-Length framed) chunk bytes at a time, pause seconds apart; returns its size."""
     data = b""
     while b"\r\n\r\n" not in data:
@@ -49,7 +57,10 @@ def read_response(sock, chunk, pause):
     while got < size:
         if pause:
             time.sleep(pause)
-        more = sock.recv(min(chunk, size - got))
+        if lowat:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, min(lowat - got % lowat, size - got))
+            select.select([sock], [], [], sock.gettimeout())
+        more = sock.recv(min(chunk - got % chunk if lowat else chunk, size - got))
         if not more:
             raise ConnectionError("closed in the body")
         got += len(more)
@@ -60,6 +71,8 @@ def slow_read(args, host, port, path):
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if args.rcvbuf:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, args.rcvbuf)
+    if args.lowat:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, args.lowat)
     sock.settimeout(args.timeout)
     sock.connect((host, port))
     done = 0
@@ -67,7 +80,7 @@ def slow_read(args, host, port, path):
         if i and args.gap_ms:
             time.sleep(args.gap_ms / 1000.0)
         sock.sendall(request(host, path, False))
-        read_response(sock, args.read_bytes, args.every_ms / 1000.0)
+        read_response(sock, args.read_bytes, args.every_ms / 1000.0, args.lowat)
         done += 1
     sock.close()
     return done, 0
@@ -75,11 +88,13 @@ def slow_read(args, host, port, path):
 
 def churn(args, host, port, path):
     done = errors = 0
-    for _ in range(args.requests):
+    for i in range(args.requests):
         try:
             with socket.create_connection((host, port), timeout=args.timeout) as sock:
                 sock.sendall(request(host, path, True))
                 read_response(sock, 65536, 0)
+                if args.reset_every and (i + 1) % args.reset_every == 0:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             done += 1
         except OSError:
             errors += 1
@@ -111,6 +126,8 @@ def main():
     p.add_argument("--every-ms", type=float, default=10.0)
     p.add_argument("--body-bytes", type=int, default=100)
     p.add_argument("--gap-ms", type=float, default=0.0)
+    p.add_argument("--lowat", type=int, default=0)
+    p.add_argument("--reset-every", type=int, default=0)
     p.add_argument("--timeout", type=float, default=10.0)
     args = p.parse_args()
     if not 1 <= args.requests <= 100000:

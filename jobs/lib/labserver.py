@@ -6,6 +6,11 @@ response at once, this one in pieces.
       keep-alive connections, one at a time; each GET is answered with an N-byte body written C bytes per send(),
       T ms apart (the headers with the first piece): an application that produces its response slowly, whose
       pauses are not tied to the ACKs. TCP_NODELAY is on, so each piece leaves when it is written.
+  labserver.py ... --split-at H
+      the same, but each piece is written in two send() calls, its first H bytes and then the rest, with Nagle on
+      (no TCP_NODELAY): a server pushing messages whose frame header and payload are separate writes. The kernel
+      holds the payload (smaller than a segment) until the client acknowledges the header, so every message waits
+      for the client's delayed ACK.
 
 Prints "listening" once bound and one summary line at the end; stops after --duration seconds (at most 60).
 """
@@ -30,6 +35,10 @@ def serve_connection(conn, args, deadline):
         piece = head
         while left > 0:
             n = min(args.chunk_bytes, left)
+            if args.split_at and n > args.split_at:
+                conn.sendall(piece + b"x" * args.split_at)  # the header of the first piece goes with its first write
+                piece, n = b"", n - args.split_at
+                left -= args.split_at
             conn.sendall(piece + b"x" * n)
             left -= n
             piece = b""
@@ -47,9 +56,12 @@ def main():
     p.add_argument("--chunk-bytes", type=int, default=14480)
     p.add_argument("--every-ms", type=float, default=50.0)
     p.add_argument("--duration", type=float, default=55.0)
+    p.add_argument("--split-at", type=int, default=0)
     args = p.parse_args()
     if not 0 < args.duration <= 60 or not 1 <= args.chunk_bytes <= args.body_size <= 100_000_000:
         p.error("--duration 0-60 s; 1 <= --chunk-bytes <= --body-size <= 100,000,000")
+    if not 0 <= args.split_at < args.chunk_bytes:
+        p.error("--split-at must be 0 (one write per piece) or less than --chunk-bytes")
     deadline = time.monotonic() + args.duration
     served = 0
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as lsock:
@@ -64,7 +76,7 @@ def main():
             except socket.timeout:
                 continue
             with conn:
-                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 0 if args.split_at else 1)
                 conn.settimeout(max(0.1, deadline - time.monotonic()))
                 try:
                     served += serve_connection(conn, args, deadline)

@@ -182,7 +182,7 @@ public final class DiagnoseCommand extends Command {
                     percent(r.share(t)), Diagnosis.ms(t.timeLostNanos), Format.plural(t.events, "event", "events"),
                     Format.plural(t.connections(), "connection", "connections"), t.count);
             out.printf(Locale.ROOT, "      evidence frames: %s%n", frames(t.frames));
-            out.printf(Locale.ROOT, "      fix: %s%n", t.cause.oneLineFix());
+            out.printf(Locale.ROOT, "      fix: %s%n", t.oneLineFix());
         }
     }
 

@@ -32,6 +32,12 @@ import java.util.Map;
 final class CauseFindings {
     /** Causes the page lists at most (the costliest). */
     static final int MAX_ROWS = 40;
+    /**
+     * Flow graphs the page draws at most for the evidence of verdict-level causes: every one of them on any real
+     * run (a run's verdict causes are a few per endpoint), while a pathological one cannot make the page re-read
+     * the captures without bound.
+     */
+    static final int MAX_VERDICT_GRAPHS = 24;
 
     /** One row of {@code findings}; its endpoint is known once the selection is ({@link #attach}). */
     static final class Row {
@@ -229,7 +235,10 @@ final class CauseFindings {
 
     /**
      * Resolves each row's evidence connection (once every reader has reported its frames); returns the connections
-     * to draw, the costliest cause's first, each once, at most {@code max}.
+     * to draw, each once, in the order of their causes (costliest first): the evidence of every verdict-level cause
+     * (at least {@link CauseRanking#VERDICT_SHARE} of its endpoint's response time), at most
+     * {@link #MAX_VERDICT_GRAPHS}, so every "see it" link of a cause that matters opens a graph; then that of the
+     * causes below it while fewer than {@code max} are chosen.
      */
     Map<Long, Long> evidenceConnections(int max) {
         Map<Long, Long> focus = new LinkedHashMap<>();
@@ -243,7 +252,8 @@ final class CauseFindings {
                     break;
                 }
             }
-            if (r.evidenceKey >= 0 && (focus.containsKey(r.evidenceKey) || focus.size() < max)) {
+            boolean room = r.verdict() ? focus.size() < MAX_VERDICT_GRAPHS : focus.size() < max;
+            if (r.evidenceKey >= 0 && (focus.containsKey(r.evidenceKey) || room)) {
                 focus.putIfAbsent(r.evidenceKey, r.evidenceFrame);
             }
         }
@@ -266,6 +276,17 @@ final class CauseFindings {
         return l;
     }
 
+    /** The row's fix in one line; a stall's for the delaying host's timer class (the stalls' median ACK delay). */
+    static String oneLineFix(Row r) {
+        if (r.cause == null) {
+            return "";
+        }
+        EndpointStats.Held held = r.cause == Cause.NAGLE_SERVER_HELD ? r.endpoint.serverHeld
+                : r.cause == Cause.NAGLE_CLIENT_HELD ? r.endpoint.clientHeld : null;
+        return held == null || held.count == 0 ? r.cause.oneLineFix()
+                : Findings.timer(held.ackDelay.percentile(0.5)).oneLineFix(r.cause);
+    }
+
     static ReportData.CauseRow shown(Row r) {
         List<Long> frames = new ArrayList<>();
         for (long f : r.frames) {
@@ -273,7 +294,7 @@ final class CauseFindings {
         }
         return new ReportData.CauseRow(r.endpoint.server, r.causeName,
                 r.cause == null ? r.causeName : r.cause.title(), r.verdict(), r.share, r.timeLostMicros, r.requests,
-                r.connections, r.events, r.count, r.cause == null ? "" : r.cause.oneLineFix(), frames,
+                r.connections, r.events, r.count, oneLineFix(r), frames,
                 r.drawn ? r.evidenceFrame : null, r.drawn ? Selection.anchor(r.evidenceKey) : null);
     }
 }

@@ -49,7 +49,8 @@ final class CausesSection {
                 out.text("flow graph, frame " + c.evidenceFrame());
                 out.raw("</a>");
             } else {
-                out.text(c.evidenceFrames().isEmpty() ? "" : "frames " + frames(c.evidenceFrames()));
+                out.text(c.evidenceFrames().isEmpty() ? "" : "frames " + frames(c.evidenceFrames())
+                        + (c.verdict() ? "" : " (no graph: " + undrawn(d) + ")"));
             }
             out.raw("</td></tr>");
         }
@@ -61,6 +62,16 @@ final class CausesSection {
             out.raw("</p>");
         }
         out.raw("</section>");
+    }
+
+    /**
+     * Why a cause below the verdict share has no flow graph: the page draws the evidence of every cause of at least
+     * that share and, for the others, only while it has drawn fewer than its bound of graphs.
+     */
+    static String undrawn(ReportData d) {
+        return "the page draws the evidence of every cause of " + Format.percent(CauseRanking.VERDICT_SHARE)
+                + " or more, and of smaller ones only while fewer than " + d.limits().worstConnections()
+                + " graphs are drawn";
     }
 
     private static void wrapped(HtmlPage out, String text) {

@@ -1,6 +1,7 @@
 package io.ackscope.report;
 
 import io.ackscope.tcp.Cause;
+import io.ackscope.tcp.DelayedAckTimer;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,8 +53,11 @@ final class Findings {
 
     /** What the row says, in words: the occurrences, what they cost, the requests they hit, the frames. */
     static String cost(CauseFindings.Row r) {
-        return plural(r.events, "occurrence", "occurrences") + (r.count != r.events ? " (count " + count(r.count)
-                + ")" : "") + " on " + plural(r.connections, "connection", "connections") + " cost "
+        String counted = r.cause == Cause.CONNECTION_CHURN
+                ? " (" + plural(r.count, "SYN", "SYNs") + " on a 4-tuple closed less than 60 s before: TIME_WAIT "
+                + "collisions)"
+                : r.count != r.events ? " (count " + count(r.count) + ")" : "";
+        return plural(r.events, "occurrence", "occurrences") + counted + " on " + plural(r.connections, "connection", "connections") + " cost "
                 + duration(r.timeLostMicros) + ", " + percent(r.share) + " of the response time; "
                 + plural(r.requests, "request", "requests") + " affected.";
     }
@@ -89,7 +93,8 @@ final class Findings {
                         + plural(e.requests - e.laterRequests, "first request", "first requests")
                         + " on a connection did.",
                 "The client's ACK came " + duration(ack) + " after the data (median of "
-                        + plural(e.serverHeld.count, "stall", "stalls") + "); " + band(e.serverHeld),
+                        + plural(e.serverHeld.count, "stall", "stalls") + "): " + timer(ack).words + "; "
+                        + band(e.serverHeld),
                 "The held data left " + duration(e.serverHeld.resumeGap.percentile(0.5))
                         + " after that ACK arrived (median): the sender was waiting for exactly that ACK.",
                 responseComparison(e),
@@ -99,17 +104,18 @@ final class Findings {
                 "The server writes each response in more than one piece with Nagle's algorithm on (TCP_NODELAY "
                         + "off). Nagle sends the first piece and holds the rest until the first is acknowledged. "
                         + "The client has nothing to send back yet, so it delays its acknowledgement (about "
-                        + "40 ms on Linux, up to 200 ms on Windows), hoping to combine it with data. Each side waits for "
+                        + "40 ms on Linux; up to 200 ms on Windows, on macOS, and on Linux when the round trip is "
+                        + "200 ms or more), hoping to combine it with data. Each side waits for "
                         + "the other until the client's delayed-ACK timer fires; then the rest of the response "
                         + "leaves at once. " + where,
-                ev, Cause.NAGLE_SERVER_HELD.fixes, example(r));
+                ev, timer(ack).fixes(Cause.NAGLE_SERVER_HELD), example(r));
     }
 
     private static ReportData.Finding clientHeld(EndpointStats e, CauseFindings.Row r) {
         long ack = e.clientHeld.ackDelay.percentile(0.5);
         List<String> ev = evidence(
                 plural(e.clientHeld.count, "request", "requests") + " waited for the server's ACK, " + duration(ack)
-                        + " after the data (median); " + band(e.clientHeld),
+                        + " after the data (median): " + timer(ack).words + "; " + band(e.clientHeld),
                 "The held request data left " + duration(e.clientHeld.resumeGap.percentile(0.5))
                         + " after that ACK arrived (median).",
                 cost(r),
@@ -119,7 +125,7 @@ final class Findings {
                         + "first piece and holds the rest until it is acknowledged; the server, waiting for the "
                         + "whole request, delays its acknowledgement until its delayed-ACK timer fires. Only then "
                         + "does the rest of the request leave, and the server can answer.",
-                ev, Cause.NAGLE_CLIENT_HELD.fixes, example(r));
+                ev, timer(ack).fixes(Cause.NAGLE_CLIENT_HELD), example(r));
     }
 
     private static ReportData.Finding noCause(EndpointStats e) {
@@ -156,14 +162,18 @@ final class Findings {
         return new AckShare(delayed, total);
     }
 
+    /** The delayed-ACK timer class of stalls whose median ACK delay is {@code ackMicros} (µs, as the tables). */
+    static DelayedAckTimer timer(long ackMicros) {
+        return DelayedAckTimer.of(ackMicros * 1000L);
+    }
+
     private static String band(EndpointStats.Held h) {
         long in40 = h.in40Band, in200 = h.in200Band, n = h.count;
         if (in40 * 2 >= n) {
-            return percent(in40, n) + " of them in the 36–50 ms band of the Linux/FreeBSD delayed-ACK timer.";
+            return percent(in40, n) + " of them in the 36–50 ms band.";
         }
         if (in200 * 2 >= n) {
-            return percent(in200, n) + " of them in the 180–230 ms band of the Windows (or Linux maximum) "
-                    + "delayed-ACK timer.";
+            return percent(in200, n) + " of them in the 180–230 ms band.";
         }
         return percent(in40, n) + " in the 40 ms band, " + percent(in200, n) + " in the 200 ms band.";
     }

@@ -243,7 +243,7 @@ public final class HtmlReport {
             if (us >= 36_000 && us <= 50_000) {
                 out.raw(" class=\"timer-band\" title=\"in the 36–50 ms band of the Linux/FreeBSD delayed-ACK timer\"");
             } else if (us >= 180_000 && us <= 230_000) {
-                out.raw(" class=\"timer-band\" title=\"in the 180–230 ms band of the 200 ms delayed-ACK timer\"");
+                out.raw(" class=\"timer-band\" title=\"in the 180–230 ms band of the 200 ms-class delayed-ACK timers: Windows, macOS, Linux on a long path\"");
             }
         }
         out.raw(">");
@@ -255,7 +255,8 @@ public final class HtmlReport {
         out.raw("<section id=\"charts\"><h2>Distributions</h2><p class=\"note\">");
         out.text("Bars: how many values fall in each interval (log-scale time axis, 10 intervals per decade). Line: "
                 + "share of values at or below a time (cumulative, right axis). Dashed red lines: the delayed-ACK "
-                + "timers (40 ms Linux/FreeBSD, 200 ms Windows or Linux maximum); a spike there means something "
+                + "timers (40 ms: Linux/FreeBSD; 200 ms: Windows, macOS, or Linux on a path of 200 ms or more, whose "
+                + "timer grows with the round trip); a spike there means something "
                 + "waited for a delayed ACK. Triangles: p50 and p99.");
         out.raw("</p>");
         int n = 0;
@@ -314,7 +315,9 @@ public final class HtmlReport {
 
     private void worst(ReportData d) {
         out.raw("<section id=\"worst\"><h2>Worst connections</h2><p class=\"note\">");
-        out.text("First the connections that show the costliest causes (their evidence), then the others ranked by time "
+        out.text("First the connections that show the causes (their evidence: every cause of "
+                + Format.percent(CauseRanking.VERDICT_SHARE) + " or more, smaller ones while there is room), then "
+                + "the others ranked by time "
                 + "lost to stalls and by the slowest response. Each flow graph shows the connection's first frames and "
                 + "the frames around its evidence (or longest stall, or slowest request), client on the left, "
                 + "server on the right, time going down; hover an arrow for its details.");

@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.tcp.CauseRanking;
+
 import java.util.List;
 import java.util.Map;
 
@@ -140,8 +142,10 @@ final class InputSection {
         out.text("This page summarises rather than lists, so it stays small for any capture: percentiles are exact; "
                 + "histograms are pre-binned (" + l.histogramBinsPerDecade() + " bins per decade); the timeline has "
                 + "at most " + l.timelineBuckets() + " intervals; it shows the " + l.endpoints() + " busiest "
-                + "endpoints (charts for " + l.chartedEndpoints() + "), the " + l.worstConnections() + " worst "
-                + "connections (flow graphs of at most " + l.ladderRows() + " frames), the " + l.slowestRequests()
+                + "endpoints (charts for " + l.chartedEndpoints() + "), flow graphs (of at most " + l.ladderRows()
+                + " frames) of the evidence of every cause of " + Format.percent(CauseRanking.VERDICT_SHARE)
+                + " or more and of the worst connections, " + l.worstConnections() + " in all unless more causes "
+                + "need one, the " + l.slowestRequests()
                 + " slowest requests and " + l.files() + " files. The Parquet tables hold every row.");
         out.raw("</li></ul></section>");
     }

@@ -253,7 +253,7 @@ final class LadderCollector {
             if (c != null && d.ackClass().delayed()) {
                 c.pendingNote = "ACK delayed " + Format.duration(d.valueNanos() / 1000) + " (" + switch (d.ackClass()) {
                     case DELAYED_40MS -> "40 ms delayed-ACK timer";
-                    case DELAYED_200MS -> "200 ms delayed-ACK timer";
+                    case DELAYED_200MS -> "200 ms-class delayed-ACK timer";
                     default -> "delayed";
                 } + ")";
             }

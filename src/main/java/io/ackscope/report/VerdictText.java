@@ -64,16 +64,18 @@ final class VerdictText {
             return new ReportData.Verdict(true, top.causeName,
                     stallHeadline(held, of, "responses from " + e.server, ack, "client"),
                     who + ": the server sends with Nagle's algorithm on and the client delays its acknowledgement, "
-                            + "so each of these responses takes ~" + duration(ack) + " longer. Stalls are "
-                            + percent(top.share) + " of all response time." + more, fixes, evidence);
+                            + "so each of these responses takes ~" + duration(ack) + " longer (" + Findings.timer(ack)
+                            .words + "). Stalls are " + percent(top.share) + " of all response time." + more,
+                    Findings.timer(ack).fixes(top.cause), evidence);
         }
         if (top.cause == Cause.NAGLE_CLIENT_HELD && e.clientHeld.count > 0) {
             long ack = e.clientHeld.ackDelay.percentile(0.5);
             return new ReportData.Verdict(true, top.causeName, stallHeadline(e.clientHeld.count, e.requests,
                     "requests to " + e.server, ack, "server"),
                     plural(e.clientHeld.count, "request was", "requests were") + " held up: the client sends with "
-                            + "Nagle's algorithm on and the server delays its acknowledgement. Stalls are "
-                            + percent(top.share) + " of all response time." + more, fixes, evidence);
+                            + "Nagle's algorithm on and the server delays its acknowledgement (" + Findings.timer(ack)
+                            .words + "). Stalls are " + percent(top.share) + " of all response time." + more,
+                    Findings.timer(ack).fixes(top.cause), evidence);
         }
         String title = top.cause == null ? top.causeName : top.cause.title();
         return new ReportData.Verdict(true, top.causeName, title + " at " + e.server + ": " + percent(top.share)

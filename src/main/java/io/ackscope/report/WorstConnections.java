@@ -57,8 +57,9 @@ final class WorstConnections {
     }
 
     /**
-     * Second pass over {@code connections}: the evidence connections of the costliest causes first (in the order of
-     * their causes), then the worst of the others; at most {@code limit} in all. Marks the causes whose evidence is
+     * Second pass over {@code connections}: the evidence connections of the causes first (in the order of their
+     * causes: every verdict-level cause's, {@link CauseFindings#evidenceConnections}, even beyond {@code limit}),
+     * then the worst of the others while fewer than {@code limit} are chosen. Marks the causes whose evidence is
      * drawn.
      */
     List<Conn> choose(TableReader.Scan scan) throws IOException {

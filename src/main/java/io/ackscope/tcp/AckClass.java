@@ -10,7 +10,10 @@ public enum AckClass {
     PIGGYBACKED,
     /** Delayed-ACK timer of Linux/FreeBSD, nominally 40 ms (observed 40-48 ms with a 250 Hz kernel clock). */
     DELAYED_40MS,
-    /** Delayed-ACK timer of Windows (200 ms) or Linux's maximum delayed-ACK timeout (200 ms). */
+    /**
+     * A 200 ms-class delayed-ACK timer ({@link DelayedAckTimer#CLASS_200MS}): Windows (200 ms), macOS, or Linux on a
+     * path with a round trip of 200 ms or more, whose timer grows up to min(smoothed RTT, 200 ms).
+     */
     DELAYED_200MS,
     /** Delayed, but not in either well-known timer band. */
     DELAYED_OTHER;

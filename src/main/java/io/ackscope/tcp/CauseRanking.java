@@ -34,9 +34,30 @@ public final class CauseRanking {
         /** The first evidence frames, in arrival order, at most {@link CauseEvent#MAX_FRAMES}. */
         public final List<Long> frames = new ArrayList<>();
         private final Set<ConnectionId> connections = new HashSet<>();
+        /** Of its stalls (Nagle x delayed ACK only): those whose ACK delay is in the 200 ms class. */
+        private long stallsOf200msClass;
 
         Total(Cause cause) {
             this.cause = cause;
+        }
+
+        /**
+         * The delayed-ACK timer that held a Nagle x delayed-ACK cause's stalls: the 200 ms class when at least half
+         * of their ACK delays are {@link DelayedAckTimer#CLASS_200_FROM_NANOS} or more (the median's class); null
+         * for any other cause.
+         */
+        public DelayedAckTimer timer() {
+            if (cause != Cause.NAGLE_SERVER_HELD && cause != Cause.NAGLE_CLIENT_HELD) {
+                return null;
+            }
+            return stallsOf200msClass * 2 >= events && events > 0 ? DelayedAckTimer.CLASS_200MS
+                    : DelayedAckTimer.CLASS_40MS;
+        }
+
+        /** The fix in one line; for a stall, the one for the delaying host's timer ({@link #timer()}). */
+        public String oneLineFix() {
+            DelayedAckTimer t = timer();
+            return t == null ? cause.oneLineFix() : t.oneLineFix(cause);
         }
 
         /** Connections on which the cause occurred. */
@@ -83,7 +104,11 @@ public final class CauseRanking {
 
     void stall(Stall s) {
         Cause c = s.holdingSide() == Side.RESPONDER ? Cause.NAGLE_SERVER_HELD : Cause.NAGLE_CLIENT_HELD;
-        total(c).add(s.connection(), s.durationNanos(), 1, s.heldFrame(), s.ackFrame(), s.resumeFrame());
+        Total t = total(c);
+        t.add(s.connection(), s.durationNanos(), 1, s.heldFrame(), s.ackFrame(), s.resumeFrame());
+        if (DelayedAckTimer.of(s.ackDelayNanos()) == DelayedAckTimer.CLASS_200MS) {
+            t.stallsOf200msClass++;
+        }
     }
 
     void exchange(Exchange x) {

@@ -66,6 +66,8 @@ public final class ConnectionAnalyzer extends Handshake {
     private long closeFrame = -1;
     /** The connection reuses the 4-tuple of an earlier one that ended (tshark: "TCP port numbers reused"). */
     private boolean reusedPorts;
+    /** When that earlier connection ended (epoch ns; -1 unknown): a reuse within TIME_WAIT is a collision. */
+    private long previousEndedAt = -1;
 
     // allocated when first needed (see the class comment): a connection that never carries data or ACKs data holds
     // none of them
@@ -149,9 +151,10 @@ public final class ConnectionAnalyzer extends Handshake {
         sink = s;
     }
 
-    /** Marks this connection as reusing the 4-tuple of an earlier one that ended. */
-    void reusesPorts() {
+    /** Marks this connection as reusing the 4-tuple of an earlier one that ended at {@code endedAt} (-1: unknown). */
+    void reusesPorts(long endedAt) {
         reusedPorts = true;
+        previousEndedAt = endedAt;
     }
 
     /** Marks this analyzer as continuing a connection already emitted: it reports no new boundary. */
@@ -471,7 +474,7 @@ public final class ConnectionAnalyzer extends Handshake {
             exchanges.finish();
             if (exchanges.count() == 1) {
                 churnCause(id, exchanges.firstRequestStart, exchanges.firstRequestFrame, closer, closeFrame,
-                        reusedPorts, sink);
+                        reusedPorts ? previousEndedAt : Long.MIN_VALUE, sink);
             }
         }
         handshakeCauses(id, sink);

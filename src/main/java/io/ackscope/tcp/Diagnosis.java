@@ -48,6 +48,8 @@ public final class Diagnosis implements AnalysisSink {
          * response time, so no cause is ranked on it (docs/causes.md).
          */
         public final ValueCounts clientThink = hist();
+        /** Of its connections with a churn event: those a RST ended (Zeek history R or r). */
+        public long churnResets;
         final Map<AckClass, Long> serverStallBands = new HashMap<>();
         final Map<AckClass, Long> clientStallBands = new HashMap<>();
 
@@ -55,25 +57,52 @@ public final class Diagnosis implements AnalysisSink {
             this.server = server;
         }
 
+        /**
+         * Connection churn with its evidence beyond the handshakes (docs/causes.md): the connections a RST ended
+         * (the resetting side keeps no TIME_WAIT, a sign of a client that aborts to avoid it) and the SYNs that met
+         * a 4-tuple closed less than 60 s before (a TIME_WAIT collision: the churn's count); null when churn is not
+         * a finding here.
+         */
+        String churn() {
+            for (CauseRanking.Total t : causes.ranked()) {
+                if (t.cause == Cause.CONNECTION_CHURN) {
+                    return String.format(java.util.Locale.ROOT, "Connection churn: %d connections carried one "
+                                    + "request each and paid a handshake of %s for it; %d of them ended by RST, %d "
+                                    + "SYNs reused a 4-tuple closed less than 60 s before (TIME_WAIT collisions). "
+                                    + "Fix: %s", t.events, ms(t.timeLostNanos), churnResets, t.count,
+                            Cause.CONNECTION_CHURN.oneLineFix());
+                }
+            }
+            return null;
+        }
+
         /** Findings in plain words, most important first; one "no stall" finding when there is nothing to fix. */
         public List<String> findings() {
             List<String> f = new ArrayList<>();
             if (serverHeldStalls > 0) {
+                DelayedAckTimer timer = DelayedAckTimer.of(serverStallAckDelay.percentile(0.5) * 1000L);
+                String hit = laterExchanges > 0 ? String.format(java.util.Locale.ROOT,
+                        "%s of requests after the first on a keep-alive connection (%d of %d)",
+                        pct(laterExchangesStalled, laterExchanges), laterExchangesStalled, laterExchanges)
+                        : serverHeldStalls + " pieces of responses";
                 f.add(String.format(java.util.Locale.ROOT,
-                        "Nagle x delayed ACK: %s of requests after the first on a keep-alive connection "
-                                + "(%d of %d) wait ~%s for the client's delayed ACK (%s) because the server sends "
-                                + "with Nagle on: it writes each response in more than one piece and Nagle holds "
-                                + "the rest until the first piece is acknowledged. Fix: %s",
-                        pct(laterExchangesStalled, laterExchanges), laterExchangesStalled, laterExchanges,
-                        ms(serverStallAckDelay.percentile(0.5) * 1000L), band(serverStallBands),
-                        Cause.NAGLE_SERVER_HELD.fixInOneLine));
+                        "Nagle x delayed ACK: %s wait ~%s for the client's delayed ACK (%s; %s) because the "
+                                + "server sends with Nagle on: it writes each response in more than one piece and "
+                                + "Nagle holds the rest until the first piece is acknowledged. Fix: %s",
+                        hit, ms(serverStallAckDelay.percentile(0.5) * 1000L), timer.words, band(serverStallBands),
+                        timer.oneLineFix(Cause.NAGLE_SERVER_HELD)));
             }
             if (clientHeldStalls > 0) {
+                DelayedAckTimer timer = DelayedAckTimer.of(clientStallAckDelay.percentile(0.5) * 1000L);
                 f.add(String.format(java.util.Locale.ROOT,
-                        "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s) because the "
-                                + "client sends each request in more than one write with Nagle on. Fix: %s",
-                        clientHeldStalls, ms(clientStallAckDelay.percentile(0.5) * 1000L),
-                        band(clientStallBands), Cause.NAGLE_CLIENT_HELD.fixInOneLine));
+                        "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s; %s) because "
+                                + "the client sends each request in more than one write with Nagle on. Fix: %s",
+                        clientHeldStalls, ms(clientStallAckDelay.percentile(0.5) * 1000L), timer.words,
+                        band(clientStallBands), timer.oneLineFix(Cause.NAGLE_CLIENT_HELD)));
+            }
+            String churn = churn();
+            if (churn != null) {
+                f.add(churn);
             }
             if (rtoEvents > 0) {
                 f.add(String.format(java.util.Locale.ROOT,
@@ -94,6 +123,8 @@ public final class Diagnosis implements AnalysisSink {
     }
 
     private final Map<String, Endpoint> endpoints = new HashMap<>();
+    /** Connections with a churn event whose record has not come yet: its history tells whether a RST ended it. */
+    private final java.util.Set<ConnectionId> churned = new java.util.HashSet<>();
     /** Server endpoint of each open connection, by its first-frame identity. */
     private final Map<ConnectionId, Endpoint> open = new HashMap<>();
     /** Per open connection with exchanges: {its handshake leg to the client (-1), its last response's last byte}. */
@@ -166,6 +197,9 @@ public final class Diagnosis implements AnalysisSink {
     @Override
     public void onCause(CauseEvent c) {
         of(c.connection()).causes.cause(c);
+        if (c.cause() == Cause.CONNECTION_CHURN) {
+            churned.add(c.connection());
+        }
     }
 
     @Override
@@ -209,6 +243,10 @@ public final class Diagnosis implements AnalysisSink {
         }
         e.connections++;
         e.vantage.merge(c.vantage(), 1L, Long::sum);
+        if (churned.remove(c.id()) && c.history() != null
+                && (c.history().indexOf('R') >= 0 || c.history().indexOf('r') >= 0)) {
+            e.churnResets++;
+        }
         if (c.initialRttNanos() >= 0) {
             record(e.handshakeRtt, c.initialRttNanos());
         }
@@ -248,10 +286,10 @@ public final class Diagnosis implements AnalysisSink {
             }
         }
         String name = switch (top) {
-            case DELAYED_40MS -> "the 40 ms delayed-ACK timer of Linux/FreeBSD";
-            case DELAYED_200MS -> "the 200 ms delayed-ACK timer of Windows, or Linux's maximum";
-            default -> "a delayed-ACK timer outside the 40 ms and 200 ms bands";
+            case DELAYED_40MS -> "in the 36-50 ms band";
+            case DELAYED_200MS -> "in the 180-230 ms band";
+            default -> "outside the 40 ms and 200 ms bands";
         };
-        return name + ", " + pct(topN, total) + " of them";
+        return pct(topN, total) + " of them " + name;
     }
 }

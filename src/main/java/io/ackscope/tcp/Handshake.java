@@ -130,13 +130,21 @@ abstract class Handshake implements java.io.Serializable {
     static final long MIN_FOLLOW_NANOS = 100_000_000L;
 
     /**
+     * Linux's TIME_WAIT ({@code TCP_TIMEWAIT_LEN}, 60 s): a SYN on a 4-tuple whose previous connection ended less
+     * than this before meets that connection's TIME_WAIT state at the side that closed first.
+     */
+    static final long TIME_WAIT_NANOS = 60_000_000_000L;
+
+    /**
      * A connection that carried one request (first byte at {@code reqStart}, frame {@code reqFrame}): its handshake,
      * from the last SYN to the ACK that completed it, is what the request paid for a new connection, when the request
      * followed at once (docs/causes.md, churn). {@code closer} sent the first FIN or RST, in {@code closeFrame} (-1:
-     * the capture saw none); {@code reused}: the connection reused the ports of an earlier one.
+     * the capture saw none); {@code previousEndedAt}: when the earlier connection whose ports this one reused ended
+     * (-1 unknown, {@link Long#MIN_VALUE} no reuse): count 1 when that was less than {@link #TIME_WAIT_NANOS} before
+     * the SYN (or unknown), a TIME_WAIT collision.
      */
-    void churnCause(ConnectionId id, long reqStart, long reqFrame, Side closer, long closeFrame, boolean reused,
-                    AnalysisSink sink) {
+    void churnCause(ConnectionId id, long reqStart, long reqFrame, Side closer, long closeFrame,
+                    long previousEndedAt, AnalysisSink sink) {
         long handshake = hsAckTs - lastSynTs;
         if (lastSynTs < 0 || hsAckTs < 0 || handshake < MIN_CHURN_NANOS || reqStart < hsAckTs
                 || reqStart - hsAckTs > Math.max(handshake, MIN_FOLLOW_NANOS)) {
@@ -147,7 +155,17 @@ abstract class Handshake implements java.io.Serializable {
         long[] frames = closeFrame >= 0 ? new long[] {lastSynFrame, hsAckFrame, reqFrame, closeFrame}
                 : new long[] {lastSynFrame, hsAckFrame, reqFrame};
         sink.onCause(new CauseEvent(id, Cause.CONNECTION_CHURN, closer == null ? Side.ORIGINATOR : closer,
-                lastSynTs, hsAckTs, handshake, reused ? 1 : 0, frames));
+                lastSynTs, hsAckTs, handshake, timeWaitCollision(previousEndedAt) ? 1 : 0, frames));
+    }
+
+    /** Whether a reuse of ports whose previous connection ended at {@code previousEndedAt} met its TIME_WAIT. */
+    private boolean timeWaitCollision(long previousEndedAt) {
+        return previousEndedAt != Long.MIN_VALUE
+                && (previousEndedAt < 0 || firstSynTs() - previousEndedAt < TIME_WAIT_NANOS);
+    }
+
+    private long firstSynTs() {
+        return synTs >= 0 ? synTs : lastSynTs;
     }
 
     Vantage vantage() {

@@ -65,6 +65,8 @@ public final class TupleTracker implements java.io.Serializable {
      * resumed in a later engine ({@link TcpEngine#resume}) meets stream numbers of that engine's count.
      */
     private ConnectionId ended;
+    /** When {@link #ended} ended: its close (the RST, or the ACK of the second FIN), else its last frame; epoch ns. */
+    private long endedAt = -1;
     /** The current connection as packed SYNs instead of {@link #current} (see the class comment), or null. */
     private long[] attempt;
     /** Stream number of {@link #attempt} (its first frame is the first packed SYN's). */
@@ -198,7 +200,7 @@ public final class TupleTracker implements java.io.Serializable {
     /** Tells the new {@link #current} when it reuses the ports of an earlier connection that ended. */
     private void reusesPorts() {
         if (ended != null && !ended.equals(current.id())) {
-            current.reusesPorts();
+            current.reusesPorts(endedAt);
         }
     }
 
@@ -422,6 +424,7 @@ public final class TupleTracker implements java.io.Serializable {
         if (current != null) {
             ConnectionAnalyzer c = current;
             ended = c.id();
+            endedAt = c.closedAt() >= 0 ? c.closedAt() : c.lastTs();
             current = null;
             c.finish(reason);
         }

@@ -1,9 +1,11 @@
 package io.ackscope.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.ackscope.tcp.Cause;
+import io.ackscope.tcp.DelayedAckTimer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -85,15 +87,48 @@ class DiagnoseCausesTest {
         assertEquals("NAGLE_SERVER_HELD", first.cause(), out);
         assertTrue(first.percent() > 50, out);
         assertTrue(out.contains("fix: " + Cause.NAGLE_SERVER_HELD.fixInOneLine), out);
+        // a Linux client at its minimum timer: the 40 ms class, whose fix on the client is TCP_QUICKACK
+        assertTrue(out.contains("(" + DelayedAckTimer.CLASS_40MS.words + "; "), out);
+        assertFalse(out.contains("TcpAckFrequency"), out);
+    }
+
+    @Test
+    void aLongPathsLinuxReceiverDelaysItsAcksInThe200msClassAndGetsThePerStackFix() throws Exception {
+        // 22 messages pushed 800 ms apart, each a 600-byte header and a 100-byte payload held by Nagle, over a
+        // 250 ms RTT (jobs/lab-causes delack-200): after the quick-ACK start the client's Linux timer doubles from
+        // 40 ms to its cap, min(smoothed RTT, 200 ms) (tshark: 11 of the header ACKs 198-234 ms after the header
+        // left, less the 250 ms RTT)
+        String out = diagnose("lab-cause-delack-200.pcap.gz");
+        Row top = verdictWithFix("lab-cause-delack-200.pcap.gz", out, "NAGLE_SERVER_HELD", 20, 1);
+        // each stall is the client's ACK delay plus the round trip the payload waits for the ACK to come back
+        double perStall = top.ms() / top.events();
+        assertTrue(perStall > 250 + 150 && perStall < 250 + 230, "per stall " + perStall + " ms: " + out);
+        Matcher wait = Pattern.compile("wait ~([\\d.]+) ms for the client's delayed ACK \\(([^;]+);").matcher(out);
+        assertTrue(wait.find(), out);
+        double ackDelay = Double.parseDouble(wait.group(1));
+        assertTrue(ackDelay > 150 && ackDelay < 230, "median ACK delay " + ackDelay + ": " + out);
+        assertEquals(DelayedAckTimer.CLASS_200MS.words, wait.group(2), out);
+        String fix = DelayedAckTimer.CLASS_200MS.oneLineFix(Cause.NAGLE_SERVER_HELD);
+        assertTrue(out.contains("fix: " + fix + "\n"), out);
+        for (String perStack : List.of("TcpAckFrequency", "SIO_TCP_SET_ACK_FREQUENCY", "net.inet.tcp.delayed_ack",
+                "TCP_QUICKACK")) {
+            assertTrue(fix.contains(perStack), fix);
+        }
     }
 
     /** The top finding of {@code capture}, which must be {@code cause} and its verdict, on its connections. */
     private static Row verdict(String capture, String cause, int events, int connections) throws Exception {
         String out = diagnose(capture);
-        assertTrue(out.contains("verdict: " + cause + ", "), out);
+        Row top = verdictWithFix(capture, out, cause, events, connections);
+        assertTrue(out.contains("fix: " + Cause.valueOf(cause).fixInOneLine), out);
+        return top;
+    }
+
+    /** As {@link #verdict}, on {@code diagnose}'s output {@code out}, without the fix's words. */
+    private static Row verdictWithFix(String capture, String out, String cause, int events, int connections) {
+        assertTrue(out.contains("verdict: " + cause + ", "), capture + ": " + out);
         Row top = ranked(out).get(0);
         assertEquals(new Row(cause, top.percent(), top.ms(), events, connections), top, out);
-        assertTrue(out.contains("fix: " + Cause.valueOf(cause).fixInOneLine), out);
         return top;
     }
 
@@ -122,6 +157,16 @@ class DiagnoseCausesTest {
         // 100 handshakes over a 10 ms path, most 10.5 ms, some longer on the loaded lab machine
         assertTrue(churn.ms() > 1000 && churn.ms() < 1500, churn.toString());
         assertTrue(churn.percent() > 80, churn.toString());
+        // its evidence beyond the handshakes (tshark: no RST; "TCP port numbers reused" on 2 SYNs)
+        assertTrue(diagnose("lab-cause-churn.pcap.gz").contains("; 0 of them ended by RST, 2 SYNs reused a "
+                + "4-tuple closed less than 60 s before (TIME_WAIT collisions)."));
+        // every 2nd of 60 connections closed by the client with SO_LINGER 0 (tshark: 30 streams with a RST)
+        String rst = diagnose("lab-cause-churn-rst.pcap.gz");
+        Row reset = verdictWithFix("lab-cause-churn-rst.pcap.gz", rst, "CONNECTION_CHURN", 60, 60);
+        assertTrue(reset.percent() > 80, reset.toString());
+        assertTrue(rst.contains("- Connection churn: 60 connections carried one request each and paid a handshake "
+                + "of " + String.format(java.util.Locale.ROOT, "%.3f", reset.ms()) + " ms for it; 30 of them ended "
+                + "by RST, 0 SYNs reused"), rst);
     }
 
     @Test
@@ -139,15 +184,18 @@ class DiagnoseCausesTest {
                 // window-limited lab's one 4.8 s download is listed, under the verdict threshold; on the others'
                 // 200 KB responses it is a round trip in each
                 boolean window = name.equals("lab-cause-window-limited.pcap.gz");
+                // the 200 ms-class lab's one response took a 250 ms round trip to start
                 boolean path40 = window || name.startsWith("lab-cause-idle-")
-                        || name.equals("lab-cause-slow-write.pcap.gz");
+                        || name.equals("lab-cause-slow-write.pcap.gz") || name.equals("lab-cause-delack-200.pcap.gz");
                 List<String> alsoSet = path40 ? List.of("NETWORK_DELAY") : List.of();
                 for (Row r : rows) {
                     if (window && alsoSet.contains(r.cause())) {
                         assertTrue(r.percent() < 1, name + ": " + r);
                     }
                 }
-                made.forEach((cause, lab) -> assertEquals(lab.equals(name) || alsoSet.contains(cause),
+                // the churn lab's variant with RSTs is churn too
+                String as = name.equals("lab-cause-churn-rst.pcap.gz") ? "lab-cause-churn.pcap.gz" : name;
+                made.forEach((cause, lab) -> assertEquals(lab.equals(as) || alsoSet.contains(cause),
                         found.contains(cause), name + ": " + found));
             }
         }

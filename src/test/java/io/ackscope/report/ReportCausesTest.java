@@ -1,5 +1,7 @@
 package io.ackscope.report;
 
+import io.ackscope.tcp.Cause;
+import io.ackscope.tcp.DelayedAckTimer;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -26,6 +28,7 @@ class ReportCausesTest {
     static final Path LAB_ON = Path.of("sample-pcaps", "lab-nginx-nodelay-on.pcap.gz");
     static final Path LOSS = Path.of("sample-pcaps", "lab-cause-loss.pcap.gz");
     static final Path SYN_DROP = Path.of("sample-pcaps", "lab-cause-syn-drop.pcap.gz");
+    static final Path DELACK_200 = Path.of("sample-pcaps", "lab-cause-delack-200.pcap.gz");
 
     /** The four captures in one run: three server endpoints, recorded a day apart (12-02 and 12-03). */
     static Path multi() throws IOException {
@@ -44,6 +47,27 @@ class ReportCausesTest {
         assertNotNull(top.evidence(), "the verdict's evidence is drawn");
         assertEquals(top.evidence(), d.verdict().evidence());
         assertEquals(top.evidence(), d.worstConnections().get(0).anchor());
+        // the client's Linux timer at 40 ms: the cause's own fixes, TCP_QUICKACK on the client among them
+        assertEquals(Cause.NAGLE_SERVER_HELD.fixes, d.verdict().fixes());
+        assertEquals(Cause.NAGLE_SERVER_HELD.fixInOneLine, top.fix());
+        assertLinksResolve(HtmlReport.render(d, "now", null));
+    }
+
+    @Test
+    void a200msClassStallNamesItsTimerAndTheDelayingStacksFixes() throws IOException {
+        ReportData d = Report.data(AnalyzedCaptures.tables(DELACK_200), ReportFilter.ALL, true);
+        assertEquals("NAGLE_SERVER_HELD", d.verdict().cause(), d.verdict().headline());
+        DelayedAckTimer timer = DelayedAckTimer.CLASS_200MS;
+        assertTrue(d.verdict().summary().contains("(" + timer.words + ")"), d.verdict().summary());
+        assertEquals(timer.fixes(Cause.NAGLE_SERVER_HELD), d.verdict().fixes());
+        String perStack = d.verdict().fixes().get(d.verdict().fixes().size() - 1);
+        assertTrue(perStack.contains("TcpAckFrequency") && perStack.contains("net.inet.tcp.delayed_ack")
+                && perStack.contains("TCP_QUICKACK"), perStack);
+        assertEquals(timer.oneLineFix(Cause.NAGLE_SERVER_HELD), d.causes().get(0).fix());
+        ReportData.Finding f = d.endpoints().get(0).findings().get(0);
+        assertEquals("NAGLE_SERVER_HELD", f.kind());
+        assertTrue(f.evidence().stream().anyMatch(l -> l.contains("after the data (median of 20 stalls): "
+                + timer.words + ";")), f.evidence().toString());
         assertLinksResolve(HtmlReport.render(d, "now", null));
     }
 
@@ -111,6 +135,43 @@ class ReportCausesTest {
         for (String cause : minor) {
             assertTrue(html.contains("<tr class=\"minor\" data-cause=\"" + cause + "\""), cause);
         }
+    }
+
+    @Test
+    void everyVerdictCauseHasItsEvidenceDrawnBeyondTheGraphBudget() throws IOException {
+        // nine lab captures, each its own cause at the one lab server (two of them the nginx labs'): more causes of
+        // 1% or more than the page's budget of worst connections
+        List<Path> labs = new ArrayList<>(List.of(LOSS, SYN_DROP, LAB_OFF, DELACK_200));
+        for (String lab : List.of("churn", "server-slow", "network-delay", "idle-restart", "window-limited")) {
+            labs.add(Path.of("sample-pcaps", "lab-cause-" + lab + ".pcap.gz"));
+        }
+        ReportData d = Report.data(AnalyzedCaptures.tables("many-causes", labs.toArray(new Path[0])),
+                ReportFilter.ALL, true);
+        int budget = ReportBuilder.LIMITS.worstConnections();
+        List<ReportData.CauseRow> verdicts = d.causes().stream().filter(ReportData.CauseRow::verdict).toList();
+        assertTrue(verdicts.size() > budget, verdicts.size() + " verdict causes: " + d.causes());
+        Set<String> drawn = new HashSet<>();
+        for (ReportData.Connection c : d.worstConnections()) {
+            drawn.add(c.anchor());
+        }
+        for (ReportData.CauseRow c : verdicts) {
+            assertNotNull(c.evidence(), c.cause() + " at " + c.server() + " has no graph");
+            assertTrue(drawn.contains(c.evidence()), c.cause() + " links to an undrawn #" + c.evidence());
+            assertTrue(c.evidenceFrames().contains(c.evidenceFrame()), c.toString());
+        }
+        assertTrue(d.worstConnections().size() > budget, "the budget gave way to the causes");
+        String html = HtmlReport.render(d, "now", null);
+        // churn's count is its TIME_WAIT collisions: tshark marks "TCP port numbers reused" on 2 SYNs of the churn
+        // lab and on none of the others (the labs' server is one endpoint of the run)
+        assertTrue(Pattern.compile("\\d+ occurrences \\(2 SYNs on a 4-tuple closed less than 60 s before: "
+                + "TIME_WAIT collisions\\) on \\d+ connections").matcher(html).find(), "churn's count in words");
+        for (ReportData.CauseRow c : d.causes()) {
+            if (c.evidence() == null && !c.evidenceFrames().isEmpty()) {
+                assertFalse(c.verdict(), c.toString());
+                assertTrue(html.contains("(no graph: " + CausesSection.undrawn(d) + ")"), c.toString());
+            }
+        }
+        assertLinksResolve(html);
     }
 
     @Test

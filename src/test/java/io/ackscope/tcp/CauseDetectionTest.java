@@ -184,6 +184,37 @@ class CauseDetectionTest {
         assertEquals(List.of(981L, 1002L), reused.stream().map(e -> e.frames()[0]).toList());
     }
 
+    /** The server endpoint of a one-server capture, as {@code diagnose} sees it. */
+    static Diagnosis.Endpoint diagnosis(String capture) throws Exception {
+        Diagnosis d = new Diagnosis();
+        TcpEngine engine = new TcpEngine(d);
+        try (CaptureReader reader = CaptureReader.open(Path.of("sample-pcaps", capture))) {
+            new CaptureFeeder().feed(reader, 0, engine);
+        }
+        engine.finish();
+        assertEquals(1, d.endpoints().size(), capture);
+        return d.endpoints().get(0);
+    }
+
+    @Test
+    void churnCountsTheConnectionsARstEndedAndTheTimeWaitCollisionsAsTsharkDoes() throws Exception {
+        for (String cap : List.of("lab-cause-churn.pcap.gz", "lab-cause-churn-rst.pcap.gz")) {
+            Map<String, String> t = truth().get(cap);
+            List<CauseEvent> churn = of(causes(cap), Cause.CONNECTION_CHURN);
+            assertEquals(setting(cap, "requests"), churn.size(), cap);
+            // a SYN on a 4-tuple closed less than 60 s before: tshark's "TCP port numbers reused"
+            assertEquals(Long.parseLong(t.get("reused_ports")), churn.stream().mapToLong(CauseEvent::count).sum(),
+                    cap);
+            Diagnosis.Endpoint e = diagnosis(cap);
+            assertEquals(Long.parseLong(t.get("rst_connections")), e.churnResets, cap);
+            assertTrue(e.churn().contains("; " + e.churnResets + " of them ended by RST, "
+                    + t.get("reused_ports") + " SYNs reused a 4-tuple"), e.churn());
+        }
+        // the lab reset every 2nd of its 60 connections (SO_LINGER 0): 30, as tshark counts streams with a RST
+        String rst = "lab-cause-churn-rst.pcap.gz";
+        assertEquals(setting(rst, "requests") / setting(rst, "reset_every"), diagnosis(rst).churnResets);
+    }
+
     @Test
     void eachCauseIsAbsentWhereTsharkSeesNoneOfIt() throws Exception {
         for (Map.Entry<String, Map<String, String>> row : truth().entrySet()) {
