@@ -3,6 +3,7 @@ package io.ackscope.cli;
 import io.ackscope.capture.Archive;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import com.beust.jcommander.ParametersDelegate;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.source.EarlyCount;
@@ -74,6 +75,9 @@ final class AnalyzeCommand extends Command {
             + "(host, net, port, portrange, src/dst, tcp/udp/ip/ip6, less/greater, and/or/not)")
     String filter;
 
+    @ParametersDelegate
+    AnalyzeWatch.Options watch = new AnalyzeWatch.Options();
+
     private final PrintStream console;
 
     AnalyzeCommand() {
@@ -111,6 +115,9 @@ final class AnalyzeCommand extends Command {
             throw CommandFailure.line(EXIT_USAGE, e.getMessage(), e);
         }
         SparkConf sc = LocalSpark.conf("ackscope analyze", master, conf);
+        if (watch.on) {
+            return AnalyzeWatch.run(this, sc, frames, console);
+        }
         // before anything reads an input or Spark starts: overlapping inputs and output are refused, the output is
         // locked for the whole run (a second run is refused at once), an interrupted earlier run is completed
         OutputDirectory prepared = OutputDirectory.prepare(out, inputs,
