@@ -2,7 +2,8 @@
 # Compares two `ackscope analyze` outputs (for example of the same captures before and after a change to the code
 # that writes them) and says, table by table, whether they hold the same rows (not a test; a check for a change
 # that must not change the outputs):
-#   - every table directory of either output (a directory holding *.parquet files) must be in both;
+#   - every table directory of either output (a directory holding *.parquet files, at any depth: flat or
+#     Hive-partitioned source=.../date=...; read without partition columns) must be in both;
 #   - its columns (names and types, in order) must be the same;
 #   - its rows must be the same multiset: DuckDB's EXCEPT ALL both ways is empty, and the row counts agree;
 #   - whether its part files are also byte-for-byte identical is printed, not required: parquet-mr writes each column
@@ -25,16 +26,17 @@ import duckdb
 
 before, after = sys.argv[1], sys.argv[2]
 
+def parts(d, t):
+    top = os.path.join(d, t)
+    return sorted(os.path.relpath(os.path.join(r, f), top) for r, _, fs in os.walk(top)
+                  for f in fs if f.endswith('.parquet'))
+
 def tables(d):
     return sorted(n for n in os.listdir(d)
-                  if os.path.isdir(os.path.join(d, n))
-                  and any(f.endswith('.parquet') for f in os.listdir(os.path.join(d, n))))
-
-def parts(d, t):
-    return sorted(f for f in os.listdir(os.path.join(d, t)) if f.endswith('.parquet'))
+                  if not n.startswith(('_', '.')) and os.path.isdir(os.path.join(d, n)) and parts(d, n))
 
 def src(d, t):
-    return "read_parquet('%s')" % os.path.join(d, t, '*.parquet').replace("'", "''")
+    return "read_parquet('%s', hive_partitioning=false)" % os.path.join(d, t, '**', '*.parquet').replace("'", "''")
 
 con = duckdb.connect()
 ok = True
