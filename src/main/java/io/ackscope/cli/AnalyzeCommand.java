@@ -118,6 +118,7 @@ final class AnalyzeCommand extends Command {
         if (watch.on) {
             return AnalyzeWatch.run(this, sc, frames, console);
         }
+        AnalyzeWatch.refuseWithoutWatch(watch);
         // before anything reads an input or Spark starts: overlapping inputs and output are refused, the output is
         // locked for the whole run (a second run is refused at once), an interrupted earlier run is completed
         OutputDirectory prepared = OutputDirectory.prepare(out, inputs,

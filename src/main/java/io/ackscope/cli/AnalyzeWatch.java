@@ -57,6 +57,15 @@ final class AnalyzeWatch {
     private AnalyzeWatch() {
     }
 
+    /** Refuses the watch's own options without {@code --watch} (a usage error). */
+    static void refuseWithoutWatch(Options o) throws CommandFailure {
+        String given = o.checkpoint != null ? "--checkpoint" : o.stopAfter != null ? "--stop-after"
+                : o.maxRuns != 0 ? "--max-runs" : null;
+        if (given != null) {
+            throw CommandFailure.line(Command.EXIT_USAGE, given + " goes with --watch", null);
+        }
+    }
+
     /** Runs the watch of {@code c}'s inputs into {@code c.out} until stopped; the exit status. */
     static int run(AnalyzeCommand c, SparkConf sc, FrameFilter frames, PrintStream console) throws Exception {
         Options o = c.watch;
