@@ -140,7 +140,7 @@ final class AnalyzeWatch {
             }
             int added = s.files() - lastFiles;
             lastFiles = s.files();
-            return new WatchLoop.Outcome(Math.max(0, added), s.files(), List.of(), String.format(Locale.ROOT,
+            return new WatchLoop.Outcome(added > 0, s.files(), List.of(), String.format(Locale.ROOT,
                     "%s analysed (%s new), %s, %s", Format.plural(s.files(), "file", "files"), added,
                     Format.plural(s.frames(), "frame", "frames"),
                     Format.plural(s.connections(), "connection", "connections")));

@@ -3,6 +3,8 @@ package io.ackscope.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryException;
@@ -32,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  * period, so the last file of a capture that stopped is taken without a newer file arriving. One run at start
  * takes what arrived or settled while no watch ran (files already in the checkpoint's log raise no batch again).
  *
- * <p><b>One thread.</b> Every run happens on the thread that called {@link #watch}; the stream's thread only queues
- * its batch and waits for the run, so runs and batches never overlap and no two runs do. A run refused because
+ * <p><b>One thread.</b> Every run happens on the thread that called {@link #watch}; the stream's thread only lists
+ * the inputs, queues its batch and waits for the run (the batch's files are counted on the run's thread too), so
+ * runs and batches never overlap and no two runs do. A run refused because
  * another process holds the output's lock (a cron {@code analyze --incremental}) is retried at the next poll.
  *
  * <p><b>Stopping.</b> {@link #stop} (SIGINT, SIGTERM) lets the run in progress finish and commit, then stops the
@@ -51,12 +54,12 @@ public final class WatchLoop {
     /**
      * What a run did.
      *
-     * @param newFiles files it analysed (0: nothing new)
+     * @param tookNew  whether it analysed new or changed files (false: nothing new, the output untouched)
      * @param analysed files in the output's manifest after it (all analysed so far)
      * @param waiting  the files the settle rule held back, as paths a Hadoop filesystem resolves
      * @param line     one line saying what it did, for the progress line
      */
-    public record Outcome(int newFiles, int analysed, List<String> waiting, String line) {
+    public record Outcome(boolean tookNew, int analysed, List<String> waiting, String line) {
     }
 
     /**
@@ -71,11 +74,11 @@ public final class WatchLoop {
                            Duration stopAfter) {
     }
 
-    /** A request for a run: a batch of the stream (with its future), or the stop sentinel. */
-    private record Request(long batch, long files, CompletableFuture<Void> done) {
+    /** A request for a run: a batch of the stream (its files' rows, with its future), or the stop sentinel. */
+    private record Request(long batch, Dataset<Row> files, CompletableFuture<Void> done) {
     }
 
-    private static final Request STOP = new Request(-1, 0, null);
+    private static final Request STOP = new Request(-1, null, null);
 
     private final BlockingQueue<Request> requests = new LinkedBlockingQueue<>();
     private volatile boolean stopping;
@@ -122,7 +125,7 @@ public final class WatchLoop {
             try {
                 if (!stopping) {
                     query = WatchedInputs.start(spark, s.inputs(), s.checkpoint(), poll, (batch, id) -> {
-                        Request r = new Request(id, batch.count(), new CompletableFuture<>());
+                        Request r = new Request(id, batch, new CompletableFuture<>());
                         requests.put(r);
                         r.done().get(); // the batch is committed once its run has been
                     });
@@ -154,10 +157,11 @@ public final class WatchLoop {
         return state.took;
     }
 
+    /** The run for batch {@code r}, which is counted here (a Spark job) so that every job but the listing is here. */
     private static void runFor(State state, Request r) throws Exception {
         try {
-            state.run(String.format(Locale.ROOT, "batch %d: %d new file%s", r.batch(), r.files(),
-                    r.files() == 1 ? "" : "s"));
+            long files = r.files().count();
+            state.run(String.format(Locale.ROOT, "batch %d: %d new file%s", r.batch(), files, files == 1 ? "" : "s"));
             r.done().complete(null);
         } catch (Exception e) {
             r.done().completeExceptionally(e);
@@ -223,7 +227,7 @@ public final class WatchLoop {
             }
             retry = false;
             waiting = new ArrayList<>(o.waiting());
-            if (o.newFiles() > 0) {
+            if (o.tookNew()) {
                 took++;
             }
             progress.printf(Locale.ROOT, "watch: run %d (%s): %s; %d files in the output, %d waiting; %.1f s%n",
