@@ -26,7 +26,10 @@ import java.util.concurrent.TimeoutException;
  * incremental run, which lists the inputs itself. The stream is what says that files arrived, and its checkpoint
  * (the file source's log of the files it has handed over, and the batches committed) is what a restart resumes from.
  * Nested source directories ({@code archive/hostA/...}) are found with {@code recursiveFileLookup}; names starting
- * with {@code _} or {@code .} are skipped by Spark as by {@code analyze}'s own listing.
+ * with {@code _} or {@code .} are skipped by Spark as by {@code analyze}'s own listing. A file arriving with an old
+ * modification time (copied with {@code rsync -t} from a sensor) is new too: the source's {@code maxFileAge}, beyond
+ * which Spark ignores files older than the newest it has seen, is set to {@value #MAX_FILE_AGE}; its log of seen
+ * files then keeps one entry per file (Spark compacts it every ten batches).
  *
  * <p><b>Checkpoint.</b> By default {@code DIR/_ackscope_checkpoint}, beside the tables and hidden from every reader
  * of them by its leading {@code _}, so that it moves and is deleted with the output it belongs to. One given with
@@ -41,6 +44,9 @@ import java.util.concurrent.TimeoutException;
 final class WatchedInputs {
     /** Default checkpoint directory, inside the output directory. */
     static final String DEFAULT_CHECKPOINT = OutputDirectory.CHECKPOINT;
+
+    /** The file source's {@code maxFileAge}: in effect none (see the class comment). */
+    static final String MAX_FILE_AGE = "36500d";
 
     /** Spark's schema of the {@code binaryFile} format (a streaming source needs it given). */
     private static final String BINARY_FILE_SCHEMA =
@@ -135,7 +141,7 @@ final class WatchedInputs {
         Dataset<Row> files = null;
         for (String in : inputs) {
             Dataset<Row> one = spark.readStream().format("binaryFile").schema(BINARY_FILE_SCHEMA)
-                    .option("recursiveFileLookup", "true").load(in)
+                    .option("recursiveFileLookup", "true").option("maxFileAge", MAX_FILE_AGE).load(in)
                     .select("path", "modificationTime", "length");
             files = files == null ? one : files.union(one);
         }
