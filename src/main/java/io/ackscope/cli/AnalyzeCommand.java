@@ -50,7 +50,7 @@ final class AnalyzeCommand extends Command {
             + "nothing is touched")
     boolean incremental;
 
-    @Parameter(names = "--settle", description = "With --incremental: take each source's newest file only once it "
+    @Parameter(names = "--settle", description = "With --incremental or --watch: take each source's newest file only once it "
             + "has not been modified for this long (a capture may still be writing it)", converter =
             DurationConverter.class)
     java.time.Duration settle = io.ackscope.spark.Settle.DEFAULT;

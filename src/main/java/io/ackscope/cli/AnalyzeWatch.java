@@ -4,7 +4,6 @@ import com.beust.jcommander.Parameter;
 import io.ackscope.capture.Archive;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
-import io.ackscope.spark.OutputDirectory;
 import io.ackscope.spark.WatchLoop;
 import io.ackscope.tcp.FrameFilter;
 import org.apache.hadoop.conf.Configuration;
@@ -15,7 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -39,11 +37,6 @@ final class AnalyzeWatch {
         @Parameter(names = "--checkpoint", description = "With --watch: the stream's checkpoint directory "
                 + "(default: DIR/_ackscope_checkpoint inside --out; not inside an input)")
         String checkpoint;
-
-        @Parameter(names = "--settle", description = "A source's newest file is taken once it has not been "
-                + "modified for this long (tcpdump may still be writing it); older files at once",
-                converter = DurationConverter.class)
-        Duration settle = Duration.ofSeconds(60);
 
         @Parameter(names = "--stop-after", description = "With --watch: stop after this long (after the run in "
                 + "progress), e.g. 1h", converter = DurationConverter.class)
@@ -76,7 +69,7 @@ final class AnalyzeWatch {
         if (o.maxRuns < 0) {
             throw CommandFailure.line(Command.EXIT_USAGE, "--max-runs must be >= 0, got " + o.maxRuns, null);
         }
-        WatchLoop.Settings s = new WatchLoop.Settings(c.inputs, c.out, WatchLoop.checkpoint(o.checkpoint, c.out), o.settle,
+        WatchLoop.Settings s = new WatchLoop.Settings(c.inputs, c.out, WatchLoop.checkpoint(o.checkpoint, c.out), c.settle,
                 o.maxRuns, o.stopAfter);
         Configuration conf = org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc);
         WatchLoop.check(s, conf); // usage errors before Spark starts
@@ -95,8 +88,8 @@ final class AnalyzeWatch {
             }
             console.printf(Locale.ROOT, "watch: %s into %s, checkpoint %s, settle %s s%n",
                     TerminalText.escape(String.join(", ", c.inputs)), TerminalText.escape(c.out),
-                    TerminalText.escape(s.checkpoint()), java.math.BigDecimal.valueOf(o.settle.toMillis(), 3).stripTrailingZeros().toPlainString());
-            int took = loop.watch(spark, s, new IncrementalRun(c, spark, sc, rule, frames), console);
+                    TerminalText.escape(s.checkpoint()), java.math.BigDecimal.valueOf(c.settle.toMillis(), 3).stripTrailingZeros().toPlainString());
+            int took = loop.watch(spark, s, new IncrementalRun(c, spark, rule, frames), console);
             console.printf(Locale.ROOT, "watch: stopped after %s that took files%n", Format.plural(took, "run",
                     "runs"));
             return 0;
@@ -105,45 +98,36 @@ final class AnalyzeWatch {
         }
     }
 
-    /** One {@code analyze} run over all the inputs, in the watch's session, with the output locked for the run. */
+    /**
+     * One {@code analyze --incremental} run over all the inputs, in the watch's session: it takes the output's lock
+     * for the run, skips the files its manifest lists unchanged, holds back files that have not settled, commits all
+     * or nothing and rebuilds the report.
+     */
     private static final class IncrementalRun implements WatchLoop.Run {
-        private final AnalyzeCommand c;
+        private final Analyze.Options options;
         private final SparkSession spark;
-        private final SparkConf sc;
-        private final Archive.SourceRule rule;
-        private final FrameFilter frames;
-        private int lastFiles;
 
-        IncrementalRun(AnalyzeCommand c, SparkSession spark, SparkConf sc, Archive.SourceRule rule,
-                       FrameFilter frames) {
-            this.c = c;
+        IncrementalRun(AnalyzeCommand c, SparkSession spark, Archive.SourceRule rule, FrameFilter frames) {
+            this.options = new Analyze.Options(c.inputs, c.out, false, c.packets, c.partitions, rule, frames)
+                    .incremental(c.settle);
             this.spark = spark;
-            this.sc = sc;
-            this.rule = rule;
-            this.frames = frames;
         }
 
         @Override
         public WatchLoop.Outcome run() throws Exception {
-            // until analyze --incremental exists: the whole run again over all the inputs, replacing the output
-            OutputDirectory prepared = OutputDirectory.prepare(c.out, c.inputs,
-                    org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc), true);
-            Analyze.Summary s;
             ByteArrayOutputStream report = new ByteArrayOutputStream();
-            try {
-                s = Analyze.run(spark, prepared, new Analyze.Options(c.inputs, c.out, true, c.packets, c.partitions,
-                        rule, frames), System.err, false, (staged, summary) -> ReportCommand.afterAnalyze(staged,
-                        summary.out(), new PrintStream(report, true, StandardCharsets.UTF_8)));
-            } finally {
-                prepared.abort();
-                prepared.close();
+            Analyze.Summary s = Analyze.run(spark, options, System.err, false, (staged, summary) ->
+                    ReportCommand.afterAnalyze(staged, summary.out(), new PrintStream(report, true,
+                            StandardCharsets.UTF_8)));
+            AnalyzeCommand.skippedLine(s.notRead(), System.err);
+            String line = s.nothingNew() ? "nothing new" : String.format(Locale.ROOT, "analysed %s, %s, %s",
+                    Format.plural(s.files(), "file", "files"), Format.plural(s.frames(), "frame", "frames"),
+                    Format.plural(s.connections(), "connection", "connections"));
+            if (!s.damaged().isEmpty()) {
+                line += ", " + Format.plural(s.damaged().size(), "damaged file", "damaged files")
+                        + " (analysed up to the damage; see capture_files)";
             }
-            int added = s.files() - lastFiles;
-            lastFiles = s.files();
-            return new WatchLoop.Outcome(added > 0, s.files(), List.of(), String.format(Locale.ROOT,
-                    "%s analysed (%s new), %s, %s", Format.plural(s.files(), "file", "files"), added,
-                    Format.plural(s.frames(), "frame", "frames"),
-                    Format.plural(s.connections(), "connection", "connections")));
+            return new WatchLoop.Outcome(!s.nothingNew(), s.files(), s.heldBack(), line);
         }
     }
 }

@@ -16,11 +16,12 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code analyze --watch} in a child JVM over a directory that receives, one at a time, the rotated pieces of a real
  * capture ({@code nginx-nodelay-off.pcap.gz} cut every {@value #FRAMES_PER_FILE} frames, so connections span files):
- * once every piece is taken, its tables equal a one-shot {@code analyze} of the same files row for row; a watch
+ * the last piece, held back while it is still being modified, is taken by the settle timer once it is left alone;
+ * once every piece is taken, the tables equal a one-shot {@code analyze} of the same files row for row; a watch
  * killed with SIGKILL and started again adds no row twice; SIGINT and SIGTERM stop it with status 0 and its locks
  * released.
  */
@@ -103,16 +105,29 @@ class WatchAnalyzeTest {
 
         /** Waits (at most 3 minutes) for a progress line saying that the output holds {@code files} files, none waiting. */
         void awaitAnalysed(int files) throws Exception {
-            Pattern done = Pattern.compile("(?m)^watch: run \\d+ .*; " + files + " files in the output, 0 waiting;");
+            awaitLine("; " + files + " files in the output, 0 waiting;", () -> { });
+        }
+
+        /** Waits (at most 3 minutes) for a run line containing {@code text}, running {@code meanwhile} meanwhile. */
+        String awaitLine(String text, Meanwhile meanwhile) throws Exception {
+            List<String> lines = await(runs -> runs.stream().anyMatch(l -> l.contains(text)), meanwhile);
+            return lines.stream().filter(l -> l.contains(text)).findFirst().orElseThrow();
+        }
+
+        /** Waits (at most 3 minutes) until the run lines so far satisfy {@code done}, running {@code meanwhile} every 200 ms. */
+        List<String> await(Predicate<List<String>> done, Meanwhile meanwhile) throws Exception {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (System.nanoTime() < deadline) {
-                if (done.matcher(Files.readString(stdout)).find()) {
-                    return;
+                List<String> runs = Files.readAllLines(stdout).stream().filter(l -> l.startsWith("watch: run "))
+                        .toList();
+                if (!runs.isEmpty() && done.test(runs)) {
+                    return runs;
                 }
                 assertTrue(process.isAlive(), "the watch ended: " + Files.readString(stdout) + Files.readString(stderr));
+                meanwhile.run();
                 Thread.sleep(200);
             }
-            throw new AssertionError("no run reached " + files + " files: " + Files.readString(stdout));
+            throw new AssertionError("the watch's runs did not get there: " + Files.readString(stdout));
         }
 
         /** Sends {@code signal} and returns the exit status (at most 2 minutes). */
@@ -123,12 +138,30 @@ class WatchAnalyzeTest {
         }
     }
 
-    /** Puts a piece into the watched directory as tcpdump leaves it: whole, under its final name. */
-    static void arrive(Path piece, Path dir) throws IOException {
+    /** The files the stream has handed over: the sum of the run lines' "batch N: K new files". */
+    static int batchFiles(List<String> runLines) {
+        int n = 0;
+        for (String l : runLines) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(batch \\d+: (\\d+) new files?\\)")
+                    .matcher(l);
+            if (m.find()) {
+                n += Integer.parseInt(m.group(1));
+            }
+        }
+        return n;
+    }
+
+    /** What a test does while it waits. */
+    interface Meanwhile {
+        void run() throws IOException;
+    }
+
+    /** Puts a piece into the watched directory whole, under its final name; returns its path there. */
+    static Path arrive(Path piece, Path dir) throws IOException {
         Files.createDirectories(dir);
         Path hidden = dir.resolve("." + piece.getFileName());
         Files.copy(piece, hidden, StandardCopyOption.REPLACE_EXISTING);
-        Files.move(hidden, dir.resolve(piece.getFileName()), StandardCopyOption.ATOMIC_MOVE);
+        return Files.move(hidden, dir.resolve(piece.getFileName()), StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** Whether a run is staging its tables in {@code out}. */
@@ -156,17 +189,27 @@ class WatchAnalyzeTest {
     }
 
     @Test
-    void filesArrivingOneAtATimeGiveTheTablesOfOneRunAndSigintStopsCleanly() throws Exception {
+    void filesArrivingOneAtATimeGiveTheTablesOfOneRunTheLastTakenOnceQuietAndSigintStopsCleanly() throws Exception {
         Path work = tmp.resolve("one-at-a-time");
         Path watched = work.resolve("captures"), out = work.resolve("out");
         arrive(pieces.get(0), watched.resolve("sensor1"));
         Watch w = Watch.start(work.resolve("watch"), watched.toString(), "--out", out.toString());
         w.awaitAnalysed(1); // the first piece is taken once it has settled (no newer file arrives)
-        for (int i = 1; i < pieces.size(); i++) {
+        int last = pieces.size() - 1;
+        for (int i = 1; i < last; i++) {
             arrive(pieces.get(i), watched.resolve("sensor1"));
             Thread.sleep(700);
         }
-        w.awaitAnalysed(pieces.size());
+        // the last file as tcpdump leaves it while it still writes: modified again and again. A run holds it back
+        // (its source's newest file, not quiet for --settle); once it is left alone, nothing new arrives to raise
+        // a batch, and only the settle timer can take it
+        // a batch (the stream has handed over every file) and the last run holds it back
+        Path writing = arrive(pieces.get(last), watched.resolve("sensor1"));
+        w.await(lines -> batchFiles(lines) == pieces.size()
+                        && lines.get(lines.size() - 1).contains("; " + last + " files in the output, 1 waiting;"),
+                () -> Files.setLastModifiedTime(writing, FileTime.fromMillis(System.currentTimeMillis())));
+        String taken = w.awaitLine("; " + pieces.size() + " files in the output, 0 waiting;", () -> { });
+        assertTrue(taken.contains("(quiet: waiting files settled): analysed " + pieces.size() + " files"), taken);
         assertEquals(0, w.signal("INT"), Files.readString(w.stderr()));
         assertTrue(Files.readString(w.stdout()).contains("watch: stopped after"), Files.readString(w.stdout()));
         assertUnlocked(out, out.resolve(WatchedInputs.DEFAULT_CHECKPOINT));
