@@ -120,6 +120,10 @@ final class AnalyzeWatch {
                     ReportCommand.afterAnalyze(staged, summary.out(), new PrintStream(report, true,
                             StandardCharsets.UTF_8)));
             AnalyzeCommand.skippedLine(s.notRead(), System.err);
+            String reportLine = report.toString(StandardCharsets.UTF_8);
+            if (reportLine.startsWith("report: not written")) {
+                System.err.print(TerminalText.escape(reportLine.strip()) + System.lineSeparator());
+            }
             String line = s.nothingNew() ? "nothing new" : String.format(Locale.ROOT, "analysed %s, %s, %s",
                     Format.plural(s.files(), "file", "files"), Format.plural(s.frames(), "frame", "frames"),
                     Format.plural(s.connections(), "connection", "connections"));
