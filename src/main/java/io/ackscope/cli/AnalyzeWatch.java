@@ -69,8 +69,8 @@ final class AnalyzeWatch {
         if (o.maxRuns < 0) {
             throw CommandFailure.line(Command.EXIT_USAGE, "--max-runs must be >= 0, got " + o.maxRuns, null);
         }
-        WatchLoop.Settings s = new WatchLoop.Settings(c.inputs, c.out, WatchLoop.checkpoint(o.checkpoint, c.out), c.settle,
-                o.maxRuns, o.stopAfter);
+        WatchLoop.Settings s = new WatchLoop.Settings(c.inputs, c.out, WatchLoop.checkpoint(o.checkpoint, c.out),
+                c.settle, o.maxRuns, o.stopAfter);
         Configuration conf = org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc);
         WatchLoop.check(s, conf); // usage errors before Spark starts
         Archive.SourceRule rule = Archive.SourceRule.parse(c.sourceBy);
@@ -88,7 +88,8 @@ final class AnalyzeWatch {
             }
             console.printf(Locale.ROOT, "watch: %s into %s, checkpoint %s, settle %s s%n",
                     TerminalText.escape(String.join(", ", c.inputs)), TerminalText.escape(c.out),
-                    TerminalText.escape(s.checkpoint()), java.math.BigDecimal.valueOf(c.settle.toMillis(), 3).stripTrailingZeros().toPlainString());
+                    TerminalText.escape(s.checkpoint()),
+                    java.math.BigDecimal.valueOf(c.settle.toMillis(), 3).stripTrailingZeros().toPlainString());
             int took = loop.watch(spark, s, new IncrementalRun(c, spark, rule, frames), console);
             console.printf(Locale.ROOT, "watch: stopped after %s that took files%n", Format.plural(took, "run",
                     "runs"));

@@ -77,7 +77,8 @@ class WatchAnalyzeTest {
                 }
                 ByteBuffer rec = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
                 // seconds, nanoseconds, captured length, original length
-                rec.putInt((int) (r.timestampNanos() / 1_000_000_000L)).putInt((int) (r.timestampNanos() % 1_000_000_000L))
+                long t = r.timestampNanos();
+                rec.putInt((int) (t / 1_000_000_000L)).putInt((int) (t % 1_000_000_000L))
                         .putInt(r.capturedLength()).putInt((int) r.originalLength());
                 out.write(rec.array());
                 out.write(r.data(), r.dataOffset(), r.capturedLength());
@@ -103,7 +104,7 @@ class WatchAnalyzeTest {
             return new Watch(p, out, err);
         }
 
-        /** Waits (at most 3 minutes) for a progress line saying that the output holds {@code files} files, none waiting. */
+        /** Waits (at most 3 minutes) for a run line saying that the output holds {@code files} files, none waiting. */
         void awaitAnalysed(int files) throws Exception {
             awaitLine("; " + files + " files in the output, 0 waiting;", () -> { });
         }
@@ -114,7 +115,7 @@ class WatchAnalyzeTest {
             return lines.stream().filter(l -> l.contains(text)).findFirst().orElseThrow();
         }
 
-        /** Waits (at most 3 minutes) until the run lines so far satisfy {@code done}, running {@code meanwhile} every 200 ms. */
+        /** Waits (at most 3 minutes) until the run lines satisfy {@code done}; {@code meanwhile} every 200 ms. */
         List<String> await(Predicate<List<String>> done, Meanwhile meanwhile) throws Exception {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
             while (System.nanoTime() < deadline) {
@@ -123,7 +124,8 @@ class WatchAnalyzeTest {
                 if (!runs.isEmpty() && done.test(runs)) {
                     return runs;
                 }
-                assertTrue(process.isAlive(), "the watch ended: " + Files.readString(stdout) + Files.readString(stderr));
+                assertTrue(process.isAlive(), "the watch ended: " + Files.readString(stdout)
+                        + Files.readString(stderr));
                 meanwhile.run();
                 Thread.sleep(200);
             }
