@@ -124,7 +124,8 @@ final class EngineTask {
         };
         SharedTuples shared = numbering.sources() >= 2 ? new SharedTuples(numbering) : null;
         EngineCarry.Hooks hooks = carry == null ? null : new EngineCarry.Resuming(carry, 1, partition, numbering,
-                id -> EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
+                id -> EngineCarry.isCarried(id) ? id
+                        : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
         feed(shared == null ? rows : shared.watch(rows), numbering,
                 source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink), hooks);
         long[] out = Arrays.copyOf(keys[0], n[0]);
@@ -337,27 +338,27 @@ final class EngineTask {
         }
 
         private long stream(ConnectionId id) {
-            if (id != lastId && EngineCarry.isCarried(id)) {
-                lastId = id;      // numbered by an earlier run, in the source running now
-                lastStream = id.stream();
-                lastSource = numbering.sourceName(current);
-                lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
+            if (id == lastId) {
+                return lastStream;
             }
-            if (id != lastId) {
+            if (EngineCarry.isCarried(id)) {
+                lastStream = id.stream();   // numbered by an earlier run, in the source running now
+                lastSource = numbering.sourceName(current);
+            } else {
                 int r = Arrays.binarySearch(ranks, key(id));
                 if (r < 0) {
                     throw new IllegalStateException("connection " + id + " was not seen in pass 1");
                 }
-                lastId = id;
                 lastStream = numbering.stream(r, id.firstFileIndex());
                 lastSource = numbering.sourceName(numbering.source(id.firstFileIndex()));
-                lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
-                long day = Math.floorDiv(id.firstNanos(), DAY_NANOS);
-                if (lastDir == null || day != lastDay || !lastSource.equals(lastDirSource)) {
-                    lastDir = HivePath.sourceDateDir(lastSource, id.firstNanos());
-                    lastDay = day;
-                    lastDirSource = lastSource;
-                }
+            }
+            lastId = id;
+            lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
+            long day = Math.floorDiv(id.firstNanos(), DAY_NANOS);
+            if (lastDir == null || day != lastDay || !lastSource.equals(lastDirSource)) {
+                lastDir = HivePath.sourceDateDir(lastSource, id.firstNanos());
+                lastDay = day;
+                lastDirSource = lastSource;
             }
             return lastStream;
         }
@@ -485,7 +486,8 @@ final class EngineTask {
         EngineCarry.Hooks carrying(EngineCarry carry) {
             this.carry = carry;
             return new EngineCarry.Resuming(carry, 2, partition, numbering,
-                    id -> EngineCarry.carried(id, stream(id), numbering.fileInSource(id.firstFileIndex()))) {
+                    id -> EngineCarry.isCarried(id) ? id
+                            : EngineCarry.carried(id, stream(id), numbering.fileInSource(id.firstFileIndex()))) {
                 @Override
                 public void started(int source, TcpEngine engine) throws IOException {
                     current = source;
@@ -554,7 +556,8 @@ final class EngineTask {
                 lastValuesId = null;
                 lastValues = null;
             }
-            EngineRows.connection(connections.row, c, stream, numbering.fileInSource(c.id().firstFileIndex()), source(),
+            EngineRows.connection(connections.row, c, stream, carried ? EngineCarry.fileInSource(c.id())
+                            : numbering.fileInSource(c.id().firstFileIndex()), source(),
                     FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
                     plan == null ? null : plan.peer(key));
             write(connections, dir());

@@ -23,9 +23,9 @@
  * first segment: the records given before the hold (less the provisional ones: those {@code finish()} gives after
  * it, and those of {@link io.ackscope.tcp.TcpEngine#revivable} attempts) and the later engine's records are exactly
  * one engine's over the whole input ({@code HoldResumeTest} checks it on every capture we have). Measured with
- * {@code bench/HoldBench.java} on the bundled nginx and lab captures: about 2.1 KB per held connection (2.5 KB for a
- * long keep-alive one, 4-5 KB with hundreds of unacknowledged segments), 11-17 &micro;s to hold and 18-32 &micro;s
- * to resume one, warm.
+ * {@code bench/HoldBench.java} half-way through the bundled nginx and lab captures: about 2.1 KB per held connection
+ * (2.5 KB for a long keep-alive one; 4.0 and 4.6 KB for the single long connections of two corpus captures), 11-17
+ * &micro;s to hold and 18-32 &micro;s to resume one once warm (30-100 &micro;s in the first rounds).
  *
  * <p><b>Memory.</b> {@link io.ackscope.tcp.TcpEngine} holds one entry per 4-tuple it has not let go of, and sweeps
  * them by capture time ({@link io.ackscope.tcp.EngineConfig}). Measured with a heap histogram

@@ -67,7 +67,7 @@ class TableReaderTest {
         String table = schema.name();
         Path src = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY).resolve(table);
         Path part;
-        try (var s = Files.list(src)) {
+        try (var s = Files.walk(src)) {      // flat or partitioned (source=.../date=.../part-*.parquet)
             part = s.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().findFirst().orElseThrow();
         }
         Path dir = tmp.resolve(dirName);
