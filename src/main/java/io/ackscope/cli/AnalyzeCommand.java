@@ -3,6 +3,7 @@ package io.ackscope.cli;
 import io.ackscope.capture.Archive;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
+import com.beust.jcommander.ParametersDelegate;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.source.EarlyCount;
@@ -49,7 +50,7 @@ final class AnalyzeCommand extends Command {
             + "nothing is touched")
     boolean incremental;
 
-    @Parameter(names = "--settle", description = "With --incremental: take each source's newest file only once it "
+    @Parameter(names = "--settle", description = "With --incremental or --watch: take each source's newest file only once it "
             + "has not been modified for this long (a capture may still be writing it)", converter =
             DurationConverter.class)
     java.time.Duration settle = io.ackscope.spark.Settle.DEFAULT;
@@ -83,6 +84,9 @@ final class AnalyzeCommand extends Command {
     @Parameter(names = "--filter", description = "Only frames that pass this capture filter, tcpdump's syntax "
             + "(host, net, port, portrange, src/dst, tcp/udp/ip/ip6, less/greater, and/or/not)")
     String filter;
+
+    @ParametersDelegate
+    AnalyzeWatch.Options watch = new AnalyzeWatch.Options();
 
     private final PrintStream console;
 
@@ -124,6 +128,10 @@ final class AnalyzeCommand extends Command {
             throw CommandFailure.line(EXIT_USAGE, "--incremental adds to --out, --overwrite replaces it: give one", null);
         }
         SparkConf sc = LocalSpark.conf("ackscope analyze", master, conf);
+        if (watch.on) {
+            return AnalyzeWatch.run(this, sc, frames, console);
+        }
+        AnalyzeWatch.refuseWithoutWatch(watch);
         // before anything reads an input or Spark starts: overlapping inputs and output are refused, the output is
         // locked for the whole run (a second run is refused at once), an interrupted earlier run is completed
         OutputDirectory prepared = OutputDirectory.prepare(out, inputs,

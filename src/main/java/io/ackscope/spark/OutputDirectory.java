@@ -79,6 +79,8 @@ public final class OutputDirectory implements AutoCloseable {
     static final String LOCK = OutputLock.FILE;
     static final String COMMIT_RECORD = "_ackscope_commit";
     static final String TRASH = "_ackscope_old";
+    /** The default checkpoint of {@code analyze --watch} ({@link WatchedInputs}): not an entry of the output. */
+    static final String CHECKPOINT = "_ackscope_checkpoint";
     /** Test-only: the commit step at which the run stops (see the class comment). */
     static final String KILL_AT = "ackscope.test.killAt";
 
@@ -170,7 +172,7 @@ public final class OutputDirectory implements AutoCloseable {
             OutputMarker previous = null;
             List<String> others = new ArrayList<>();
             for (FileStatus c : fs.listStatus(path)) {
-                if (!c.getPath().getName().equals(LOCK)) {
+                if (!c.getPath().getName().equals(LOCK) && !c.getPath().getName().equals(CHECKPOINT)) {
                     others.add(c.getPath().getName());
                 }
             }

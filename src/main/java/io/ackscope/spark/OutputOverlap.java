@@ -62,7 +62,7 @@ final class OutputOverlap {
     }
 
     /** A comparable name for {@code p}: its real path on the local filesystem, its qualified path elsewhere. */
-    private static String key(FileSystem fs, Path p) throws IOException {
+    static String key(FileSystem fs, Path p) throws IOException {
         if (!"file".equals(fs.getScheme())) {
             return p.toString();
         }
@@ -77,7 +77,7 @@ final class OutputOverlap {
         return existing.toRealPath().resolve(existing.relativize(local)).normalize().toString();
     }
 
-    private static boolean within(String a, String b) {
+    static boolean within(String a, String b) {
         return a.equals(b) || a.startsWith(b.endsWith("/") ? b : b + "/");
     }
 }

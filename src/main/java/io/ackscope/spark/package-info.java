@@ -22,6 +22,10 @@
  * schema of each comes from {@code source/SparkSchemas}. The engine's events carry numbers; the {@code evidence}
  * column's words are made here ({@link io.ackscope.spark.EvidenceText}).
  *
+ * <p><b>Watch</b> ({@link io.ackscope.spark.WatchLoop}): {@code analyze --watch} runs the job again, incrementally,
+ * each time a Structured Streaming file source over the inputs ({@link io.ackscope.spark.WatchedInputs}) reports new
+ * files, or files held back by the settle rule have been quiet for the settle period.
+ *
  * <p>Uses {@code spark.source}, {@code vantage}, {@code tables}, {@code tcp}, {@code decode}, {@code capture},
  * {@code output} and {@code json}; nothing below knows Spark.
  */
