@@ -128,7 +128,24 @@ public enum Cause {
             "Or keep the connection from idling longer than its retransmission timeout, or send the large "
                     + "responses on connections that are busy.",
             "Or raise the initial window on the server's route (ip route change ... initcwnd 20 initrwnd 20), "
-                    + "which also shortens every new connection's first response.");
+                    + "which also shortens every new connection's first response."),
+    /**
+     * A connection's first response left in more round-trip-spaced, ACK-clocked flights than an initial window of 10
+     * segments (RFC 6928) would need, its first flight smaller than 10 segments ({@link InitialWindow}); count = the
+     * round trips beyond what IW10 needs.
+     */
+    SMALL_INITIAL_WINDOW(
+            "raise the server's initial congestion window to 10 segments (Linux: ip route change ... initcwnd 10)",
+            "The server's first flight on each new connection was smaller than 10 segments, so every first "
+                    + "response waited extra round trips for ACKs: on Linux, look for an initcwnd below 10 on the "
+                    + "route to the clients (ip route show) and raise it (ip route change ... initcwnd 10; 10 is the "
+                    + "default since Linux 2.6.39, RFC 6928).",
+            "Check that the client's receive window is not what is small: a route's initrwnd or a client with a "
+                    + "small initial window caps the first flight too (raise initrwnd with initcwnd).",
+            "Older kernels and some appliances (load balancers, proxies terminating TCP) start from 2-4 segments: "
+                    + "upgrade or configure them; a middlebox that clamps the MSS makes each of the 10 segments "
+                    + "smaller. TCP_NOTSENT_LOWAT and socket buffers do not change the initial window.",
+            "Or reuse connections (keep-alive, a pool), so that fewer responses are a connection's first.");
 
     /** What to change, one step a line, most effective first: the report's words. */
     public final List<String> fixes;
@@ -152,6 +169,8 @@ public enum Cause {
             case RTO -> "Loss repaired only after a retransmission timeout";
             case SPURIOUS_RETRANSMISSION -> "Spurious retransmissions";
             case SLOW_START_AFTER_IDLE -> "Responses after idle wait for the congestion window (slow start after idle)";
+            case SMALL_INITIAL_WINDOW ->
+                    "First responses wait for a congestion window below 10 segments (small initial window)";
             default -> words(name());
         };
     }

@@ -341,12 +341,17 @@ public final class ConnectionAnalyzer extends Handshake {
     }
 
     /**
-     * Whether data segment {@code s} is a full one: as large as the MSS its receiver {@code rev} announced, less the
-     * 12 bytes of the timestamps option when both sides use it (false when no MSS was seen).
+     * A full segment of {@code fwd}'s sender: the MSS its receiver {@code rev} announced, less the 12 bytes of the
+     * timestamps option when both sides use it; -1 when no MSS was seen.
      */
+    static int fullSize(Flow fwd, Flow rev) {
+        return rev.mss > 0 ? rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0) : -1;
+    }
+
+    /** Whether data segment {@code s} is a full one ({@link #fullSize}; false when no MSS was seen). */
     private boolean fullSized(Segment s, Flow rev) {
-        Flow fwd = rev == a ? b : a;
-        return rev.mss > 0 && s.payloadLength >= rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0);
+        int full = fullSize(rev == a ? b : a, rev);
+        return full > 0 && s.payloadLength >= full;
     }
 
     /**

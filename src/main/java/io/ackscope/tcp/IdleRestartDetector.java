@@ -27,6 +27,10 @@ import java.util.Arrays;
  * one counted stop or more is one {@link CauseEvent}: time lost = its stops (the waits a response that left at once
  * would not have had), count = stops (round trips beyond the first). Best seen at the server: docs/causes.md.
  *
+ * <p>The connection's first response is cut into flights by the same rule and handed to {@link InitialWindow},
+ * which reports it as {@link Cause#SMALL_INITIAL_WINDOW} when its first flight was under 10 segments and it took
+ * more flights than an initial window of 10 would have.
+ *
  * <p>Every connection whose responder sends data keeps one (a few longs: the state of one response at a time);
  * events go to the sink each call passes, the analyzer's current one (a replay mutes it first).
  */
@@ -48,8 +52,9 @@ final class IdleRestartDetector implements java.io.Serializable {
     private long gapAckTs;
     /** New originator data (a request) since the responder's last new data: the next data starts a response. */
     private boolean request;
-    /** The current response: after idle, spoiled, its first data, the current flight's first segment. */
+    /** The current response: after idle, the connection's first, spoiled, its first data, its flight's first data. */
     private boolean afterIdle;
+    private boolean first;
     private boolean spoiled;
     private long responseStart;
     private long flightStart;
@@ -57,6 +62,17 @@ final class IdleRestartDetector implements java.io.Serializable {
     private long lost;
     private final long[] frames = new long[CauseEvent.MAX_FRAMES];
     private int frameCount;
+    /**
+     * The first response's bytes, its first flight's (-1 before its first stop), whether that flight's last segment
+     * was full (not a segment Nagle's algorithm sent before holding the next), and its first stops' gaps.
+     */
+    private long bytes;
+    private long firstFlight = -1;
+    private boolean firstFlightFull;
+    private int lastDataLength;
+    private final long[] gaps = new long[InitialWindow.MAX_EXTRA_STOPS];
+    /** A full segment of the responder (MSS its peer announced, less the timestamps option), -1 when not seen. */
+    private int fullSize = -1;
 
     private IdleRestartDetector(ConnectionId id) {
         this.id = id;
@@ -78,6 +94,7 @@ final class IdleRestartDetector implements java.io.Serializable {
         } else if (s.payloadLength > 0 && fa.retransmission()) {
             r.spoiled = true;
         } else if (newData) {
+            r.fullSize = ConnectionAnalyzer.fullSize(fwd, rev);
             r.fromResponder(s, fa, Math.max(minRtt(fwd), minRtt(rev)), sink);
         }
         return r;
@@ -112,13 +129,14 @@ final class IdleRestartDetector implements java.io.Serializable {
         if (lastData < 0 || request) {
             endResponse(sink);
             afterIdle = lastData >= 0 && now - lastData >= IDLE_NANOS;
+            first = lastData < 0;
             spoiled = false;
             request = false;
             responseStart = now;
             flightStart = now;
         } else {
             long gap = now - lastData;
-            if (afterIdle && rtt > 0 && gap >= Math.max(MIN_STOP_NANOS, rtt / 4)) {
+            if ((afterIdle || first) && rtt > 0 && gap >= Math.max(MIN_STOP_NANOS, rtt / 4)) {
                 boolean clocked = gapAckFrame >= 0 && now - gapAckTs <= ConnectionAnalyzer.RESUME_WINDOW_NANOS
                         && now - flightStart <= rtt + rtt / 2 + ConnectionAnalyzer.RESUME_WINDOW_NANOS;
                 if (clocked && !spoiled) {
@@ -129,15 +147,24 @@ final class IdleRestartDetector implements java.io.Serializable {
                 flightStart = now;
             }
         }
+        bytes += s.payloadLength;
         if (fa.has(FrameAnalysis.WINDOW_FULL)) {
             spoiled = true;
         }
         lastData = now;
         lastDataFrame = s.frameNumber;
+        lastDataLength = s.payloadLength;
         gapAckFrame = -1;
     }
 
     private void stop(long gap, long... evidence) {
+        if (stops == 0) {
+            firstFlight = bytes;
+            firstFlightFull = fullSize > 0 && lastDataLength >= fullSize;
+        }
+        if (stops < gaps.length) {
+            gaps[stops] = gap;
+        }
         stops++;
         lost += gap;
         for (long e : evidence) {
@@ -155,9 +182,15 @@ final class IdleRestartDetector implements java.io.Serializable {
             sink.onCause(new CauseEvent(id, Cause.SLOW_START_AFTER_IDLE, Side.RESPONDER, responseStart, lastData, lost,
                     stops, Arrays.copyOf(frames, frameCount)));
         }
+        if (first && !spoiled) {
+            InitialWindow.judge(id, responseStart, lastData, bytes, firstFlightFull ? firstFlight : -1, fullSize,
+                    stops, gaps, Arrays.copyOf(frames, frameCount), sink);
+        }
         stops = 0;
         lost = 0;
         frameCount = 0;
+        bytes = 0;
+        firstFlight = -1;
     }
 
     /** The connection's last response's event, when it counts ({@code d} may be null). Call once. */
@@ -165,6 +198,7 @@ final class IdleRestartDetector implements java.io.Serializable {
         if (d != null) {
             d.endResponse(sink);
             d.afterIdle = false;
+            d.first = false;
         }
     }
 }
