@@ -2,7 +2,12 @@
 # Compares two `ackscope analyze` outputs (for example of the same captures before and after a change to the code
 # that writes them) and says, table by table, whether they hold the same rows (not a test; a check for a change
 # that must not change the outputs):
-#   - every table directory of either output (a directory holding *.parquet files) must be in both;
+#   - every table directory of either output (a directory holding *.parquet files, directly or below partition
+#     directories such as source=.../date=...; entries named _* or .* are not part of a table) must be in both;
+#   - when both sides of a table are Hive-partitioned, its partition columns (source, date) are compared as
+#     columns too, so a row in another partition is a difference; when either side is flat (schema version 3 and
+#     before), only the files' own columns are compared, so a flat and a partitioned output of the same captures
+#     compare equal where their rows are (the layout of each side is printed);
 #   - its columns (names and types, in order) must be the same;
 #   - its rows must be the same multiset: DuckDB's EXCEPT ALL both ways is empty, and the row counts agree;
 #   - whether its part files are also byte-for-byte identical is printed, not required: parquet-mr writes each column
@@ -25,16 +30,28 @@ import duckdb
 
 before, after = sys.argv[1], sys.argv[2]
 
-def tables(d):
-    return sorted(n for n in os.listdir(d)
-                  if os.path.isdir(os.path.join(d, n))
-                  and any(f.endswith('.parquet') for f in os.listdir(os.path.join(d, n))))
+def visible(name):
+    return not name.startswith('_') and not name.startswith('.')
 
 def parts(d, t):
-    return sorted(f for f in os.listdir(os.path.join(d, t)) if f.endswith('.parquet'))
+    """Every Parquet file of table t of output d, as a path below the table's directory, sorted."""
+    found = []
+    for root, dirs, files in os.walk(os.path.join(d, t)):
+        dirs[:] = [n for n in dirs if visible(n)]
+        found += [os.path.relpath(os.path.join(root, f), os.path.join(d, t))
+                  for f in files if visible(f) and f.endswith('.parquet')]
+    return sorted(found)
 
-def src(d, t):
-    return "read_parquet('%s')" % os.path.join(d, t, '*.parquet').replace("'", "''")
+def tables(d):
+    return sorted(n for n in os.listdir(d)
+                  if visible(n) and os.path.isdir(os.path.join(d, n)) and parts(d, n))
+
+def partitioned(d, t):
+    return any(os.sep in p for p in parts(d, t))
+
+def src(d, t, hive):
+    glob = os.path.join(d, t, '**', '*.parquet').replace("'", "''")
+    return "read_parquet('%s', hive_partitioning = %s, union_by_name = true)" % (glob, 'true' if hive else 'false')
 
 con = duckdb.connect()
 ok = True
@@ -44,25 +61,29 @@ for t in names:
         print('%-16s only in %s' % (t, before if t in tables(before) else after))
         ok = False
         continue
-    cols_b = con.execute('DESCRIBE SELECT * FROM ' + src(before, t)).fetchall()
-    cols_a = con.execute('DESCRIBE SELECT * FROM ' + src(after, t)).fetchall()
+    hive = partitioned(before, t) and partitioned(after, t)
+    layout = ('partitioned' if hive else 'flat' if not partitioned(before, t) and not partitioned(after, t)
+              else 'flat vs partitioned, files\' columns compared')
+    src_b, src_a = src(before, t, hive), src(after, t, hive)
+    cols_b = con.execute('DESCRIBE SELECT * FROM ' + src_b).fetchall()
+    cols_a = con.execute('DESCRIBE SELECT * FROM ' + src_a).fetchall()
     if [c[:2] for c in cols_b] != [c[:2] for c in cols_a]:
         print('%-16s columns differ: %s vs %s' % (t, [c[:2] for c in cols_b], [c[:2] for c in cols_a]))
         ok = False
         continue
-    n_b = con.execute('SELECT count(*) FROM ' + src(before, t)).fetchone()[0]
-    n_a = con.execute('SELECT count(*) FROM ' + src(after, t)).fetchone()[0]
+    n_b = con.execute('SELECT count(*) FROM ' + src_b).fetchone()[0]
+    n_a = con.execute('SELECT count(*) FROM ' + src_a).fetchone()[0]
     only_b = con.execute('SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)'
-                         % (src(before, t), src(after, t))).fetchone()[0]
+                         % (src_b, src_a)).fetchone()[0]
     only_a = con.execute('SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)'
-                         % (src(after, t), src(before, t))).fetchone()[0]
+                         % (src_a, src_b)).fetchone()[0]
     same_bytes = parts(before, t) == parts(after, t) and all(
         filecmp.cmp(os.path.join(before, t, f), os.path.join(after, t, f), shallow=False) for f in parts(before, t))
     equal = n_b == n_a and only_b == 0 and only_a == 0
     ok &= equal
-    print('%-16s %s: %d rows before, %d after; EXCEPT ALL: %d only before, %d only after; part files %s'
+    print('%-16s %s: %d rows before, %d after; EXCEPT ALL: %d only before, %d only after; part files %s; %s'
           % (t, 'equal' if equal else 'DIFFERENT', n_b, n_a, only_b, only_a,
-             'byte-for-byte identical' if same_bytes else 'differ in bytes'))
+             'byte-for-byte identical' if same_bytes else 'differ in bytes', layout))
 
 def page(d):
     p = os.path.join(d, 'report.html')

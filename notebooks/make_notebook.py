@@ -25,10 +25,16 @@ pd.set_option("display.max_colwidth", 60)
 
 
 def open_output(con, out, schema="main"):
-    \"\"\"Registers every table of the complete ackscope output `out` as a view in `schema`.\"\"\"
+    \"\"\"Registers every table of the complete ackscope output `out` as a view in `schema`.
+
+    Every Parquet file below a table's directory: flat (schema versions up to 3) or partitioned by source and
+    date (`source=.../date=.../`, version 4), the partitions as columns (`date` a DATE; `WHERE source = ... AND
+    date >= ...` reads only those directories).\"\"\"
     con.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
     for table, path in complete_tables(out).items():
-        con.execute(f"CREATE OR REPLACE VIEW {schema}.{table} AS SELECT * FROM read_parquet('{path}/*.parquet')")
+        glob = f"{path}/**/*.parquet".replace("'", "''")
+        con.execute(f"CREATE OR REPLACE VIEW {schema}.{table} AS SELECT * FROM "
+                    f"read_parquet('{glob}', hive_partitioning = true, union_by_name = true)")
 """
 
 POSTMORTEM = [

@@ -14,8 +14,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 
-/** Reads {@code capture_files}: what was analysed, and where every frame went. */
+/**
+ * Reads {@code capture_files}: what was analysed, and where every frame went.
+ *
+ * <p>The page and the flow graphs' sweep number the files of the whole output 0, 1, ... in (source, time) order:
+ * the order of {@code file_index} up to schema version 3 (one index over the run), and of (source,
+ * {@code file_index}) from version 4 on, where the index counts within its source so that appended files keep it.
+ * Both are read the same way: rows are ranked by (source, file_index), sources in {@link String} order as
+ * {@code capture.Archive} lists them, so a version-3 output keeps its own indexes. {@link #position} gives a
+ * connection's {@code first_file_index} the same number.
+ */
 final class InputReader {
+    /** A row's (source, file_index), by the order it was read in; ranked in {@link #number}. */
+    private final List<String> rowSources = new ArrayList<>();
+    private final List<Integer> rowIndexes = new ArrayList<>();
+    /** "source NUL file_index" to the position in the whole output. */
+    private final Map<String, Integer> positions = new HashMap<>();
     private final List<ReportData.CaptureFile> files = new ArrayList<>();
     private final Map<Integer, String> paths = new HashMap<>();
     private final Map<Integer, LadderReader.SeekIndex> seeks = new HashMap<>();
@@ -36,6 +50,7 @@ final class InputReader {
         TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_COLUMNS,
                 java.util.stream.Stream.concat(Tables.CAPTURE_FILES_SEEK_COLUMNS.stream(),
                         Tables.CAPTURE_FILES_ARCHIVE_COLUMNS.stream()).toList(), r::add);
+        r.number();
         if (TableReader.exists(dir, Tables.SOURCES)) {
             TableReader.scan(dir, Tables.SOURCES, Tables.SOURCES_COLUMNS, b -> {
                 String[] name = b.strings(SourcesTable.SOURCE);
@@ -84,7 +99,9 @@ final class InputReader {
         long[][] dupRanges = b.has(CaptureFilesTable.DUPLICATE_RANGES)
                 ? b.longLists(CaptureFilesTable.DUPLICATE_RANGES) : null;
         for (int i = 0; i < b.rows; i++) {
-            int idx = (int) index.values[i];
+            int idx = rowIndexes.size();   // the order read; number() makes it the position
+            rowIndexes.add((int) index.values[i]);
+            rowSources.add(source != null && source[i] != null ? source[i] : "");
             paths.put(idx, file[i]);
             if (source != null) {
                 sources.put(idx, source[i]);
@@ -131,7 +148,52 @@ final class InputReader {
         }
     }
 
-    /** File paths (as the tables name them) by file index; null where unknown. */
+    /**
+     * Ranks the rows read by (source, file_index) and renumbers everything read by that position (see the class
+     * comment).
+     */
+    private void number() {
+        Integer[] order = new Integer[rowIndexes.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparing((Integer i) -> rowSources.get(i))
+                .thenComparingInt(rowIndexes::get));
+        int[] position = new int[order.length];
+        for (int p = 0; p < order.length; p++) {
+            position[order[p]] = p;
+            positions.put(key(rowSources.get(order[p]), rowIndexes.get(order[p])), p);
+        }
+        renumber(paths, position);
+        renumber(sources, position);
+        renumber(numbering, position);
+        renumber(seeks, position);
+        files.replaceAll(f -> new ReportData.CaptureFile(position[f.index()], f.file(), f.format(), f.readMode(),
+                f.linkTypes(), f.bytes(), f.frames(), f.tcpFrames(), f.framesOk(), f.framesTruncated(),
+                f.framesMalformed(), f.framesUnsupported(), f.firstMicros(), f.lastMicros(), f.errorOffset(),
+                f.error(), f.tailOffset(), f.tailProblem()));
+        maxIndex = order.length - 1;
+    }
+
+    private static <V> void renumber(Map<Integer, V> byRow, int[] position) {
+        Map<Integer, V> m = new HashMap<>();
+        byRow.forEach((row, v) -> m.put(position[row], v));
+        byRow.clear();
+        byRow.putAll(m);
+    }
+
+    private static String key(String source, int fileIndex) {
+        return (source == null ? "" : source) + '\0' + fileIndex;
+    }
+
+    /**
+     * The position in the whole output of the file a table row names by its source (null for outputs without
+     * sources) and {@code file_index}; {@code fileIndex} itself when {@code capture_files} has no such file.
+     */
+    int position(String source, int fileIndex) {
+        return positions.getOrDefault(key(source, fileIndex), fileIndex);
+    }
+
     /** Each file's source by file index ("" for outputs without sources). */
     List<String> fileSources() {
         List<String> l = new ArrayList<>();
@@ -150,6 +212,7 @@ final class InputReader {
         return l;
     }
 
+    /** File paths (as the tables name them) by file index; null where unknown. */
     List<String> paths() {
         List<String> l = new ArrayList<>();
         for (int i = 0; i <= maxIndex; i++) {

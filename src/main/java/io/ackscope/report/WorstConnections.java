@@ -200,7 +200,8 @@ final class WorstConnections {
         List<LadderReader.Want> wants = new ArrayList<>();
         for (Conn c : chosen) {
             long focus = c.evidenceFrame >= 0 ? c.evidenceFrame : c.worstStallHeldFrame;
-            wants.add(new LadderReader.Want(c.stream, c.firstFile, c.firstFrame, c.clientPort, c.serverPort, c.packets,
+            wants.add(new LadderReader.Want(c.stream, input.position(c.source, c.firstFile), c.firstFrame,
+                    c.clientPort, c.serverPort, c.packets,
                     c.last, focus, focus >= 0 ? -1 : c.slowestStart));
         }
         List<ReportData.Ladder> graphs = ladders ? LadderReader.read(input.paths(), input.seekIndexes(),

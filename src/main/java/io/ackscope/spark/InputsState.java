@@ -53,10 +53,14 @@ final class InputsState {
                  long lastNanos, String run) {
     }
 
-    /** The fingerprint of {@code path} now. */
+    /** The fingerprint of {@code path} now; a FIFO or device is not read (its one read is the run's). */
     static Fingerprint fingerprint(FileSystem fs, Path path) throws IOException {
         FileStatus st = fs.getFileStatus(path);
         long size = st.getLen();
+        if ("file".equals(fs.getScheme()) && io.ackscope.capture.ArchiveStore.isStream(
+                java.nio.file.Path.of(fs.makeQualified(path).toUri()))) {
+            return new Fingerprint(size, st.getModificationTime(), 0, 0); // a FIFO or device: the run reads it once
+        }
         try (FSDataInputStream in = fs.open(path)) {
             long first = crc(in, 0, (int) Math.min(BLOCK, size));
             long last = crc(in, Math.max(0, size - BLOCK), (int) Math.min(BLOCK, size));

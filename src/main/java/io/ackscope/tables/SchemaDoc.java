@@ -42,36 +42,69 @@ public final class SchemaDoc {
             "`packets` and the `pcap` data source: `frame_number` → `frame`, `timestamp` → `frame_time`, "
                     + "`timestamp_ns` → `frame_time_ns` (Wireshark's `frame.number` and `frame.time`)");
 
-    /** The "Layout" section: the partition directories and how to read them. */
-    static String layout() {
-        return "## Layout\n\n"
-                + "Tables are Hive-partitioned, so DuckDB, Spark and pandas/pyarrow prune them by directory:\n\n"
-                + "- `connections`, `rtt_samples`, `ack_delays`, `stalls`, `latency_events`, `exchanges`, `packets` "
-                + "and `capture_files`: `DIR/<table>/source=<source>/date=YYYY-MM-DD/*.parquet`. `date` is the UTC "
-                + "date of the connection's first frame (every row of a connection, in every table, is in its "
-                + "connection's partition), of the frame (`packets`), of the file's first record "
-                + "(`capture_files`).\n"
-                + "- `latency_summary`, `findings` and `sources`: `DIR/<table>/source=<source>/*.parquet`.\n"
-                + "- `source_pairs`, `host_times` and `one_way_delays` (two capture points): flat, "
-                + "`DIR/<table>/*.parquet`.\n"
-                + "- `<source>` is escaped as Hive and Spark escape partition values (`/` is `%2F`, `%` is `%25`, "
-                + "`=` is `%3D`, `:` is `%3A`, control characters and `\"#'*?[\\]^{}` as `%XX`); an empty source "
-                + "is `" + HivePath.DEFAULT_PARTITION + "`. The `source` column stays inside the files, so a reader "
-                + "that does not know partitions sees it too; a Hive-aware reader gets it from the path (the same "
-                + "value) and `date` as an extra column.\n"
-                + "- Read a table as `DIR/<table>/**/*.parquet` (DuckDB: `read_parquet('DIR/connections/**/*.parquet', "
-                + "hive_partitioning = true)`; Spark: `spark.read.parquet(\"DIR/connections\")`; pyarrow: "
-                + "`pyarrow.dataset.dataset(\"DIR/connections\", partitioning=\"hive\")`). Files and directories "
-                + "starting with `_` or `.` are not table data: `_SUCCESS` (the marker), `_ackscope_state/` (what the "
-                + "rows were made from, for `analyze --incremental`), a run's `_ackscope_staging_*`.\n"
-                + "- Every source of the output has at least one file in each partitioned table (empty when it has no "
-                + "rows there), so every table's schema is always readable; `--incremental` retires and adds "
-                + "files in one commit, all or nothing.\n\n"
-                + "Version 4 (this layout) also made `file_index` (`capture_files`, `packets`, "
-                + "`connections.first_file_index`, `sources.gap_after_files`) the file's position in its source, "
-                + "which stays the same when files are added; `capture_files.first_source_frame` is the number of "
-                + "the source's frames before the file.\n\n";
-    }
+    /** How the tables lie on disk, how readers read and prune them, and what version 4 changed. */
+    static final String LAYOUT = """
+            ## Layout
+
+            A table is a directory of Parquet files. From schema version 4 on, the tables that grow with an archive \
+            are partitioned Hive-style by capture source and UTC date, so that DuckDB, Spark and pyarrow read only \
+            the directories a filter on `source` and `date` selects:
+
+            ```text
+            DIR/_SUCCESS                                         written last; lists every file of the dataset
+            DIR/report.html
+            DIR/connections/source=edge-1/date=2026-12-02/part-00000.snappy.parquet
+            DIR/connections/source=edge-1/date=2026-12-02/open-00000.snappy.parquet
+            DIR/latency_summary/source=edge-1/part-00000.snappy.parquet
+            DIR/source_pairs/part-00000.snappy.parquet
+            DIR/_ackscope_state/                                 what the next incremental run continues from
+            ```
+
+            - By source and date: `connections`, `rtt_samples`, `ack_delays`, `stalls`, `latency_events`, \
+            `exchanges`, `packets` and `capture_files`. `date` is the UTC date of the connection's first frame \
+            (`connections` and every table keyed by connection, so all rows of a connection are in one partition), \
+            of the file's first record (`capture_files`), of the frame (`packets`).
+            - By source only: `latency_summary`, `findings`, `sources`. Not partitioned: `source_pairs`, \
+            `host_times`, `one_way_delays`.
+            - The source name is escaped as Hive escapes a path value (Spark's `escapePathName`): `%` → `%25`, \
+            `/` → `%2F`, `=` → `%3D`, `:` → `%3A`, and control characters, `"#'*?[\\]^{` likewise as `%XX`; \
+            an empty name is `__HIVE_DEFAULT_PARTITION__` (null to Hive-aware readers). The source \
+            `dc1/edge:1` is the directory `source=dc1%2Fedge%3A1`.
+            - The `source` column stays in every file: a reader that knows nothing of partitions still has it, and \
+            Hive-aware readers take the same value from the path (unescaped). `date` is only in the path: a `DATE` \
+            column to Hive-aware readers.
+            - Every source of the output has at least one file in each partitioned table (empty when it has no rows \
+            there), so every table's schema can be read.
+            - Every Parquet file below a table's directory holds rows of the table, whatever its name; entries whose \
+            names start with `_` or `.` are not part of it (Spark's and Hive's rule; a run's \
+            `_ackscope_staging_*` too). `open-*.parquet` files hold \
+            provisional rows: connections still open at the end of their source's last analysed file, as a one-off \
+            run would have ended them; the incremental run that adds the source's next file replaces them.
+            - Tables of schema version 3 and before are flat (`DIR/connections/*.parquet`): the same readers read \
+            them, without `date`.
+
+            Reading and pruning (all read flat tables too):
+
+            - DuckDB: `read_parquet('DIR/exchanges/**/*.parquet', hive_partitioning = true, union_by_name = true)`; \
+            `WHERE source = 'edge-1' AND date >= DATE '2026-12-01'` opens only those directories (`EXPLAIN` shows \
+            the file filter). `union_by_name` joins files of different schema versions.
+            - Spark: `spark.read.parquet("DIR/exchanges")` discovers the partitions (`date` a `DATE`; `source` is \
+            typed from its values, so give it as a string in a schema when a source's name reads as a number, as \
+            `ackscope sql` does); filters on them are the scan's `PartitionFilters`. `ackscope sql DIR...` and \
+            `ackscope export` register every table so, one view over all the outputs given.
+            - pandas through pyarrow: `ds.dataset("DIR/exchanges", format="parquet", partitioning=hive)` with \
+            `hive = ds.partitioning(pa.schema([("source", pa.string()), ("date", pa.date32())]), flavor="hive")` \
+            (inferred, `date` would be text), then `.to_table(filter=(ds.field("date") >= datetime.date(2026, 12, \
+            1))).to_pandas()`.
+
+            Version 4, from version 3: the partitioned layout above (`date` new, as a partition column only); \
+            `file_index` (`capture_files`, `packets`, `connections.first_file_index`, `sources.gap_after_files`) \
+            counts the files of its \
+            source from 0 in time order, no longer the files of the run, so that it stays the same when files are \
+            appended (join on `source` and `file_index`); `capture_files.first_source_frame` is the number of \
+            frames of the source before the file; provisional rows in `open-*.parquet`; the state of incremental \
+            runs in the hidden `DIR/_ackscope_state/`. No column was added, renamed or removed.
+            """;
 
     public static String markdown() {
         StringBuilder sb = new StringBuilder(32_768);
@@ -121,7 +154,7 @@ public final class SchemaDoc {
         for (String r : V3_RENAMES) {
             sb.append("- ").append(r).append('\n');
         }
-        sb.append('\n').append(layout())
+        sb.append('\n')
                 .append("`ackscope load --out FILE.parquet` writes per-request latencies: see ")
                 .append("[load_requests.md](load_requests.md).\n\n");
         sb.append("Tables: ");
@@ -130,7 +163,7 @@ public final class SchemaDoc {
             sb.append(i > 0 ? ", " : "").append('[').append(all.get(i).name()).append("](#").append(all.get(i).name())
                     .append(')');
         }
-        sb.append(".\n");
+        sb.append(".\n\n").append(LAYOUT);
         for (TableSchema t : all) {
             sb.append("\n## ").append(t.name()).append("\n\n").append(t.doc()).append("\n\n");
             if (t == PacketSchema.TABLE) {

@@ -17,16 +17,21 @@ import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
- * Reads the tables of an {@code analyze} output directory ({@code DIR/NAME/*.parquet}) column by column, by the
+ * Reads the tables of an {@code analyze} output directory ({@code DIR/NAME/**}{@code /*.parquet}, flat or
+ * Hive-partitioned: {@link #parts}) column by column, by the
  * {@link Column}s of their {@link TableSchema}, without Spark: the report must start in a fraction of a second and
  * must not depend on the Spark package. Only the requested columns are decoded (Parquet projection), one row group at a time, into primitive
  * arrays ({@link Batch}); nothing is allocated per row except the strings of string columns, and repeated string
@@ -251,16 +256,41 @@ public final class TableReader {
         return ParquetFileReader.open(in, ParquetReadOptions.builder(new PlainParquetConfiguration()).build());
     }
 
-    private static List<Path> parts(Path tableDir) throws IOException {
+    /**
+     * The Parquet files of a table directory, flat ({@code NAME/*.parquet}, schema versions up to 3) or
+     * Hive-partitioned ({@code NAME/source=.../date=.../*.parquet}, version 4), sorted by their path below it;
+     * every entry whose name starts with {@code _} or {@code .} is skipped with all it holds, as Spark and Hive skip
+     * them ({@code _SUCCESS}, {@code _temporary/}, checksum files). Provisional rows ({@code open-*.parquet}) are
+     * rows like any other.
+     */
+    static List<Path> parts(Path tableDir) throws IOException {
         if (!Files.isDirectory(tableDir)) {
             return List.of();
         }
-        try (Stream<Path> s = Files.list(tableDir)) {
-            return s.filter(p -> {
-                String n = p.getFileName().toString();
-                return n.endsWith(".parquet") && !n.startsWith("_") && !n.startsWith(".");
-            }).sorted().toList();
-        }
+        List<Path> files = new ArrayList<>();
+        Files.walkFileTree(tableDir, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
+                new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                return d.equals(tableDir) || !hidden(d) ? FileVisitResult.CONTINUE
+                        : FileVisitResult.SKIP_SUBTREE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes a) {
+                if (a.isRegularFile() && !hidden(f) && f.getFileName().toString().endsWith(".parquet")) {
+                    files.add(tableDir.relativize(f));
+                }
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        files.sort(null);
+        return files.stream().map(tableDir::resolve).toList();
+    }
+
+    private static boolean hidden(Path p) {
+        String n = p.getFileName().toString();
+        return n.startsWith("_") || n.startsWith(".");
     }
 
     private static Object read(PageReadStore pages, ColumnReadStoreImpl store, BlockMetaData block,

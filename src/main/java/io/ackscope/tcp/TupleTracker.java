@@ -163,7 +163,7 @@ public final class TupleTracker implements java.io.Serializable {
         if (attempt != null) {
             if (attemptEmitted && (s.flags & (SYN | ACK)) == SYN && SynAttempt.fromOriginator(attempt, s)
                     && s.seq != SynAttempt.isn(attempt)) {
-                giveAgain(fa);
+                letGo(fa);
                 attempt = null;          // a new connection on the tombstone's 4-tuple (port reuse)
                 attemptEmitted = false;
             } else {
@@ -225,9 +225,14 @@ public final class TupleTracker implements java.io.Serializable {
         }
     }
 
-    /** Gives the record of a tombstone an earlier engine gave provisionally (see {@link #givenEarlier}) again. */
-    private void giveAgain(FrameAnalysis into) {
+    /**
+     * The tombstone is let go without a revival (forgotten, or replaced by a new connection): the record this engine
+     * gave for it is final ({@link AnalysisSink#onAttemptSettled}), or the one an earlier engine gave provisionally
+     * (see {@link #givenEarlier}) is given again.
+     */
+    private void letGo(FrameAnalysis into) {
         if (!givenEarlier) {
+            sink.onAttemptSettled(attemptId());
             return;
         }
         givenEarlier = false;
@@ -235,6 +240,11 @@ public final class TupleTracker implements java.io.Serializable {
         ConnectionAnalyzer c = current;
         current = null;
         c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
+    }
+
+    /** The id of the packed attempt. */
+    private ConnectionId attemptId() {
+        return attemptId != null ? attemptId : ConnectionId.of(attemptStream, SynAttempt.fill(attempt, 0, replay));
     }
 
     private void step(Segment s) {
@@ -309,7 +319,7 @@ public final class TupleTracker implements java.io.Serializable {
             long idle = now - SynAttempt.lastTs(attempt);
             if (attemptEmitted) {
                 if (idle > 2 * config.attemptTimeoutNanos() || idle > config.idleTimeoutNanos()) {
-                    giveAgain(scratch);
+                    letGo(scratch);
                     return Swept.FORGET;
                 }
                 return Swept.KEEP;
@@ -320,9 +330,11 @@ public final class TupleTracker implements java.io.Serializable {
             inflate(scratch, false);
             ConnectionAnalyzer c = current;
             current = null;
+            sink.onAttemptEvicted(c.id());
             c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
             if (config.attemptTimeoutNanos() >= config.idleTimeoutNanos()) {
                 attempt = null;
+                sink.onAttemptSettled(c.id());
                 return Swept.FORGET;
             }
             attemptEmitted = true;
@@ -379,10 +391,7 @@ public final class TupleTracker implements java.io.Serializable {
      * null: a later segment may revive it, superseding that record (see {@link TcpEngine#revivable}).
      */
     ConnectionId revivable() {
-        if (attempt == null || !attemptEmitted || givenEarlier) {
-            return null;
-        }
-        return attemptId != null ? attemptId : ConnectionId.of(attemptStream, SynAttempt.fill(attempt, 0, new Segment()));
+        return attempt == null || !attemptEmitted || givenEarlier ? null : attemptId();
     }
 
     /**
@@ -391,8 +400,7 @@ public final class TupleTracker implements java.io.Serializable {
      */
     private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
         out.defaultWriteObject();
-        out.writeObject(attempt == null ? null
-                : attemptId != null ? attemptId : ConnectionId.of(attemptStream, SynAttempt.fill(attempt, 0, new Segment())));
+        out.writeObject(attempt == null ? null : attemptId());
     }
 
     /** Resumes held state: a tombstone's record came from the engine that held it (see {@link #givenEarlier}). */
@@ -424,8 +432,8 @@ public final class TupleTracker implements java.io.Serializable {
         if (attempt != null) {
             if (!attemptEmitted) {
                 inflate(fa, false);
-            } else {
-                giveAgain(fa);
+            } else if (givenEarlier) {
+                letGo(fa);        // a tombstone never revived: its record again, whole (it ends with the input)
             }
             attempt = null;
         }

@@ -2,6 +2,7 @@ package io.ackscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ackscope.output.OutputMarker;
+import io.ackscope.tables.DuckTables;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,7 +50,7 @@ class AnalyzeFiltersTest {
         JsonNode marker = OutputMarker.parse(Files.readString(out.resolve(OutputMarker.FILE)), "_SUCCESS").json();
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             List<String> row = DuckDbRows.query(st, "SELECT frames, tcp_frames, skipped_frames, "
-                    + "CAST(skipped_by_reason AS VARCHAR) FROM read_parquet('" + out + "/capture_files/*.parquet')")
+                    + "CAST(skipped_by_reason AS VARCHAR) FROM " + DuckTables.scan(out, "capture_files"))
                     .get(0);
             return new Counted(Long.parseLong(row.get(0)), Long.parseLong(row.get(1)), Long.parseLong(row.get(2)),
                     row.get(3), marker);

@@ -2,6 +2,7 @@ package io.ackscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ackscope.output.OutputMarker;
+import io.ackscope.tables.DuckTables;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -87,7 +88,7 @@ class AnalyzeSampleDirectoryTest {
                 assertEquals(1, files.size(), t.getKey() + ": " + files);
                 assertTrue(listed.contains(t.getKey() + "/" + files.get(0)), "in the manifest: " + files);
                 assertEquals(List.of(List.of(t.getValue().asText())), DuckDbRows.query(st, "SELECT count(*) FROM "
-                        + "read_parquet('" + out.resolve(t.getKey()) + "/*.parquet')"), t.getKey());
+                        + DuckTables.scan(out, t.getKey())), t.getKey());
             }
         }
         assertTrue(marker.get("tables").get("rtt_samples").asLong() > 100_000, "a table of many task files before");

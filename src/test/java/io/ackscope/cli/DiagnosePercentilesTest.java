@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.tables.DuckTables;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +49,7 @@ class DiagnosePercentilesTest {
         };
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement st = c.createStatement()) {
             for (String[] m : metrics) {
-                String rows = "(SELECT " + m[1] + " AS v FROM read_parquet('" + out.resolve(m[2]) + "/*.parquet') "
+                String rows = "(SELECT " + m[1] + " AS v FROM " + DuckTables.scan(out, m[2]) + " "
                         + "WHERE " + m[3] + ")";
                 List<String> fromDiagnose = row(printed, m[0]);
                 List<String> nearestRank = DuckDbRows.query(st, "WITH r AS (SELECT v, row_number() OVER (ORDER BY v) "

@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.tables.DuckTables;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +44,7 @@ class SideAddressColumnsTest {
     private static List<List<String>> duckdb(String query) throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
             for (String t : List.of("connections", "ack_delays", "rtt_samples", "stalls", "latency_events")) {
-                s.execute("CREATE VIEW " + t + " AS SELECT * FROM read_parquet('" + out.resolve(t) + "/*.parquet')");
+                s.execute("CREATE VIEW " + t + " AS SELECT * FROM " + DuckTables.scan(out, t));
             }
             return DuckDbRows.query(s, query);
         }

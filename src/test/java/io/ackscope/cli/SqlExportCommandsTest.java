@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.tables.DuckTables;
 import io.ackscope.tcp.ConnectionUid;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,7 +70,7 @@ class SqlExportCommandsTest {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
             s.execute("SET TimeZone = 'UTC'");
             for (String t : List.of("connections", "stalls", "exchanges")) {
-                s.execute("CREATE VIEW " + t + " AS SELECT * FROM read_parquet('" + out.resolve(t) + "/*.parquet')");
+                s.execute("CREATE VIEW " + t + " AS SELECT * FROM " + DuckTables.scan(out, t));
             }
             return DuckDbRows.query(s, query);
         }
@@ -207,14 +208,15 @@ class SqlExportCommandsTest {
                 Files.copy(p, old.resolve(out.relativize(p).toString()));
             }
         }
-        try (var w = Files.list(old.resolve("connections"))) {
-            for (Path p : w.toList()) {
+        try (var w = Files.walk(old.resolve("connections"))) {
+            for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
             }
         }
+        Files.createDirectories(old.resolve("connections"));
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-            s.execute("COPY (SELECT * EXCLUDE (first_time) FROM read_parquet('" + out.resolve("connections")
-                    + "/*.parquet')) TO '" + old.resolve("connections").resolve("part-0.parquet")
+            s.execute("COPY (SELECT * EXCLUDE (first_time) FROM " + DuckTables.files(out, "connections")
+                    + ") TO '" + old.resolve("connections").resolve("part-0.parquet")
                     + "' (FORMAT parquet)");
         }
         ExportCommand e = new ExportCommand(System.out, new PrintStream(new ByteArrayOutputStream()));

@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.tables.DuckTables;
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.TableSchema;
 import org.junit.jupiter.api.BeforeAll;
@@ -60,8 +61,8 @@ class UidAcrossRunsTest {
                 for (int run = 1; run <= 2; run++) {
                     Path table = (run == 1 ? first : second).resolve(t.name());
                     String from = Files.isDirectory(table)
-                            ? "read_parquet('" + table + "/*.parquet')"
-                            : "(SELECT * FROM read_parquet('" + first.resolve("connections") + "/*.parquet') LIMIT 0)";
+                            ? DuckTables.scan(table)
+                            : "(SELECT * FROM " + DuckTables.scan(first, "connections") + " LIMIT 0)";
                     s.execute("CREATE VIEW " + t.name() + run + " AS SELECT * FROM " + from);
                 }
             }

@@ -174,6 +174,55 @@ class TableReaderTest {
         assertEquals(asRequired, asOptional);
     }
 
+    /**
+     * A Hive-partitioned table ({@code source=.../date=.../}) is read file by file in path order, provisional rows
+     * ({@code open-*}) included; hidden entries ({@code _*}, {@code .*}, with all they hold) and non-Parquet files
+     * are not read.
+     */
+    @Test
+    void partitionedTablesAreReadInPathOrderSkippingHiddenEntries() throws IOException {
+        TableSchema table = Tables.CONNECTIONS;
+        List<String> longs = List.of("stream", "client_port");
+        Path stalling = onlyPart(AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY).resolve(table.name()));
+        Path fixed = onlyPart(AnalyzedCaptures.tables(AnalyzedCaptures.GOOD).resolve(table.name()));
+        Path dir = tmp.resolve("partitioned");
+        Path t = dir.resolve(table.name());
+        Path a = Files.createDirectories(t.resolve("source=a%2Fb").resolve("date=2026-12-02"));
+        Path b = Files.createDirectories(t.resolve("source=b").resolve("date=2026-12-01"));
+        Files.copy(fixed, b.resolve("part-00000.parquet"));
+        Files.copy(stalling, a.resolve("part-00000.parquet"));
+        Files.copy(fixed, a.resolve("open-00000.parquet"));
+        Files.copy(fixed, Files.createDirectories(t.resolve("_temporary").resolve("0")).resolve("p.parquet"));
+        Files.copy(fixed, a.resolve(".part-00001.parquet"));
+        Files.copy(fixed, Files.createDirectories(a.resolve("_staging")).resolve("part-00002.parquet"));
+        Files.writeString(a.resolve("_SUCCESS"), "");
+        Files.writeString(a.resolve("notes.txt"), "not a table file");
+        List<String> expected = new ArrayList<>();
+        for (Path p : List.of(fixed, stalling, fixed)) {     // open- before part-, a%2Fb before b
+            Path one = tmp.resolve("one");
+            Files.createDirectories(one.resolve(table.name()));
+            Files.copy(p, one.resolve(table.name()).resolve("part-00000.parquet"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            try (TableReader.Scan s = TableReader.open(one, table, Tables.CONNECTIONS_COLUMNS)) {
+                expected.addAll(rows(s, table, longs, List.of()));
+            }
+        }
+        try (TableReader.Scan s = TableReader.open(dir, table, Tables.CONNECTIONS_COLUMNS)) {
+            assertEquals(expected, rows(s, table, longs, List.of()));
+        }
+        assertEquals(expected.size(), TableReader.rows(dir, table));
+        assertTrue(TableReader.exists(dir, table));
+    }
+
+    /** The one Parquet file of a small table, flat or partitioned. */
+    private static Path onlyPart(Path tableDir) throws IOException {
+        try (var s = Files.walk(tableDir)) {
+            List<Path> parts = s.filter(p -> p.getFileName().toString().endsWith(".parquet")).toList();
+            assertEquals(1, parts.size(), parts.toString());
+            return parts.get(0);
+        }
+    }
+
     @Test
     void scansOpenedTogetherReadTheirTablesWhateverTheOrderOfConsuming() throws IOException {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);

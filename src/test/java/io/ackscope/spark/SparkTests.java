@@ -4,7 +4,6 @@ import io.ackscope.tables.RowBuffer;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.parquet.avro.AvroParquetReader;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -167,9 +166,19 @@ public final class SparkTests {
         org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(out, table);
         FileSystem fs = dir.getFileSystem(conf);
         List<String> rows = new ArrayList<>();
-        for (FileStatus part : fs.listStatus(dir, p -> p.getName().endsWith(".parquet"))) {
+        List<org.apache.hadoop.fs.Path> parts = new ArrayList<>();
+        // flat or Hive-partitioned (source=.../date=...), hidden entries (_*, .*) skipped as Spark skips them
+        java.net.URI root = fs.makeQualified(dir).toUri();
+        for (var it = fs.listFiles(dir, true); it.hasNext(); ) {
+            org.apache.hadoop.fs.Path p = it.next().getPath();
+            String rel = "/" + root.relativize(p.toUri()).getPath();
+            if (p.getName().endsWith(".parquet") && !rel.contains("/_") && !rel.contains("/.")) {
+                parts.add(p);
+            }
+        }
+        for (org.apache.hadoop.fs.Path part : parts) {
             try (ParquetReader<GenericRecord> reader = AvroParquetReader.<GenericRecord>builder(
-                    HadoopInputFile.fromPath(part.getPath(), conf)).build()) {
+                    HadoopInputFile.fromPath(part, conf)).build()) {
                 for (GenericRecord r; (r = reader.read()) != null; ) {
                     List<Object> values = new ArrayList<>();
                     for (Schema.Field f : r.getSchema().getFields()) {

@@ -4,6 +4,7 @@ import io.ackscope.capture.Archive;
 import io.ackscope.report.Report;
 import io.ackscope.report.ReportData;
 import io.ackscope.report.ReportFilter;
+import io.ackscope.tables.DuckTables;
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.TableSchema;
 import io.ackscope.tables.VantageTables;
@@ -140,10 +141,8 @@ class VantageAnalyzeTest {
     @Test
     void oneWayDelaysReadByDuckDbAreThePathsAndJoinTheirConnections() throws SQLException {
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-            s.execute("CREATE VIEW d AS SELECT * FROM read_parquet('" + pairOut.resolve("one_way_delays")
-                    + "/*.parquet')");
-            s.execute("CREATE VIEW c AS SELECT * FROM read_parquet('" + pairOut.resolve("connections")
-                    + "/*.parquet')");
+            s.execute("CREATE VIEW d AS SELECT * FROM " + DuckTables.scan(pairOut, "one_way_delays"));
+            s.execute("CREATE VIEW c AS SELECT * FROM " + DuckTables.scan(pairOut, "connections"));
             try (ResultSet r = s.executeQuery("SELECT direction, count(*), quantile_disc(delay_us, 0.5), "
                     + "min(delay_us) FROM d GROUP BY direction ORDER BY direction")) {
                 for (String direction : List.of("A_TO_B", "B_TO_A")) {

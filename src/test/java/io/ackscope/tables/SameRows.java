@@ -90,8 +90,7 @@ public final class SameRows {
     }
 
     private static String scan(Path dir, String table) {
-        String glob = dir.resolve(table).toAbsolutePath() + "/**/*.parquet";
-        return "read_parquet('" + glob.replace("'", "''") + "', hive_partitioning=false, union_by_name=true)";
+        return DuckTables.files(dir, table);
     }
 
     /** "name type" of every column, sorted by name, so that column order inside files does not matter. */

@@ -1,0 +1,312 @@
+package io.ackscope.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ackscope.output.OutputMarker;
+import io.ackscope.spark.OutputViews;
+import io.ackscope.tables.Column;
+import io.ackscope.tables.ColumnType;
+import io.ackscope.tables.DuckTables;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.HiveLayout;
+import io.ackscope.tables.SchemaDoc;
+import io.ackscope.tables.TableReader;
+import io.ackscope.tables.TableSchema;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every reader of the tables over a Hive-partitioned output (schema version 4's layout,
+ * {@code TABLE/source=ESC/date=YYYY-MM-DD/*.parquet}) gives what it gives over the same files laid flat (versions up
+ * to 3): the tables package's reader, DuckDB's JDBC driver, the Spark views of {@code ackscope sql} and the report.
+ *
+ * <p>The partitioned output is built here from today's writer: the two nginx samples in a directory named
+ * {@code 50%off}, one source per file ({@code --source-by file}: the sources are {@code 50%off/nginx-...pcap.gz},
+ * with a {@code /} and a {@code %} to escape), each source analysed alone and its files moved into its partition
+ * directories; small tables by source only, the vantage tables flat, as the layout has them. A run of one source
+ * numbers its files from 0, as version 4's {@code file_index} counts within the source, so the report over the
+ * partitioned output must place each file by (source, file_index): its page equals the page of one run over both
+ * files (version 3's one index over the run), flow graphs included.
+ */
+class PartitionedTablesTest {
+    /**
+     * The samples as the directory names them: the stalling one second, so that the connections the report draws
+     * are in the output's second file but the first of their source (file_index 0 in both).
+     */
+    private static final List<String> SAMPLES = List.of("a-nginx-nodelay-on.pcap.gz", "b-nginx-nodelay-off.pcap.gz");
+    private static final Set<String> BY_SOURCE = HiveLayout.BY_SOURCE;
+    private static final Set<String> FLAT = HiveLayout.FLAT;
+
+    private static Path whole, parted, flat;
+    private static final List<String> sources = new ArrayList<>();
+    private static final List<String> dates = new ArrayList<>();
+
+    @BeforeAll
+    static void build(@TempDir Path dir) throws Exception {
+        Path caps = Files.createDirectories(dir.resolve("50%off"));
+        for (String s : SAMPLES) {
+            Files.copy(Path.of("sample-pcaps", s.substring(2)), caps.resolve(s));
+        }
+        whole = analyze(dir.resolve("whole"), caps);
+        parted = Files.createDirectories(dir.resolve("parted"));
+        flat = Files.createDirectories(dir.resolve("flat"));
+        for (int i = 0; i < SAMPLES.size(); i++) {
+            Path one = analyze(dir.resolve("one-" + i), caps.resolve(SAMPLES.get(i)));
+            String source = only("SELECT DISTINCT source FROM " + DuckTables.files(one, "capture_files"));
+            String date = only("SELECT DISTINCT CAST(first_time AT TIME ZONE 'UTC' AS DATE) FROM "
+                    + DuckTables.files(one, "capture_files") + " WHERE CAST(first_time AT TIME ZONE 'UTC' AS DATE)"
+                    + " = CAST(last_time AT TIME ZONE 'UTC' AS DATE)");   // one day: every row's date is the file's
+            sources.add(source);
+            dates.add(date);
+            lay(one, i, source, date);
+        }
+        assertEquals(List.of("50%off/" + SAMPLES.get(0), "50%off/" + SAMPLES.get(1)), sources);
+        marker(parted);
+        marker(flat);
+    }
+
+    private static Path analyze(Path out, Path input) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        assertEquals(0, Main.run(new String[]{"analyze", input.toString(), "--source-by", "file",
+                "--out", out.toString()}, ps, ps), buf.toString(StandardCharsets.UTF_8));
+        return out;
+    }
+
+    /**
+     * Copies the Parquet files of source {@code i}'s output into the flat output (renamed {@code s<i>-...}) and
+     * moves them into the partitioned one; its first connections file becomes provisional rows
+     * ({@code open-*.parquet}, which readers read like any other).
+     */
+    private static void lay(Path one, int i, String source, String date) throws IOException {
+        try (Stream<Path> tables = Files.list(one)) {
+            for (Path t : tables.filter(Files::isDirectory).toList()) {
+                String name = t.getFileName().toString();
+                Files.createDirectories(flat.resolve(name));
+                List<Path> files = HiveLayout.flatFiles(t);
+                for (int k = 0; k < files.size(); k++) {
+                    Path f = files.get(k);
+                    if (name.equals("connections") && k == 0) {
+                        f = Files.move(f, f.resolveSibling(f.getFileName().toString().replace("part-", "open-")));
+                    }
+                    Files.copy(f, flat.resolve(name).resolve("s" + i + "-" + f.getFileName()));
+                }
+            }
+        }
+        HiveLayout.partition(one, source, date, parted, "s" + i + "-");
+    }
+
+    /** The one run's marker, its manifest listing the files of {@code out}. */
+    private static void marker(Path out) throws IOException {
+        ObjectNode m = (ObjectNode) new ObjectMapper().readTree(Files.readString(whole.resolve(OutputMarker.FILE)));
+        m.remove("output_files");
+        List<String> files = new ArrayList<>();
+        try (Stream<Path> w = Files.walk(out)) {
+            w.filter(Files::isRegularFile).forEach(p -> files.add(out.relativize(p).toString()));
+        }
+        files.sort(null);
+        Files.writeString(out.resolve(OutputMarker.FILE), OutputMarker.withFiles(m.toString(), files));
+    }
+
+    private static String only(String sql) throws SQLException {
+        List<List<String>> rows = duckdb(sql);
+        assertEquals(1, rows.size(), sql + ": " + rows);
+        return rows.get(0).get(0);
+    }
+
+    private static List<List<String>> duckdb(String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("SET TimeZone = 'UTC'");
+            return DuckDbRows.query(s, sql);
+        }
+    }
+
+    private static final Set<ColumnType> READ = Set.of(ColumnType.BOOLEAN, ColumnType.INT, ColumnType.LONG,
+            ColumnType.DOUBLE, ColumnType.STRING, ColumnType.TIMESTAMP, ColumnType.INT_LIST, ColumnType.LONG_LIST,
+            ColumnType.STRING_LONG_MAP);
+
+    /** Every row of {@code t} in {@code out} as text, in the order the tables package's reader gives them. */
+    private static List<String> tableReaderRows(Path out, TableSchema t) throws IOException {
+        List<Column> columns = t.columns().stream().filter(c -> READ.contains(c.type())).toList();
+        List<String> rows = new ArrayList<>();
+        TableReader.scan(out, t, List.of(), columns, b -> {
+            for (int i = 0; i < b.rows; i++) {
+                StringBuilder sb = new StringBuilder();
+                for (Column c : columns) {
+                    if (!b.has(c)) {
+                        continue;
+                    }
+                    Object v = switch (c.type()) {
+                        case STRING -> b.strings(c)[i];
+                        case INT_LIST, LONG_LIST -> java.util.Arrays.toString(b.longLists(c)[i]);
+                        case STRING_LONG_MAP -> b.maps(c).get(i);
+                        case DOUBLE -> b.doubles(c).present[i] ? b.doubles(c).exact[i] : null;
+                        default -> b.longs(c).present[i] ? b.longs(c).values[i] : null;
+                    };
+                    sb.append(c.name()).append('=').append(v).append(' ');
+                }
+                rows.add(sb.toString());
+            }
+        });
+        return rows;
+    }
+
+    private static List<TableSchema> tables() {
+        return SchemaDoc.tables().stream().filter(t -> Files.isDirectory(flat.resolve(t.name()))).toList();
+    }
+
+    @Test
+    void theTableReaderReadsEveryPartitionedTableAsTheFlatOne() throws Exception {
+        assertTrue(tables().containsAll(EngineTables.ALL), "the engine tables are laid out");
+        for (TableSchema t : tables()) {
+            List<String> fromParted = tableReaderRows(parted, t);
+            List<String> fromFlat = tableReaderRows(flat, t);
+            assertEquals(fromFlat.size(), TableReader.rows(parted, t), t.name());
+            assertEquals(Long.parseLong(only("SELECT count(*) FROM " + DuckTables.files(flat, t.name()))),
+                    fromParted.size(), t.name());
+            fromParted.sort(null);
+            fromFlat.sort(null);
+            assertEquals(fromFlat, fromParted, t.name());
+        }
+        assertTrue(TableReader.rows(parted, EngineTables.CONNECTIONS) > 20);
+        assertTrue(Files.exists(parted.resolve("connections").resolve("source=50%25off%2F" + SAMPLES.get(0))
+                .resolve("date=" + dates.get(0))), "escaped as Hive escapes");
+    }
+
+    @Test
+    void duckdbReadsTheSourceFromThePathUnescapedAndPrunesByIt() throws Exception {
+        for (TableSchema t : tables()) {
+            if (FLAT.contains(t.name())) {
+                continue;
+            }
+            // with partitions as columns: the files' rows, source taken from the path, equal to the files' own
+            boolean dated = !BY_SOURCE.contains(t.name());
+            String hive = "SELECT * EXCLUDE (source" + (dated ? ", date" : "") + "), source FROM "
+                    + DuckTables.scan(parted, t.name());
+            String files = "SELECT * EXCLUDE (source), source FROM " + DuckTables.files(flat, t.name());
+            assertEquals("0", only("SELECT count(*) FROM (" + hive + " EXCEPT ALL " + files + ")"), t.name());
+            assertEquals("0", only("SELECT count(*) FROM (" + files + " EXCEPT ALL " + hive + ")"), t.name());
+        }
+        assertEquals(List.of(List.of(sources.get(0), dates.get(0)), List.of(sources.get(1), dates.get(1))),
+                duckdb("SELECT DISTINCT source, CAST(date AS VARCHAR) FROM " + DuckTables.scan(parted, "exchanges")
+                        + " ORDER BY 1"));
+        String pruned = "SELECT count(*) FROM " + DuckTables.scan(parted, "exchanges") + " WHERE source = '"
+                + sources.get(1) + "' AND date >= DATE '" + dates.get(1) + "'";
+        assertEquals(only("SELECT count(*) FROM " + DuckTables.files(flat, "exchanges") + " WHERE source = '"
+                + sources.get(1) + "'"), only(pruned));
+        String plan = String.join("\n", duckdb("EXPLAIN ANALYZE " + pruned).stream().map(r -> r.get(1)).toList());
+        assertTrue(plan.replace(" ", "").contains("ScanningFiles:"), plan);
+    }
+
+    @Test
+    void theSparkViewsOfAckscopeSqlGiveTheFlatRowsWithTheDate() throws Exception {
+        SparkSession spark = SparkSession.builder().master("local[1]").appName("partitioned")
+                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
+                .config("spark.sql.session.timeZone", "UTC").getOrCreate();
+        try {
+            OutputViews.register(spark, List.of(flat.toString()));
+            List<List<String>> expected = new ArrayList<>();
+            for (TableSchema t : tables()) {
+                expected.add(sparkRows(spark, t.name()));
+            }
+            OutputViews.register(spark, List.of(parted.toString()));
+            for (int i = 0; i < tables().size(); i++) {
+                TableSchema t = tables().get(i);
+                assertEquals(expected.get(i), sparkRows(spark, t.name()), t.name());
+                boolean dated = !FLAT.contains(t.name()) && !BY_SOURCE.contains(t.name());
+                assertEquals(dated, List.of(spark.table(t.name()).columns()).contains("date"), t.name());
+                if (dated) {
+                    assertEquals(DataTypes.DateType, spark.table(t.name()).schema().apply("date").dataType());
+                }
+            }
+            String q = "SELECT count(*) FROM exchanges WHERE source = '" + sources.get(0) + "' AND date >= DATE '"
+                    + dates.get(0) + "'";
+            assertEquals(Long.parseLong(only("SELECT count(*) FROM " + DuckTables.files(flat, "exchanges")
+                    + " WHERE source = '" + sources.get(0) + "'")), spark.sql(q).first().getLong(0));
+            String plan = spark.sql(q).queryExecution().executedPlan().toString();
+            assertTrue(plan.contains("PartitionFilters: [isnotnull(source"), plan);
+            // a flat and a partitioned output in one view: joined by column name, date null in the flat one's rows
+            OutputViews.register(spark, List.of(flat.toString(), parted.toString()));
+            Row r = spark.sql("SELECT count(*), count(date) FROM connections").first();
+            long n = expected.get(tables().indexOf(EngineTables.CONNECTIONS)).size();
+            assertEquals(2 * n, r.getLong(0));
+            assertEquals(n, r.getLong(1));
+        } finally {
+            spark.stop();
+        }
+    }
+
+    /** A view's rows as sorted text, without {@code date} (a flat output has none). */
+    private static List<String> sparkRows(SparkSession spark, String view) {
+        List<String> rows = new ArrayList<>();
+        for (Row r : spark.table(view).drop("date").collectAsList()) {
+            rows.add(r.toString());
+        }
+        rows.sort(null);
+        return rows;
+    }
+
+    @Test
+    void aSourceNamedLikeANumberStaysAString(@TempDir Path dir) throws Exception {
+        Path t = Files.createDirectories(dir.resolve("sources").resolve("source=2026"));
+        Path part = HiveLayout.partition(parted.resolve("sources"), sources.get(0), dates.get(0));
+        try (Stream<Path> s = Files.list(part)) {
+            Files.copy(s.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow(),
+                    t.resolve("part-00000.parquet"));
+        }
+        SparkSession spark = SparkSession.builder().master("local[1]").appName("partitioned")
+                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
+        try {
+            var df = OutputViews.table(spark, dir.resolve("sources").toString());
+            assertEquals(DataTypes.StringType, df.schema().apply("source").dataType());
+            assertEquals("2026", df.first().getAs("source"));
+        } finally {
+            spark.stop();
+        }
+    }
+
+    @Test
+    void theReportOfThePartitionedOutputIsTheOneRunsReport(@TempDir Path dir) throws Exception {
+        String one = report(whole, dir.resolve("whole.html"));
+        String fromParted = report(parted, dir.resolve("parted.html"));
+        assertNotEquals(-1, one.indexOf(SAMPLES.get(1)), "both files listed");
+        assertTrue(one.contains(" of file 1, "), "the flow graphs of the second file's connections");
+        assertEquals(one, fromParted);
+        assertEquals(one, report(flat, dir.resolve("flat.html")));
+    }
+
+    /** The report of {@code out}, its times and its tables directory masked. */
+    private static String report(Path out, Path html) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        assertEquals(0, Main.run(new String[]{"report", out.toString(), "--out", html.toString()}, ps, ps),
+                buf.toString(StandardCharsets.UTF_8));
+        return Files.readString(html).replace(out.toAbsolutePath().toString(), "<out>").replace(out.toString(),
+                "<out>").replaceAll("generated \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC", "generated <time>");
+    }
+}
