@@ -222,7 +222,7 @@ class PartitionedTablesTest {
     }
 
     @Test
-    void theSparkViewsOfAckscopeSqlGiveTheFlatRowsWithTheDate() throws Exception {
+    void theSparkViewsOfAckscopeSqlGiveTheFlatRowsWithTheDate(@TempDir Path dir) throws Exception {
         SparkSession spark = SparkSession.builder().master("local[1]").appName("partitioned")
                 .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "2")
@@ -255,9 +255,26 @@ class PartitionedTablesTest {
             long n = expected.get(tables().indexOf(EngineTables.CONNECTIONS)).size();
             assertEquals(2 * n, r.getLong(0));
             assertEquals(n, r.getLong(1));
+            aSourceNamedLikeANumberStaysAString(spark, dir);
         } finally {
             spark.stop();
         }
+    }
+
+    @Test
+    void exportWritesTheSameConnLogFromEitherLayout(@TempDir Path dir) throws Exception {
+        List<String> fromFlat = connLog(flat, dir.resolve("flat.log"));
+        assertEquals(42, fromFlat.size(), "one line per connection of both sources");
+        assertEquals(fromFlat, connLog(parted, dir.resolve("parted.log")));
+    }
+
+    /** The data lines of {@code export --zeek-conn} of {@code out} (its header has the time it was written). */
+    private static List<String> connLog(Path out, Path log) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        assertEquals(0, Main.run(new String[]{"export", out.toString(), "--zeek-conn", log.toString()}, ps, ps),
+                buf.toString(StandardCharsets.UTF_8));
+        return Files.readAllLines(log).stream().filter(l -> !l.startsWith("#")).toList();
     }
 
     /** A view's rows as sorted text, without {@code date} (a flat output has none). */
@@ -270,24 +287,17 @@ class PartitionedTablesTest {
         return rows;
     }
 
-    @Test
-    void aSourceNamedLikeANumberStaysAString(@TempDir Path dir) throws Exception {
+    /** A source named like a number ({@code source=2026}) is still a string: Spark would type it as an int. */
+    private static void aSourceNamedLikeANumberStaysAString(SparkSession spark, Path dir) throws IOException {
         Path t = Files.createDirectories(dir.resolve("sources").resolve("source=2026"));
         Path part = HiveLayout.partition(parted.resolve("sources"), sources.get(0), dates.get(0));
         try (Stream<Path> s = Files.list(part)) {
             Files.copy(s.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow(),
                     t.resolve("part-00000.parquet"));
         }
-        SparkSession spark = SparkSession.builder().master("local[1]").appName("partitioned")
-                .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-                .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
-        try {
-            var df = OutputViews.table(spark, dir.resolve("sources").toString());
-            assertEquals(DataTypes.StringType, df.schema().apply("source").dataType());
-            assertEquals("2026", df.first().getAs("source"));
-        } finally {
-            spark.stop();
-        }
+        var df = OutputViews.table(spark, dir.resolve("sources").toString());
+        assertEquals(DataTypes.StringType, df.schema().apply("source").dataType());
+        assertEquals("2026", df.first().getAs("source"));
     }
 
     @Test
