@@ -121,6 +121,36 @@ public final class Archive implements Serializable {
         return skipped;
     }
 
+    /**
+     * This listing without the files {@code left} (paths as listed), for a run that holds them back: the other
+     * files keep their order and are numbered again, a source left without files goes, and so do its copies.
+     */
+    public Archive without(Collection<String> left) {
+        java.util.Set<String> out = new java.util.HashSet<>(left);
+        List<String> names = new java.util.ArrayList<>();
+        int[] newSource = new int[sources.size()];
+        java.util.Arrays.fill(newSource, -1);
+        List<Member> kept = new java.util.ArrayList<>();
+        for (Member m : files) {
+            if (out.contains(m.path())) {
+                continue;
+            }
+            if (newSource[m.source()] < 0) {
+                newSource[m.source()] = names.size();
+                names.add(sources.get(m.source()));
+            }
+            kept.add(new Member(kept.size(), m.path(), newSource[m.source()], m.length(), m.firstNanos(), m.format(),
+                    m.compression(), m.metadata()));
+        }
+        List<Copy> keptCopies = new java.util.ArrayList<>();
+        for (Copy c : copies) {
+            if (newSource[c.source()] >= 0) {
+                keptCopies.add(new Copy(c.path(), newSource[c.source()], c.of()));
+            }
+        }
+        return new Archive(names, kept, keptCopies, skipped);
+    }
+
     /** How each file's source is named. */
     public static final class SourceRule implements Serializable {
         private static final long serialVersionUID = 1L;

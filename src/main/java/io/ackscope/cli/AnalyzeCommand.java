@@ -44,6 +44,16 @@ final class AnalyzeCommand extends Command {
     @Parameter(names = "--overwrite", description = "Replace an earlier ackscope output in --out")
     boolean overwrite;
 
+    @Parameter(names = "--incremental", description = "Add to the earlier output in --out: only if a file is new "
+            + "or changed (by path, size, time and the checksums of its ends) are the tables redone; with nothing new, "
+            + "nothing is touched")
+    boolean incremental;
+
+    @Parameter(names = "--settle", description = "With --incremental: take each source's newest file only once it "
+            + "has not been modified for this long (a capture may still be writing it)", converter =
+            DurationConverter.class)
+    java.time.Duration settle = io.ackscope.spark.Settle.DEFAULT;
+
     @Parameter(names = "--strict", description = "Exit with status 3 if any capture is damaged")
     boolean strict;
 
@@ -110,11 +120,14 @@ final class AnalyzeCommand extends Command {
         } catch (IllegalArgumentException e) {
             throw CommandFailure.line(EXIT_USAGE, e.getMessage(), e);
         }
+        if (incremental && overwrite) {
+            throw CommandFailure.line(EXIT_USAGE, "--incremental adds to --out, --overwrite replaces it: give one", null);
+        }
         SparkConf sc = LocalSpark.conf("ackscope analyze", master, conf);
         // before anything reads an input or Spark starts: overlapping inputs and output are refused, the output is
         // locked for the whole run (a second run is refused at once), an interrupted earlier run is completed
         OutputDirectory prepared = OutputDirectory.prepare(out, inputs,
-                org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc), overwrite);
+                org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc), overwrite, incremental);
         try {
             return analyze(sc, prepared, frames);
         } finally {
@@ -127,6 +140,24 @@ final class AnalyzeCommand extends Command {
         // the listing and split counting start while Spark starts (local masters only; see EarlyCount)
         Archive.SourceRule rule = Archive.SourceRule.parse(sourceBy);
         EarlyCount.start(inputs, rule, List.of(out), sc);
+        Analyze.Options options = new Analyze.Options(inputs, out, overwrite, packets, partitions, rule, frames);
+        if (incremental) {
+            options = options.incremental(settle);
+        }
+        // an incremental run with nothing new ends here, before Spark starts (cron runs it every few minutes); a
+        // one-shot run lists its inputs while Spark starts
+        long started = System.nanoTime();
+        io.ackscope.spark.ArchiveInputs decided = !incremental ? null : Analyze.decide(prepared, options,
+                org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc));
+        if (decided != null && decided.nothingNew()) {
+            EarlyCount.clear();
+            Analyze.Summary s = Analyze.nothingNew(prepared, decided, (System.nanoTime() - started) / 1e9);
+            skippedLine(s.notRead(), System.err);
+            heldBackLine(s.heldBack(), settle, System.err);
+            console.println(TerminalText.escape("ackscope analyze: nothing new in " + Format.plural(s.files(),
+                    "file", "files") + "; " + out + " is unchanged"));
+            return 0;
+        }
         // the classic session's own builder: SparkSession.builder() first looks for its implementation with Scala
         // runtime reflection (0.6 s of CPU before anything else starts), and analyze only ever runs classic Spark
         SparkSession spark = org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
@@ -134,15 +165,14 @@ final class AnalyzeCommand extends Command {
             if (!sc.contains("spark.sql.shuffle.partitions")) {
                 spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
             }
-            long started = System.nanoTime();
             // the report is made from the staged tables and committed with them (before _SUCCESS); its line is
             // printed after the commit, below the summary
             java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
-            Analyze.Summary s = Analyze.run(spark, prepared,
-                    new Analyze.Options(inputs, out, overwrite, packets, partitions, rule, frames), System.err,
+            Analyze.Summary s = Analyze.run(spark, prepared, options, decided, System.err,
                     System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
             skippedLine(s.notRead(), System.err);
+            heldBackLine(s.heldBack(), settle, System.err);
             printSummary(s, (System.nanoTime() - started) / 1e9);
             console.print(reportLine.toString(java.nio.charset.StandardCharsets.UTF_8));
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;
@@ -181,6 +211,14 @@ final class AnalyzeCommand extends Command {
         }
         err.println(TerminalText.escape("ackscope analyze: not read (not captures, copies or outputs; reasons in "
                 + "_SUCCESS skipped_inputs): " + String.join(", ", paths)));
+    }
+
+    /** The files held back by --settle, as one line on standard error. */
+    static void heldBackLine(List<String> heldBack, java.time.Duration settle, PrintStream err) {
+        if (!heldBack.isEmpty()) {
+            err.println(TerminalText.escape("ackscope analyze: held back (modified less than " + settle.toMillis() / 1000.0
+                    + " s ago; the next run takes them): " + String.join(", ", heldBack)));
+        }
     }
 
     private void printSummary(Analyze.Summary s, double seconds) {

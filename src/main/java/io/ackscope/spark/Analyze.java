@@ -20,6 +20,7 @@ import io.ackscope.tcp.FrameFilter;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -30,8 +31,10 @@ import org.apache.spark.util.SerializableConfiguration;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,6 +61,14 @@ import java.util.UUID;
  *       output ({@link BeforeCommit}), commit ({@link OutputDirectory}).</li>
  * </ol>
  *
+ * <p><b>Incremental runs</b> ({@link Options#incremental}): the inputs are listed and compared with the output's
+ * {@code _ackscope_state/inputs.json} before anything is read ({@link #decide}, {@link ArchiveInputs}); with nothing
+ * new nothing is done, and otherwise (until open connections are carried between runs) every file is analysed
+ * again and every file of the earlier output retired in the same commit, so the tables, the pair tables of two
+ * capture points and the report are always those of one run over the files taken. A caller that runs batches
+ * ({@code analyze --watch}) calls {@link #run(SparkSession, Options, PrintStream, boolean, BeforeCommit)} with
+ * {@code options.incremental(settle)} once per batch.
+ *
  * <p><b>Memory</b> follows the connections open at once and the distinct latency values, never the capture size:
  * a read task holds one record buffer and one reused row, and Spark's shuffle writer spills when it must; an engine
  * task streams its frames from the shuffle blocks (a few blocks ahead, nothing sorted in memory) and holds the state
@@ -72,16 +83,19 @@ public final class Analyze {
     }
 
     /**
-     * @param inputs     capture files, directories or globs (any Hadoop filesystem)
-     * @param out        output directory
-     * @param overwrite  replace an earlier ackscope output in {@code out}
-     * @param packets    also write the {@code packets} table
-     * @param partitions shuffle partitions for the engine; 0 = {@code spark.sql.shuffle.partitions}
-     * @param sourceBy   how files are assigned to capture sources ({@link Archive.SourceRule})
-     * @param filter     the frames read ({@link FrameFilter}; the others are counted as skipped)
+     * @param inputs      capture files, directories or globs (any Hadoop filesystem)
+     * @param out         output directory
+     * @param overwrite   replace an earlier ackscope output in {@code out}
+     * @param packets     also write the {@code packets} table
+     * @param partitions  shuffle partitions for the engine; 0 = {@code spark.sql.shuffle.partitions}
+     * @param sourceBy    how files are assigned to capture sources ({@link Archive.SourceRule})
+     * @param filter      the frames read ({@link FrameFilter}; the others are counted as skipped)
+     * @param incremental add to the earlier output in {@code out} ({@link ArchiveInputs}): nothing is done when
+     *                    no file is new or changed
+     * @param settle      with {@code incremental}, the quiet period of each source's newest file ({@link Settle})
      */
     public record Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
-                          Archive.SourceRule sourceBy, FrameFilter filter) {
+                          Archive.SourceRule sourceBy, FrameFilter filter, boolean incremental, Duration settle) {
         public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions) {
             this(inputs, out, overwrite, packets, partitions, Archive.SourceRule.DIRECTORY, FrameFilter.NONE);
         }
@@ -89,6 +103,16 @@ public final class Analyze {
         public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
                        Archive.SourceRule sourceBy) {
             this(inputs, out, overwrite, packets, partitions, sourceBy, FrameFilter.NONE);
+        }
+
+        public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
+                       Archive.SourceRule sourceBy, FrameFilter filter) {
+            this(inputs, out, overwrite, packets, partitions, sourceBy, filter, false, Settle.DEFAULT);
+        }
+
+        /** These options for an incremental run with {@code settle} (h-watch runs one per batch). */
+        public Options incremental(Duration settle) {
+            return new Options(inputs, out, false, packets, partitions, sourceBy, filter, true, settle);
         }
     }
 
@@ -98,7 +122,14 @@ public final class Analyze {
                           long attemptsEvicted, Map<String, Long> tableRows, List<String> damaged, double seconds,
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
                           Map<String, String> taskTime, int sources, List<Archive.Skipped> notRead,
-                          FrameFilter filter) {
+                          FrameFilter filter, List<String> heldBack, boolean nothingNew) {
+
+        /** An incremental run that found nothing new: it wrote nothing. */
+        static Summary nothingNew(String out, ArchiveInputs in, double seconds) {
+            return new Summary(out, in.archive.files().size(), 0, 0, 0, 0, 0, 0, Map.of(), List.of(), seconds,
+                    Map.of(), 0, 0, Map.of(), in.archive.sources().size(), Analyze.notRead(in.archive), FrameFilter.NONE,
+                    in.heldBack, true);
+        }
 
         /** The summary {@code _SUCCESS} starts from ({@code OutputMarker} adds the file list). */
         public String json() {
@@ -118,6 +149,8 @@ public final class Analyze {
             for (Archive.Skipped n : notRead) {
                 w.beginObject(Layout.COMPACT).name("path").value(n.path()).name("reason").value(n.reason()).end();
             }
+            w.end().name("held_back").beginArray(Layout.COMPACT);
+            heldBack.forEach(w::value);
             w.end().name("filters").beginObject(Layout.COMPACT);
             for (Map.Entry<String, Object> e : filter.describe().entrySet()) {
                 w.name(e.getKey());
@@ -152,7 +185,7 @@ public final class Analyze {
     public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal,
                               BeforeCommit beforeCommit) throws IOException {
         OutputDirectory out = OutputDirectory.prepare(o.out(), o.inputs(),
-                spark.sparkContext().hadoopConfiguration(), o.overwrite());
+                spark.sparkContext().hadoopConfiguration(), o.overwrite(), o.incremental());
         return run(spark, out, o, console, terminal, beforeCommit);
     }
 
@@ -162,6 +195,30 @@ public final class Analyze {
      */
     public static Summary run(SparkSession spark, OutputDirectory out, Options o, PrintStream console,
                               boolean terminal, BeforeCommit beforeCommit) throws IOException {
+        return run(spark, out, o, null, console, terminal, beforeCommit);
+    }
+
+    /**
+     * Lists the inputs of {@code o} and decides what a run into {@code out} reads ({@link ArchiveInputs}: the
+     * settle rule, and for an incremental run whether anything is new), without Spark: a command can end at once
+     * when {@link ArchiveInputs#nothingNew()}, and otherwise hand the decision to {@link #run(SparkSession,
+     * OutputDirectory, Options, ArchiveInputs, PrintStream, boolean, BeforeCommit)}.
+     */
+    public static ArchiveInputs decide(OutputDirectory out, Options o, Configuration conf) throws IOException {
+        return ArchiveInputs.of(o, out, conf, System.currentTimeMillis());
+    }
+
+    /** The summary of an incremental run that found nothing new (it wrote nothing), for {@code decided}. */
+    public static Summary nothingNew(OutputDirectory out, ArchiveInputs decided, double seconds) {
+        return Summary.nothingNew(out.dir().toString(), decided, seconds);
+    }
+
+    /**
+     * As {@link #run(SparkSession, OutputDirectory, Options, PrintStream, boolean, BeforeCommit)}, reading what
+     * {@code decided} ({@link #decide}; null: decide now) says.
+     */
+    public static Summary run(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
+                              PrintStream console, boolean terminal, BeforeCommit beforeCommit) throws IOException {
         long start = System.nanoTime();
         Map<String, Double> phases = new LinkedHashMap<>();
         Configuration conf = spark.sparkContext().hadoopConfiguration();
@@ -174,9 +231,15 @@ public final class Analyze {
         try {
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             Configuration hadoop = CapturePlanner.hadoopConf(spark, Map.of());
-            Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
             long t = System.nanoTime();
-            Read read = read(spark, o, hadoop, confB, splits);
+            ArchiveInputs inputs = decided != null ? decided
+                    : ArchiveInputs.of(o, out, hadoop, System.currentTimeMillis());
+            if (inputs.nothingNew) {
+                out.abort();
+                return Summary.nothingNew(out.dir().toString(), inputs, secondsSince(start));
+            }
+            Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
+            Read read = read(spark, o, inputs.archive, hadoop, confB, splits);
             phases.put(READ, secondsSince(t));
             t = System.nanoTime();
             List<SplitStats> perFile = read.plan().perFile(splits.value());
@@ -184,11 +247,13 @@ public final class Analyze {
             ArchiveNumbering numbering = ArchiveNumbering.of(read.plan(), perFile, duplicates);
             Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
             phases.put(OVERLAPS, secondsSince(t));
-            Engine engine = enginePasses(spark, out, read.shuffled(), numbering, numberingB, confB, progress, phases);
+            Map<String, String> sourceDirs = CaptureFileRows.sourceDirs(read.plan(), perFile);
+            Engine engine = enginePasses(spark, out, read.shuffled(), numbering, numberingB, confB, progress, phases,
+                    sourceDirs);
             Map<String, Long> tableRows = engine.tableRows();
 
             t = System.nanoTime();
-            long attemptsEvicted = writeAggregates(out, engine, conf, tableRows);
+            long attemptsEvicted = writeAggregates(out, engine, conf, tableRows, sourceDirs.keySet());
             phases.put("latency summary", secondsSince(t));
             ReadPlan plan = splits.plan();
             Frames frames = writeFileTables(out, plan, perFile, numbering, conf, tableRows);
@@ -196,9 +261,7 @@ public final class Analyze {
                 t = System.nanoTime();
                 progress.phase("writing packets");
                 spark.sparkContext().setJobDescription("packets table");
-                spark.read().format("pcap").option("payloadBytes", 0).options(o.filter().options())
-                        .load(o.inputs().toArray(new String[0]))
-                        .write().parquet(out.staged("packets").toString());
+                PacketsTable.write(spark, o, out, numbering, read.plan(), sourceDirs);
                 tableRows.put("packets", frames.total() - frames.filtered());
                 phases.put("packets table", secondsSince(t));
             }
@@ -207,7 +270,9 @@ public final class Analyze {
                     frames.tcp(), frames.filtered(), connections, attemptsEvicted, tableRows, frames.damaged(),
                     secondsSince(start), phases, plan.partitions().size(), (int) plan.filePlans().stream()
                     .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
-                    notRead(plan.archive()), o.filter());
+                    notRead(plan.archive()), o.filter(), inputs.heldBack, false);
+            CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE),
+                    InputsState.json(inputs.state(read.plan(), perFile, numbering, id)));
             out.stage(result.json());
             beforeCommit.staged(out.staging().toString(), result);
             out.commit();
@@ -239,13 +304,13 @@ public final class Analyze {
      * both directions, so both directions of a 4-tuple meet in one partition; see SegmentRows.connectionKey), each
      * partition in file order (SegmentShuffle).
      */
-    private static Read read(SparkSession spark, Options o, Configuration hadoop,
+    private static Read read(SparkSession spark, Options o, Archive archive, Configuration hadoop,
                              Broadcast<SerializableConfiguration> confB, SplitStatsAccumulator splits)
             throws IOException {
         int partitions = o.partitions() > 0 ? o.partitions()
                 : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
         spark.sparkContext().setJobDescription(READ);
-        ReadPlan readPlan = CapturePlanner.plan(spark, o.inputs(), o.sourceBy(), List.of(o.out()), hadoop, confB);
+        ReadPlan readPlan = CapturePlanner.plan(spark, archive, hadoop, confB);
         splits.planned(readPlan);
         SegmentShuffle.Shuffled shuffled = SegmentShuffle.inFileOrder(spark.sparkContext(), readPlan, confB, splits,
                 partitions, Segment.MAX_PAYLOAD_PREFIX, true, o.filter());
@@ -265,7 +330,8 @@ public final class Analyze {
     private static Engine enginePasses(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
                                        ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
                                        Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
-                                       Map<String, Double> phases) throws IOException {
+                                       Map<String, Double> phases, Map<String, String> sourceDirs)
+            throws IOException {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
         long t = System.nanoTime();
@@ -302,7 +368,7 @@ public final class Analyze {
                     confB.value().value())).iterator(), false).collect());
         }
         Map<String, Long> tableRows = TableCommit.engineTables(out, results, spark.sparkContext().getConf()
-                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)));
+                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs);
         phases.put(PASS2, secondsSince(t));
         ranksB.destroy();
         numberingB.destroy();
@@ -346,7 +412,7 @@ public final class Analyze {
      * the connection attempts the tasks evicted.
      */
     private static long writeAggregates(OutputDirectory out, Engine engine, Configuration conf,
-                                        Map<String, Long> tableRows) throws IOException {
+                                        Map<String, Long> tableRows, Collection<String> sources) throws IOException {
         LatencyAggregate latency = new LatencyAggregate();
         FindingsAggregate findings = new FindingsAggregate();
         VantageAggregate vantage = new VantageAggregate();
@@ -362,8 +428,10 @@ public final class Analyze {
                 pairs == null ? List.of() : vantage.sourcePairRows(pairs, engine.ranked()), conf, tableRows);
         TableCommit.smallTable(out, VantageTables.HOST_TIMES,
                 pairs == null ? List.of() : vantage.hostTimeRows(pairs, engine.ranked()), conf, tableRows);
-        TableCommit.smallTable(out, LatencySummaryTable.TABLE, latency.rows(), conf, tableRows);
-        TableCommit.smallTable(out, FindingsTable.TABLE, findings.rows(), conf, tableRows);
+        TableCommit.partitioned(out, LatencySummaryTable.TABLE,
+                TableCommit.bySource(LatencySummaryTable.TABLE, latency.rows(), sources), conf, tableRows);
+        TableCommit.partitioned(out, FindingsTable.TABLE,
+                TableCommit.bySource(FindingsTable.TABLE, findings.rows(), sources), conf, tableRows);
         return attemptsEvicted;
     }
 
@@ -375,12 +443,13 @@ public final class Analyze {
     private static Frames writeFileTables(OutputDirectory out, ReadPlan plan, List<SplitStats> perFile,
                                           ArchiveNumbering numbering, Configuration conf,
                                           Map<String, Long> tableRows) throws IOException {
-        List<RowBuffer> fileRows = new ArrayList<>();
+        Map<String, List<RowBuffer>> fileRows = new java.util.TreeMap<>();
         List<String> damaged = new ArrayList<>();
         long totalFrames = 0, tcpFrames = 0, filteredFrames = 0;
         for (CaptureFile f : plan.files()) {
             SplitStats s = perFile.get(f.index());
-            fileRows.add(CaptureFileRows.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
+            fileRows.computeIfAbsent(CaptureFileRows.dir(plan, f, perFile), d -> new ArrayList<>()).add(
+                    CaptureFileRows.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
                     plan.filePlans().get(f.index()), s, numbering,
                     plan.archive() != null ? plan.archive().files().get(f.index()) : null));
             if (s != null) {
@@ -392,8 +461,9 @@ public final class Analyze {
                 }
             }
         }
-        TableCommit.smallTable(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows);
-        TableCommit.smallTable(out, SourcesTable.TABLE, SourceRows.rows(plan, perFile, numbering), conf, tableRows);
+        TableCommit.partitioned(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows);
+        TableCommit.partitioned(out, SourcesTable.TABLE, TableCommit.bySource(SourcesTable.TABLE,
+                SourceRows.rows(plan, perFile, numbering), plan.sources()), conf, tableRows);
         return new Frames(totalFrames, tcpFrames, filteredFrames, damaged);
     }
 

@@ -155,6 +155,11 @@ final class ArchiveNumbering implements Serializable {
         return sources[source];
     }
 
+    /** The position of {@code file} in its source (0-based, time order): {@code file_index} in the tables. */
+    int fileInSource(int file) {
+        return file - firstFile[sourceOfFile[file]];
+    }
+
     FileFrames frames(int file) {
         return frames[file];
     }

@@ -3,16 +3,20 @@ package io.ackscope.spark;
 import io.ackscope.spark.source.CaptureFile;
 import io.ackscope.spark.source.FilePlan;
 import io.ackscope.spark.source.FrameAccounting;
+import io.ackscope.spark.source.ReadPlan;
 import io.ackscope.spark.source.SplitStats;
 
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.decode.DecodeStatus;
 import io.ackscope.tables.CaptureFilesTable;
+import io.ackscope.tables.HivePath;
 import io.ackscope.tables.RowBuffer;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** How a capture file's plan, split statistics and numbering become its row of {@link CaptureFilesTable}. */
 final class CaptureFileRows {
@@ -27,6 +31,35 @@ final class CaptureFileRows {
             ERROR_OFFSET = 22, ERROR = 23, TAIL_OFFSET = 24, TAIL_PROBLEM = 25, COMPLETE = 26, SEEK_FRAMES = 27,
             SEEK_OFFSETS = 28, SOURCE = 29, FIRST_SOURCE_FRAME = 30, DUPLICATE_FRAMES = 31, DUPLICATE_RANGES = 32,
             HARDWARE = 33, OS = 34, APPLICATION = 35, INTERFACE_NAMES = 36, COMMENTS = 37;
+
+    /**
+     * The partition directory of a file's {@code capture_files} row: its source, and the UTC date of its first
+     * record (from the listing; from the read's figures for a plan without one).
+     */
+    static String dir(ReadPlan plan, CaptureFile file, List<SplitStats> perFile) {
+        long first = Long.MIN_VALUE;
+        if (plan.archive() != null) {
+            first = plan.archive().files().get(file.index()).firstNanos();
+        } else {
+            SplitStats s = perFile.get(file.index());
+            if (s != null && s.firstNanos() <= s.lastNanos()) {
+                first = s.firstNanos();
+            }
+        }
+        return HivePath.sourceDateDir(file.sourceName(), first);
+    }
+
+    /**
+     * Each source's directory for a table partitioned by source and date where it has no rows: its first file's
+     * ({@link #dir}), in source order.
+     */
+    static Map<String, String> sourceDirs(ReadPlan plan, List<SplitStats> perFile) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (CaptureFile f : plan.files()) {
+            out.putIfAbsent(f.sourceName(), dir(plan, f, perFile));
+        }
+        return out;
+    }
 
     /**
      * Fills {@code row} for one file from its merged split statistics ({@code stats} null when no split of it
@@ -44,7 +77,7 @@ final class CaptureFileRows {
                 .setString(APPLICATION, m != null ? m.application() : null)
                 .setStringList(INTERFACE_NAMES, m != null ? m.interfaces() : List.of())
                 .setStringList(COMMENTS, m != null ? m.comments() : List.of());
-        row.setString(FILE, file.path()).setInt(FILE_INDEX, file.index()).setLong(FILE_BYTES, file.length())
+        row.setString(FILE, file.path()).setInt(FILE_INDEX, numbering.fileInSource(file.index())).setLong(FILE_BYTES, file.length())
                 .setString(READ_MODE, plan.splits() > 1 ? "split" : "whole")
                 .setString(WHOLE_REASON, plan.splits() > 1 ? null : plan.wholeReason())
                 .setInt(SPLITS, plan.splits());

@@ -50,8 +50,8 @@ final class CommitSteps {
         try (FSDataInputStream in = fs.open(new Path(staging, COMMIT_RECORD))) {
             record = JSON.readTree(in);
         }
-        Set<String> fresh = new LinkedHashSet<>();
-        record.path("new").forEach(n -> fresh.add(n.asText()));
+        Set<String> added = new LinkedHashSet<>();
+        record.path("add").forEach(n -> added.add(n.asText()));
         Path trash = new Path(staging, TRASH);
         fs.mkdirs(trash);
         Path stagedMarker = new Path(staging, SUCCESS);
@@ -60,29 +60,51 @@ final class CommitSteps {
             rename(fs, marker, new Path(trash, SUCCESS));
             step("old-marker-moved");
         }
-        for (JsonNode n : record.path("old")) {
-            String e = n.asText();
-            if (fresh.contains(e) && !fs.exists(new Path(staging, e))) {
-                continue; // already replaced by the new entry
+        Set<Path> emptied = new LinkedHashSet<>();
+        for (JsonNode n : record.path("retire")) {
+            String f = n.asText();
+            if (added.contains(f) && !fs.exists(new Path(staging, f))) {
+                continue; // already replaced by the new file
             }
-            Path p = new Path(dir, e);
+            Path p = new Path(dir, f);
             if (fs.exists(p)) {
-                rename(fs, p, new Path(trash, e));
+                moveInto(fs, p, new Path(trash, f));
                 step("old-entry-moved");
             }
+            emptied.add(p.getParent());
         }
-        for (String e : fresh) {
-            Path p = new Path(staging, e);
+        for (String f : added) {
+            Path p = new Path(staging, f);
             if (fs.exists(p)) {
-                rename(fs, p, new Path(dir, e));
+                moveInto(fs, p, new Path(dir, f));
                 step("new-entry-moved");
             }
+        }
+        for (Path d : emptied) {
+            removeEmpty(fs, d, dir);
         }
         if (fs.exists(stagedMarker)) {
             rename(fs, stagedMarker, marker);
             step("marker-moved");
         }
         fs.delete(staging, true);
+    }
+
+    /** Renames {@code from} to {@code to}, creating {@code to}'s directory first. */
+    private static void moveInto(FileSystem fs, Path from, Path to) throws IOException {
+        fs.mkdirs(to.getParent());
+        rename(fs, from, to);
+    }
+
+    /** Deletes {@code d} and its parents below {@code top} while they are empty (retired partitions). */
+    private static void removeEmpty(FileSystem fs, Path d, Path top) throws IOException {
+        Path root = fs.makeQualified(top);
+        for (Path p = fs.makeQualified(d); p != null && !p.equals(root) && p.depth() > root.depth();
+             p = p.getParent()) {
+            if (!fs.exists(p) || fs.listStatus(p).length > 0 || !fs.delete(p, false)) {
+                return;
+            }
+        }
     }
 
     private static void rename(FileSystem fs, Path from, Path to) throws IOException {

@@ -36,12 +36,15 @@ final class EngineRows {
     private static final int E_IP = EngineTables.LATENCY_EVENTS.ordinal("side_ip");
     private static final int X_STALL = EngineTables.EXCHANGES.ordinal("stall_us");
 
-    /** A connection's row; {@code peer}: its match in another source (the peer columns), or null. */
-    static void connection(RowBuffer r, ConnectionRecord c, long stream, String source, boolean crossesGap,
-                           VantagePlan.Peer peer) {
+    /**
+     * A connection's row; {@code fileInSource}: its first file's position in its source ({@code first_file_index});
+     * {@code peer}: its match in another source (the peer columns), or null.
+     */
+    static void connection(RowBuffer r, ConnectionRecord c, long stream, int fileInSource, String source,
+                           boolean crossesGap, VantagePlan.Peer peer) {
         r.clear();
         int i = 0;
-        r.setLong(i++, stream).setInt(i++, c.id().firstFileIndex()).setLong(i++, c.id().firstFrameNumber())
+        r.setLong(i++, stream).setInt(i++, fileInSource).setLong(i++, c.id().firstFrameNumber())
                 .setString(i++, c.originatorRule().name());
         r.setTimestampNanos(i++, c.firstNanos()).setTimestampNanos(i++, c.lastNanos())
                 .setLong(i++, c.durationNanos() / 1000);

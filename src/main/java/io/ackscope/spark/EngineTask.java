@@ -5,6 +5,7 @@ import io.ackscope.spark.source.SegmentRows;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.capture.FileGap;
 import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.HivePath;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.AckDelay;
@@ -50,6 +51,8 @@ final class EngineTask {
     private EngineTask() {
     }
 
+    private static final long DAY_NANOS = 86_400_000_000_000L;
+
     /** Bits of the frame number in a {@link #key}; the file index is above them. */
     private static final int FRAME_BITS = 40;
 
@@ -86,17 +89,30 @@ final class EngineTask {
 
     /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
     static Pass1 connectionKeys(Iterator<InternalRow> rows, ArchiveNumbering numbering) {
+        return connectionKeys(rows, numbering, -1, null);
+    }
+
+    /**
+     * Pass 1 of shuffle partition {@code partition} in a run that carries open connections ({@code carry}; null:
+     * none): connections an earlier run held are numbered already and left out.
+     */
+    static Pass1 connectionKeys(Iterator<InternalRow> rows, ArchiveNumbering numbering, int partition,
+                                EngineCarry carry) {
         long[][] keys = {new long[1024], new long[0]};
         int[] n = {0, 0};
         AnalysisSink sink = new AnalysisSink() {
             @Override
             public void onConnectionBoundary(ConnectionId id) {
-                add(0, key(id));
+                if (!EngineCarry.isCarried(id)) {
+                    add(0, key(id));
+                }
             }
 
             @Override
             public void onAttemptRevived(ConnectionId id) {
-                add(1, key(id));
+                if (!EngineCarry.isCarried(id)) {
+                    add(1, key(id));     // a carried one's first record was an earlier run's, and provisional
+                }
             }
 
             private void add(int list, long key) {
@@ -107,8 +123,10 @@ final class EngineTask {
             }
         };
         SharedTuples shared = numbering.sources() >= 2 ? new SharedTuples(numbering) : null;
+        EngineCarry.Hooks hooks = carry == null ? null : new EngineCarry.Resuming(carry, 1, partition, numbering,
+                id -> EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
         feed(shared == null ? rows : shared.watch(rows), numbering,
-                source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink));
+                source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink), hooks);
         long[] out = Arrays.copyOf(keys[0], n[0]);
         Arrays.sort(out);
         long[] revived = Arrays.copyOf(keys[1], n[1]);
@@ -127,6 +145,12 @@ final class EngineTask {
      */
     static Fed feed(Iterator<InternalRow> rows, ArchiveNumbering numbering,
                             java.util.function.IntFunction<TcpEngine> engines) {
+        return feed(rows, numbering, engines, null);
+    }
+
+    /** {@link #feed} with {@code hooks} around each source's engine (null: none). */
+    static Fed feed(Iterator<InternalRow> rows, ArchiveNumbering numbering,
+                    java.util.function.IntFunction<TcpEngine> engines, EngineCarry.Hooks hooks) {
         Segment s = new Segment();
         TcpEngine engine = null;
         int file = -1;
@@ -139,9 +163,13 @@ final class EngineTask {
                 file = s.fileIndex;
                 frames = numbering.frames(file);
                 if (numbering.source(file) != source) {
-                    done = finish(engine, done);
+                    done = finish(engine, source, done, hooks);
+                    // a carrying run runs the sources without frames here too (their held 4-tuples)
+                    for (int skipped = source + 1; hooks != null && skipped < numbering.source(file); skipped++) {
+                        done = finish(start(engines, skipped, hooks), skipped, done, hooks);
+                    }
                     source = numbering.source(file);
-                    engine = engines.apply(source);
+                    engine = start(engines, source, hooks);
                 }
             }
             if (frames.duplicate(s.frameNumber)) {
@@ -150,21 +178,48 @@ final class EngineTask {
             s.frameNumber = frames.sourceFrame(s.frameNumber);
             engine.accept(s);
         }
-        return finish(engine, done);
+        done = finish(engine, source, done, hooks);
+        for (int skipped = source + 1; hooks != null && skipped < numbering.sources(); skipped++) {
+            done = finish(start(engines, skipped, hooks), skipped, done, hooks);
+        }
+        return done;
+    }
+
+    private static TcpEngine start(java.util.function.IntFunction<TcpEngine> engines, int source, EngineCarry.Hooks hooks) {
+        TcpEngine engine = engines.apply(source);
+        if (hooks != null) {
+            try {
+                hooks.started(source, engine);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return engine;
     }
 
     /** Finishes {@code engine} (the end of its source), if any, and adds its figures to {@code sum}. */
-    private static Fed finish(TcpEngine engine, Fed sum) {
+    private static Fed finish(TcpEngine engine, int source, Fed sum, EngineCarry.Hooks hooks) {
         if (engine == null) {
             return sum;
+        }
+        if (hooks != null) {
+            try {
+                hooks.ending(source, engine);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
         engine.finish();
         return new Fed(sum.connections() + engine.connections(), sum.segments() + engine.segments(),
                 Math.max(sum.peakOpenTuples(), engine.peakOpenTuples()), sum.attemptsEvicted() + engine.attemptsEvicted());
     }
 
-    /** A table file one task attempt wrote. */
-    record Written(String table, String path, long rows) implements Serializable {
+    /**
+     * A table file one task attempt wrote.
+     *
+     * @param dir the partition directory of its rows in the table ({@code source=.../date=...}; {@code ""} flat)
+     */
+    record Written(String table, String dir, String path, long rows) implements Serializable {
     }
 
     /** What pass 2 of one partition produced. */
@@ -184,13 +239,24 @@ final class EngineTask {
      */
     static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf) {
+        return write(partition, attempt, rows, ranks, revived, numbering, plan, stagingRoot, conf, null);
+    }
+
+    /**
+     * Pass 2 in a run that carries open connections ({@code carry}; null: none): each source's held 4-tuples are
+     * resumed at its start and held at its end, and the rows its finish gives, and those of its evicted attempts still
+     * held, are written as provisional ({@link Writers#provisional}).
+     */
+    static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
+                        ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf,
+                        EngineCarry carry) {
         try (Writers w = new Writers(partition, attempt, stagingRoot, conf, ranks, revived, numbering, plan)) {
             PartitionPoints points = plan == null ? null
                     : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id), false));
             Fed fed = feed(rows, numbering, source -> {
                 w.points = points == null ? null : points.point(source);
                 return new TcpEngine(w);
-            });
+            }, carry == null ? null : w.carrying(carry));
             if (points != null) {
                 VantageRows.write(points, plan, ranks, numbering, w.vantage, w.oneWayDelaysSink());
             }
@@ -237,9 +303,26 @@ final class EngineTask {
         private long lastStream;
         private String lastSource;
         private String lastUid;
+        /** The partition directory of the last connection, and the source and UTC day it was made for. */
+        private String lastDir;
+        private String lastDirSource;
+        private long lastDay;
         /** Uids of open connections, each computed once (a SHA-256), until the connection's record. */
         private final Map<ConnectionId, String> uids = new HashMap<>();
         private IOException failure;
+        /**
+         * The rows written now are provisional: the next run of a carrying run retires and replaces them (true from
+         * the hold at a source's end, through its finish). The row writer routes them ({@code open-*} files).
+         */
+        boolean provisional;
+        /** Carrying open connections (null: not): then evicted attempts' records wait in {@link #pending}. */
+        private EngineCarry carry;
+        /** The source whose engine runs, in a carrying run. */
+        private int current = -1;
+        /** The attempt the sweep is evicting (its record comes next), in a carrying run. */
+        private ConnectionId evicting;
+        /** Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived. */
+        private final Map<ConnectionId, ConnectionRecord> pending = new java.util.LinkedHashMap<>();
 
         Writers(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
                 ArchiveNumbering numbering, VantagePlan plan) {
@@ -254,6 +337,12 @@ final class EngineTask {
         }
 
         private long stream(ConnectionId id) {
+            if (id != lastId && EngineCarry.isCarried(id)) {
+                lastId = id;      // numbered by an earlier run, in the source running now
+                lastStream = id.stream();
+                lastSource = numbering.sourceName(current);
+                lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
+            }
             if (id != lastId) {
                 int r = Arrays.binarySearch(ranks, key(id));
                 if (r < 0) {
@@ -263,6 +352,12 @@ final class EngineTask {
                 lastStream = numbering.stream(r, id.firstFileIndex());
                 lastSource = numbering.sourceName(numbering.source(id.firstFileIndex()));
                 lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
+                long day = Math.floorDiv(id.firstNanos(), DAY_NANOS);
+                if (lastDir == null || day != lastDay || !lastSource.equals(lastDirSource)) {
+                    lastDir = HivePath.sourceDateDir(lastSource, id.firstNanos());
+                    lastDay = day;
+                    lastDirSource = lastSource;
+                }
             }
             return lastStream;
         }
@@ -277,12 +372,21 @@ final class EngineTask {
             return lastSource;
         }
 
+        /** The partition directory of the connection {@link #stream} was last called for. */
+        private String dir() {
+            return lastDir;
+        }
+
         private void write(TaskOutput o) {
+            write(o, "");
+        }
+
+        private void write(TaskOutput o, String dir) {
             if (failure != null) {
                 return;
             }
             try {
-                o.write(stagingRoot, attempt, partition, conf);
+                o.write(dir, stagingRoot, attempt, partition, conf);
             } catch (IOException e) {
                 failure = e;
             }
@@ -333,14 +437,14 @@ final class EngineTask {
                 value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
             }
             EngineRows.rttSample(rttSamples.row, s, stream(s.connection()), source(), uid());
-            write(rttSamples);
+            write(rttSamples, dir());
         }
 
         @Override
         public void onAckDelay(AckDelay a) {
             value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
             EngineRows.ackDelay(ackDelays.row, a, stream(a.connection()), source(), uid());
-            write(ackDelays);
+            write(ackDelays, dir());
         }
 
         @Override
@@ -350,13 +454,13 @@ final class EngineTask {
             if (plan != null) {
                 plan.stallRow(stalls.row, numbering.source(s.connection().firstFileIndex()), s.ackFrame());
             }
-            write(stalls);
+            write(stalls, dir());
         }
 
         @Override
         public void onLatencyEvent(LatencyEvent e) {
             EngineRows.latencyEvent(latencyEvents.row, e, stream(e.connection()), source(), uid());
-            write(latencyEvents);
+            write(latencyEvents, dir());
         }
 
         @Override
@@ -374,17 +478,75 @@ final class EngineTask {
             if (plan != null) {
                 plan.exchangeRow(exchanges.row, key(e.connection()), e.index());
             }
-            write(exchanges);
+            write(exchanges, dir());
+        }
+
+        /** The hooks of a carrying run's pass 2 (see {@link #write(int, long, Iterator, long[], long[], ArchiveNumbering, VantagePlan, String, Configuration, EngineCarry)}). */
+        EngineCarry.Hooks carrying(EngineCarry carry) {
+            this.carry = carry;
+            return new EngineCarry.Resuming(carry, 2, partition, numbering,
+                    id -> EngineCarry.carried(id, stream(id), numbering.fileInSource(id.firstFileIndex()))) {
+                @Override
+                public void started(int source, TcpEngine engine) throws IOException {
+                    current = source;
+                    provisional = false;
+                    super.started(source, engine);
+                    String name = numbering.sourceName(source);
+                    for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.VALUES, partition, name)) {
+                        try {
+                            OpenValues.Open o = OpenValues.read(t.state());
+                            openValues.put(o.id(), o.values());
+                        } catch (IOException e) {
+                            throw new IOException("held values of source " + name + ": " + e.getMessage(), e);
+                        }
+                    }
+                }
+
+                @Override
+                public void ending(int source, TcpEngine engine) throws IOException {
+                    List<io.ackscope.tcp.HeldTuple> held = hold(source, engine);
+                    carry.held(EngineCarry.VALUES, partition, numbering.sourceName(source),
+                            OpenValues.of(held, openValues, ids()));
+                    provisional = true;           // what the finish gives, and the attempts still pending
+                    List<ConnectionRecord> kept = List.copyOf(pending.values());
+                    pending.clear();
+                    kept.forEach(Writers.this::onConnection);
+                }
+            };
+        }
+
+        @Override
+        public void onAttemptEvicted(ConnectionId id) {
+            evicting = carry == null ? null : id;
+        }
+
+        @Override
+        public void onAttemptSettled(ConnectionId id) {
+            ConnectionRecord c = pending.remove(id);
+            if (c != null) {
+                onConnection(c);
+            }
+        }
+
+        @Override
+        public void onAttemptRevived(ConnectionId id) {
+            pending.remove(id);    // superseded: the complete record comes when the revived connection ends
         }
 
         @Override
         public void onConnection(ConnectionRecord c) {
-            long key = key(c.id());
-            if (Arrays.binarySearch(revived, key) >= 0 && superseded.add(key)) {
+            boolean carried = EngineCarry.isCarried(c.id());
+            long key = carried ? -1 : key(c.id());
+            if (!carried && Arrays.binarySearch(revived, key) >= 0 && superseded.add(key)) {
                 return;      // the attempt's early record: the complete one comes when the revived connection ends
             }
+            if (c.id().equals(evicting)) {
+                evicting = null;
+                pending.put(c.id(), c);     // final once settled; provisional if still held at the end
+                return;
+            }
             long stream = stream(c.id());
-            int source = numbering.source(c.id().firstFileIndex());
+            int source = carried ? current : numbering.source(c.id().firstFileIndex());
             latency.connection(c, openValues.remove(c.id()), source());
             findings.connection(c, source());
             uids.remove(c.id());
@@ -392,14 +554,14 @@ final class EngineTask {
                 lastValuesId = null;
                 lastValues = null;
             }
-            EngineRows.connection(connections.row, c, stream, source(),
+            EngineRows.connection(connections.row, c, stream, numbering.fileInSource(c.id().firstFileIndex()), source(),
                     FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
                     plan == null ? null : plan.peer(key));
-            write(connections);
+            write(connections, dir());
         }
 
         List<Written> written() {
-            return outputs.stream().map(TaskOutput::written).filter(java.util.Objects::nonNull).toList();
+            return outputs.stream().flatMap(o -> o.written().stream()).toList();
         }
 
         @Override

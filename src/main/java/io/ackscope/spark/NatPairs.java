@@ -166,9 +166,7 @@ final class NatPairs implements Serializable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        EngineTask.Written file = out.written();
-        List<EngineTask.Written> files = file == null ? List.of() : List.of(file);
-        return new EngineTask.Result(partition, files, 0, 0, 0, 0, new LatencyAggregate().sealed(),
+        return new EngineTask.Result(partition, out.written(), 0, 0, 0, 0, new LatencyAggregate().sealed(),
                 new FindingsAggregate(), sums);
     }
 }

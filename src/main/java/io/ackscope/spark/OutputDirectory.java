@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -29,28 +30,32 @@ import java.util.UUID;
  * {@code DIR} holds either a complete output, old or new, or one that readers refuse and the next run completes.
  *
  * <p><b>Layout.</b> A complete output is {@code DIR/_SUCCESS} (the marker: the run's summary, its tables and the
- * manifest of every file it wrote; see {@link OutputMarker}), one directory per table and {@code report.html}. Other
- * files in {@code DIR} (notes, plots, a filtered report) are the user's: ackscope never removes or replaces them.
- * While a run works, {@code DIR} also holds {@code _ackscope.lock} (the run's lock: {@link OutputLock}, or
- * {@link CreatedLock} on Hadoop filesystems) and {@code _ackscope_staging_<id>/} (hidden from Spark and Hive by its
- * leading {@code _}).
+ * manifest of every file of the dataset; see {@link OutputMarker}), one directory per table (Hive-partitioned:
+ * {@code source=.../date=...}, see {@link TableCommit}), {@code report.html} and {@code _ackscope_state/}
+ * ({@link InputsState}: what the rows were made from, for {@code --incremental}). Other files in {@code DIR} (notes,
+ * plots, a filtered report) are the user's: ackscope never removes or replaces them. While a run works, {@code DIR}
+ * also holds {@code _ackscope.lock} (the run's lock: {@link OutputLock}, or {@link CreatedLock} on Hadoop
+ * filesystems) and {@code _ackscope_staging_<id>/} (hidden from Spark and Hive by its leading {@code _}).
  *
  * <p><b>Protocol.</b> {@link #prepare} (which {@code ackscope analyze} calls before Spark starts) refuses inputs
  * inside {@code DIR} and a {@code DIR} inside an input, takes the lock (a second run on {@code DIR} is refused with
  * the holder's pid and host), recovers what an earlier run left (below), refuses a non-empty {@code DIR} without
- * {@code overwrite}, and with it one that is not a complete ackscope output or whose table directories hold files the
- * manifest does not list; then it creates the staging directory. The run writes its tables there; {@link #stage}
- * writes {@code staging/_SUCCESS}, so that the staged output reads as a complete one and the report can be made from
- * it into {@code staging/report.html}. Then {@link #commit}, each step named for the test hook:
+ * {@code overwrite} or {@code incremental}, and with them one that is not a complete ackscope output or whose table
+ * directories hold files the manifest does not list; then it creates the staging directory. The run writes its
+ * files there, at the paths they take in {@code DIR}; {@link #stage} writes {@code staging/_SUCCESS}, so that the
+ * staged output reads as a complete one and the report can be made from it into {@code staging/report.html}. Then
+ * {@link #commit(java.util.Collection)}, given the files of the earlier output to retire (all of them for
+ * {@code --overwrite}), each step named for the test hook:
  * <ol>
- *   <li>{@code staged}: the marker is rewritten with the final manifest (everything in staging);</li>
+ *   <li>{@code staged}: the marker is rewritten with the final manifest: the earlier manifest without the retired
+ *       files, with every staged file;</li>
  *   <li>{@code commit-record}: {@code staging/_ackscope_commit} is written (to a temporary name, then renamed): the
- *       earlier output's entries to retire (from its manifest) and the new ones. From here the commit only goes
- *       forward;</li>
+ *       files to retire and the files to add. From here the commit only goes forward;</li>
  *   <li>{@code old-marker-moved}: the earlier {@code DIR/_SUCCESS} moves into {@code staging/_ackscope_old/} (the
  *       trash), so readers refuse {@code DIR} from here until step 6;</li>
- *   <li>{@code old-entry-moved}: each earlier entry moves into the trash;</li>
- *   <li>{@code new-entry-moved}: each new entry moves from staging into {@code DIR};</li>
+ *   <li>{@code old-entry-moved}: each file to retire moves into the trash;</li>
+ *   <li>{@code new-entry-moved}: each new file moves from staging to its place in {@code DIR}; the directories the
+ *       retired files leave empty are removed;</li>
  *   <li>{@code marker-moved}: {@code staging/_SUCCESS} is renamed to {@code DIR/_SUCCESS}, last: {@code DIR} is the
  *       new output;</li>
  *   <li>the staging directory (trash included) is deleted; {@link #close} deletes the lock file and unlocks it.</li>
@@ -105,13 +110,15 @@ public final class OutputDirectory implements AutoCloseable {
     private final AutoCloseable lock;
     private final boolean createdDir;
     private final OutputMarker previous;
+    private final boolean overwrite;
     private String summaryJson;
     private boolean committing;
     private boolean committed;
     private boolean closed;
 
     private OutputDirectory(FileSystem fs, Path dir, Path staging, AutoCloseable lock, boolean createdDir,
-                            OutputMarker previous) {
+                            OutputMarker previous, boolean overwrite) {
+        this.overwrite = overwrite;
         this.fs = fs;
         this.dir = dir;
         this.staging = staging;
@@ -126,6 +133,15 @@ public final class OutputDirectory implements AutoCloseable {
      */
     public static OutputDirectory prepare(String dir, List<String> inputs, Configuration conf, boolean overwrite)
             throws IOException {
+        return prepare(dir, inputs, conf, overwrite, false);
+    }
+
+    /**
+     * As {@link #prepare(String, List, Configuration, boolean)}; with {@code incremental}, a complete ackscope output
+     * in {@code dir} is taken as the earlier output the run adds to ({@link #previous}) instead of being refused.
+     */
+    public static OutputDirectory prepare(String dir, List<String> inputs, Configuration conf, boolean overwrite,
+                                          boolean incremental) throws IOException {
         refuseOverlap(inputs, dir, conf);
         Path path = new Path(dir);
         FileSystem fs = path.getFileSystem(conf);
@@ -159,9 +175,9 @@ public final class OutputDirectory implements AutoCloseable {
                 }
             }
             if (!others.isEmpty()) {
-                if (!overwrite) {
+                if (!overwrite && !incremental) {
                     throw new Refused(show(path) + " is not empty (use --overwrite to replace an earlier ackscope "
-                            + "output; files ackscope did not write are kept)", true);
+                            + "output, or --incremental to add to it; files ackscope did not write are kept)", true);
                 }
                 previous = ownOutput(fs, path);
             }
@@ -169,7 +185,7 @@ public final class OutputDirectory implements AutoCloseable {
             if (!fs.mkdirs(staging)) {
                 throw new IOException("cannot create " + staging);
             }
-            return new OutputDirectory(fs, path, staging, lock, created, previous);
+            return new OutputDirectory(fs, path, staging, lock, created, previous, overwrite);
         } catch (IOException | RuntimeException e) {
             release(lock);
             removeIfEmpty(fs, path, created);
@@ -257,6 +273,11 @@ public final class OutputDirectory implements AutoCloseable {
         return true;
     }
 
+    /** The marker of the earlier complete output in {@code DIR} (with --overwrite or --incremental), or null. */
+    public OutputMarker previous() {
+        return previous;
+    }
+
     /** The final directory. */
     public Path dir() {
         return dir;
@@ -309,34 +330,71 @@ public final class OutputDirectory implements AutoCloseable {
         return files;
     }
 
-    /** Moves the staged output into place (the steps of the class comment); the earlier output's entries go. */
+    /** Moves the staged output into place (the steps of the class comment); every file of the earlier output goes. */
     public void commit() throws IOException {
+        commit(previousFiles());
+    }
+
+    /**
+     * The files of the earlier output (its manifest; for a marker written before manifests, the files under its
+     * entries), none without one.
+     */
+    public List<String> previousFiles() throws IOException {
+        if (previous == null) {
+            return List.of();
+        }
+        if (previous.hasManifest()) {
+            return previous.files();
+        }
+        List<String> out = new ArrayList<>();
+        for (String e : previous.entries()) {
+            Path p = new Path(dir, e);
+            if (fs.exists(p)) {
+                if (fs.getFileStatus(p).isDirectory()) {
+                    out.addAll(relativeFiles(fs, p, e));
+                } else {
+                    out.add(e);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Moves the staged files into place (the steps of the class comment), retiring {@code retire} (files of the
+     * earlier output, relative to {@code DIR}); the new manifest is the earlier one without {@code retire}, with the
+     * staged files.
+     */
+    public void commit(Collection<String> retire) throws IOException {
         if (summaryJson == null) {
             throw new IllegalStateException("stage before commit");
         }
         CommitSteps.step("staged");
-        List<String> files = stagedFiles();
-        CommitSteps.writeAtomically(fs, new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, files));
-        Set<String> fresh = new LinkedHashSet<>();
-        for (String f : files) {
-            int slash = f.indexOf('/');
-            fresh.add(slash < 0 ? f : f.substring(0, slash));
-        }
-        if (previous != null) {
+        List<String> added = stagedFiles();
+        Set<String> retired = new LinkedHashSet<>(retire);
+        if (previous != null && overwrite) {
             ownOutput(fs, dir); // again: a file put into a table directory since prepare would go with it
         }
-        Set<String> old = previous == null ? Set.of() : previous.entries();
-        for (String e : fresh) {
-            if (!old.contains(e) && fs.exists(new Path(dir, e))) {
-                throw new Refused(show(new Path(dir, e)) + " was not written by ackscope and is in the way of the new "
-                        + "output; move it away and run again", true);
+        Set<String> kept = new TreeSet<>();
+        if (previous != null && previous.hasManifest()) {
+            kept.addAll(previous.files());
+        }
+        kept.removeAll(retired);
+        for (String f : added) {
+            if (!retired.contains(f) && (kept.contains(f) || fs.exists(new Path(dir, f)))) {
+                throw new Refused(show(new Path(dir, f)) + " was not written by ackscope and is in the way of the "
+                        + "new output; move it away and run again", true);
             }
         }
+        Set<String> manifest = new TreeSet<>(kept);
+        manifest.addAll(added);
+        CommitSteps.writeAtomically(fs, new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, manifest));
         ObjectNode record = CommitSteps.JSON.createObjectNode();
-        old.forEach(record.putArray("old")::add);
-        fresh.forEach(record.putArray("new")::add);
+        retired.forEach(record.putArray("retire")::add);
+        added.forEach(record.putArray("add")::add);
         committing = true;
-        CommitSteps.writeAtomically(fs, new Path(staging, COMMIT_RECORD), CommitSteps.JSON.writeValueAsString(record) + "\n");
+        CommitSteps.writeAtomically(fs, new Path(staging, COMMIT_RECORD),
+                CommitSteps.JSON.writeValueAsString(record) + "\n");
         CommitSteps.step("commit-record");
         CommitSteps.rollForward(fs, dir, staging);
         committed = true;

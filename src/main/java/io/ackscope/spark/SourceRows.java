@@ -57,7 +57,7 @@ final class SourceRows {
             if (first <= last) {
                 r.setTimestampNanos(5, first).setTimestampNanos(6, last);
             }
-            r.setInt(7, gaps.size()).setIntList(8, gaps.stream().mapToInt(FileGap::afterFile).toArray())
+            r.setInt(7, gaps.size()).setIntList(8, gaps.stream().mapToInt(g -> numbering.fileInSource(g.afterFile())).toArray())
                     .setLongList(9, gaps.stream().mapToLong(g -> g.nanos() / 1000).toArray())
                     .setInt(10, overlapping).setLong(11, duplicates).setInt(12, copies.size())
                     .setStringList(13, copies);

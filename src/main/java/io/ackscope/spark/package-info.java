@@ -8,7 +8,10 @@
  * key, each group in file order; {@link io.ackscope.spark.ArchiveNumbering} renumbers frames per source; the TCP
  * engine runs per partition ({@link io.ackscope.spark.EngineTask}), makes its records into rows
  * ({@link io.ackscope.spark.EngineRows}) and writes the tables ({@link io.ackscope.spark.TableFiles});
- * {@link io.ackscope.spark.OutputDirectory} commits them. With two or more capture sources, a vantage pass between
+ * {@link io.ackscope.spark.OutputDirectory} commits them, file by file, into their partition directories
+ * ({@link io.ackscope.spark.TableCommit}, {@code tables/HivePath}), with what they were made from
+ * ({@link io.ackscope.spark.InputsState}; {@code --incremental} compares the inputs with it first:
+ * {@link io.ackscope.spark.ArchiveInputs}, {@link io.ackscope.spark.Settle}). With two or more capture sources, a vantage pass between
  * the engine's two passes matches connections between sources ({@link io.ackscope.spark.VantagePlan}: each pair's
  * clock from all partitions; connections through a NAT, in different partitions, are paired by their ISNs and
  * regrouped by {@link io.ackscope.spark.NatPairs}), and pass 2 writes the peer columns and {@code one_way_delays}

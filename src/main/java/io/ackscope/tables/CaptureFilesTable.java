@@ -24,7 +24,8 @@ public final class CaptureFilesTable {
             List.of(
                     new Column("file", STRING, false, "", "Capture file (Hadoop path URI)."),
                     new Column("file_index", INT, false, "",
-                            "Position in (source, first timestamp, name) order: the order the engine reads files in."),
+                            "Position of the file in its source (0-based, in first timestamp then name order: the order "
+                                    + "the engine reads them in); stable when files are added to the source."),
                     new Column("file_bytes", LONG, false, "bytes", "Size of the file as stored (compressed size for a "
                             + "compressed file)."),
                     new Column("format", STRING, true, "", "pcap or pcapng; null when the file could not be opened."),

@@ -117,7 +117,8 @@ public final class EngineTables {
         List<Column> c = new ArrayList<>();
         c.add(new Column("stream", LONG, false, "",
                 "Connection index (tshark's `tcp.stream`): 0-based within the source, in order of first appearance."));
-        c.add(new Column("first_file_index", INT, false, "", "File of the connection's first frame (`capture_files`)."));
+        c.add(new Column("first_file_index", INT, false, "", "File of the connection's first frame: its `file_index` in the "
+                + "connection's source (`capture_files`)."));
         c.add(new Column("first_frame", LONG, false, "", "Frame number of its first frame" + FRAME_FILE));
         c.add(new Column("originator_rule", STRING, false, "",
                 "How the client (originator) was decided: SYN, SYN_ACK, FIRST_PACKET, WELL_KNOWN_PORT."));

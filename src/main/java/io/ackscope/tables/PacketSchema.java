@@ -31,8 +31,9 @@ public final class PacketSchema {
             List.of(
                     new Column("file", STRING, false, "", "Capture file (Hadoop path URI)."),
                     new Column("file_index", INT, false, "",
-                            "Position of the file in the sorted list of input files (0-based); with "
-                                    + "`frame` it gives file order."),
+                            "Position of the file: in the `packets` table, in its source (as "
+                                    + "`capture_files.file_index`); read through the `pcap` data source, in the "
+                                    + "sorted list of its input files (0-based). With `frame` it gives file order."),
                     new Column("frame", LONG, false, "",
                             "Frame number: 1-based number of the record in its file, as tshark's `frame.number` "
                                     + "(exact also when the file is read in splits)."),

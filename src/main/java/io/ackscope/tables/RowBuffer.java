@@ -127,6 +127,11 @@ public final class RowBuffer {
         return present[i];
     }
 
+    /** The value of a STRING column, or null when it is not set. */
+    public String stringAt(int i) {
+        return present[i] ? (String) refs[i] : null;
+    }
+
     long longAt(int i) {
         return longs[i];
     }

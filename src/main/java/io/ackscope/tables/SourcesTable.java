@@ -32,7 +32,7 @@ public final class SourcesTable {
                                     + "first is longer than any step between frames in the source's earlier files "
                                     + "(a missing rotated file). Connections across one have "
                                     + "`connections.crosses_file_gap`."),
-                    new Column("gap_after_files", INT_LIST, false, "", "`file_index` of the file before each gap."),
+                    new Column("gap_after_files", INT_LIST, false, "", "`file_index` (in this source) of the file before each gap."),
                     new Column("gap_us", LONG_LIST, false, "µs", "Length of each gap."),
                     new Column("overlapping_files", INT, false, "",
                             "Files holding frames of an earlier file of the source (their timestamps overlap)."),

@@ -14,9 +14,11 @@ public final class TableSchema {
      * (key-value metadata {@link #VERSION_KEY}). 1: before it was recorded; 2: {@code uid} in every engine table, the
  * server endpoint in their child tables; 3: one vocabulary ({@code *_time}, {@code *_frame}, the stall columns
      * by part and holder; {@link SchemaDoc#V3_RENAMES}), the acting host's address in the side tables, the peer
-     * columns of {@code connections} and the tables of two vantage points ({@link VantageTables}).
+     * columns of {@code connections} and the tables of two vantage points ({@link VantageTables}); 4: tables
+     * Hive-partitioned by {@code source=} (and {@code date=}; {@link HivePath}), {@code file_index} the file's
+     * position in its source.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     /** The Parquet key-value metadata key of {@link #VERSION}. */
     public static final String VERSION_KEY = "ackscope.schema_version";
 

@@ -51,6 +51,23 @@ public interface AnalysisSink {
     default void onAttemptRevived(ConnectionId id) {
     }
 
+    /**
+     * The sweep is about to give the record of an unanswered attempt before the end ({@link
+     * EngineConfig#attemptTimeoutNanos()}), keeping its 4-tuple as a tombstone: until {@link #onAttemptSettled} or
+     * {@link #onAttemptRevived} for the same id, a later segment may still supersede the record. A sink that writes
+     * results in runs ({@code analyze --incremental}) keeps the record back until then, and one still pending when
+     * the engine holds its 4-tuples ({@link TcpEngine#hold}: {@link TcpEngine#revivable}) is provisional.
+     */
+    default void onAttemptEvicted(ConnectionId id) {
+    }
+
+    /**
+     * The record given after {@link #onAttemptEvicted} is final: the tombstone was let go (forgotten, or replaced by a
+     * new connection on its 4-tuple) without a revival. Not called for tombstones still held at the end of the input.
+     */
+    default void onAttemptSettled(ConnectionId id) {
+    }
+
     /** Once per connection, after all its other results. */
     default void onConnection(ConnectionRecord connection) {
     }

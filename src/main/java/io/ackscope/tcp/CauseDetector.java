@@ -27,7 +27,9 @@ import java.util.Arrays;
  * </ul>
  * The episode's cause is the costliest kind in it: RTO, else probe, else fast, else spurious.
  */
-final class CauseDetector {
+final class CauseDetector implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /**
      * The smallest RTO a sender may use: Linux's TCP_RTO_MIN (200 ms); RFC 6298 (2.4) says 1 s, which other stacks
      * lower too, so a wait shorter than 200 ms is never called an RTO.
@@ -222,7 +224,9 @@ final class CauseDetector {
     }
 
     /** One recovery episode of one sender. */
-    private static final class Episode {
+    static final class Episode implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
         final int side;
         final long startTs, minRtt;
         long lowSeq, highEnd, endTs, lastTs, lastRtoWait;

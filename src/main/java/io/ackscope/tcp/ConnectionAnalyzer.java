@@ -19,6 +19,7 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  * a fixed ring of TCP timestamp values, and the current exchange. Results go to the {@link AnalysisSink} at once.
  */
 public final class ConnectionAnalyzer extends Handshake {
+    private static final long serialVersionUID = 1L;
 
     /** A stalled sender must resume within this long after the ACK arrives ("within a millisecond or so"). */
     public static final long RESUME_WINDOW_NANOS = 2_000_000L;

@@ -18,7 +18,7 @@ package io.ackscope.tcp;
  * @param serverPort       server port
  */
 public record ConnectionId(long stream, int firstFileIndex, long firstFrameNumber, long firstNanos, String clientIp,
-                           int clientPort, String serverIp, int serverPort) {
+                           int clientPort, String serverIp, int serverPort) implements java.io.Serializable {
 
     /** The id of the connection whose first frame is {@code first}, its client decided as the analyzer does. */
     static ConnectionId of(long stream, Segment first) {

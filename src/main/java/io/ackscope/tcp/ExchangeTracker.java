@@ -5,7 +5,9 @@ package io.ackscope.tcp;
  * responder's data (the response) until the originator sends again. See {@link Exchange} for the TTFB split; the
  * HTTP exchanges' server, network and queueing parts go to {@link ResponseTimeCauses}.
  */
-final class ExchangeTracker {
+final class ExchangeTracker implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final ConnectionId id;
     private final AnalysisSink sink;
     private final ConnectionAnalyzer connection;

@@ -4,7 +4,9 @@ package io.ackscope.tcp;
  * One direction of a connection, Zeek-endpoint style: Wireshark's per-flow sequence analysis state plus the
  * counters ackscope reports. All sequence values are unsigned 32-bit in longs; times are epoch nanoseconds.
  */
-final class Flow {
+final class Flow implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     // ---- Wireshark tcp_flow_t / tcp_analyze_seq_info, with the same meaning and the same "0 = unset" quirks ----
     boolean baseSeqSet;
     long baseSeq;
@@ -115,6 +117,17 @@ final class Flow {
     /** Zero-window advertisements of this flow's sender in its current zero-window episode. */
     int zeroWindowAdverts;
     long zeroWindowFrame = -1;
+
+    /** Held state read back ({@link TcpEngine#resume}) must index its arrays as this class does. */
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        int cap = tsvals == null ? 0 : tsvals.length;
+        if ((tsvals == null) != (tsvalTimes == null) || cap > TSVAL_RING || (cap > 0 && tsvalTimes.length != cap)
+                || tsvalCount < 0 || tsvalCount > cap || tsvalHead < 0 || (cap > 0 && tsvalHead >= cap)
+                || (events != null && events.length != LOST_SEGMENTS + 1)) {
+            throw new java.io.InvalidObjectException("malformed flow");
+        }
+    }
 
     /** Records a TSval the first time this side sends it. */
     void rememberTsval(long tsval, long ts) {

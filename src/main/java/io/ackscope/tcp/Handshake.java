@@ -8,7 +8,9 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  * initial RTT and the vantage point they imply. {@link ConnectionAnalyzer} extends it rather than holding one, so a
  * connection stays one object (the per-connection bytes in package-info).
  */
-abstract class Handshake {
+abstract class Handshake implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     // tshark tcp_analysis fields (0 = unset, as nstime_is_zero)
     /** ts_mru_syn: time of the most recent SYN without ACK. */
     long tsMruSyn;

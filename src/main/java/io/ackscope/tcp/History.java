@@ -11,7 +11,9 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  * Sides are recorded as "a" (sender of the connection's first frame) or "b" and mapped to originator/responder
  * only when rendered, because the originator may be decided after the first letters.
  */
-final class History {
+final class History implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private static final String ONCE_LETTERS = "SHADFRQI";
     /** Bounds the history: 8 once-letters and 2 log-scale letters per side fit with room to spare. */
     private static final int MAX_EVENTS = 48;
@@ -20,6 +22,14 @@ final class History {
     private int length;
     private int onceSeen;                                   // bit per (letter, side)
     private int retransmissionsA, retransmissionsB, zeroWindowsA, zeroWindowsB;
+
+    /** Held state read back ({@link TcpEngine#resume}) must index its array as this class does. */
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        if (events == null || events.length > MAX_EVENTS || length < 0 || length > events.length) {
+            throw new java.io.InvalidObjectException("malformed history");
+        }
+    }
 
     /** Records the letters of one segment: its TCP flags, payload length and sequence-analysis flags. */
     void frame(int tcpFlags, int payloadLength, int analysisFlags, boolean fromA) {

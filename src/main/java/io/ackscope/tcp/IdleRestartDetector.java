@@ -30,7 +30,9 @@ import java.util.Arrays;
  * <p>Every connection whose responder sends data keeps one (a few longs: the state of one response at a time);
  * events go to the sink each call passes, the analyzer's current one (a replay mutes it first).
  */
-final class IdleRestartDetector {
+final class IdleRestartDetector implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** Linux's minimum RTO (TCP_RTO_MIN): a shorter idle period cannot restart its congestion window. */
     static final long IDLE_NANOS = 200_000_000L;
     /** The shortest stop: below it, spacing between segments is pacing or scheduling, not a flight's end. */

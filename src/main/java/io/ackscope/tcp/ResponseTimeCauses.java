@@ -12,7 +12,9 @@ package io.ackscope.tcp;
  * trip, and its excess over the smallest round trip of the connection (the handshake leg or an earlier request's, as
  * pping and RFC 6817's base delay take the minimum) is queueing.
  */
-final class ResponseTimeCauses {
+final class ResponseTimeCauses implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** Below this a server's or a queue's part of one exchange is not a cause (a loaded but healthy server). */
     static final long MIN_PART_NANOS = 10_000_000L;
     /**

@@ -10,7 +10,9 @@ package io.ackscope.tcp;
  * connections have none.
  * Candidates are indexed by holding side (0 = a, 1 = b).
  */
-final class StallDetector {
+final class StallDetector implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final long[] heldFrame = {-1, -1};
     private final long[] heldTs = new long[2];
     private final int[] heldLen = new int[2];

@@ -9,7 +9,9 @@ public record Summary(long count, long minNanos, long meanNanos, long maxNanos) 
     public static final Summary EMPTY = new Summary(0, -1, -1, -1);
 
     /** Mutable accumulator; a connection allocates one when it has its first value (null stands for no values). */
-    static final class Acc {
+    static final class Acc implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
         /** Adds {@code v} to {@code acc}, allocating it first when null; returns the accumulator. */
         static Acc add(Acc acc, long v) {
             Acc a = acc == null ? new Acc() : acc;

@@ -35,6 +35,12 @@ final class SynAttempt {
                 && (s.seq >>> 32) == 0 && (s.ack >>> 32) == 0 && (s.tsVal >>> 32) == 0 && (s.tsEcr >>> 32) == 0;
     }
 
+    /** True when {@code log} has the shape {@link #append} gives (one to {@link #MAX_SYNS} SYNs). */
+    static boolean valid(long[] log) {
+        int syns = (log.length - HEAD) / WORDS;
+        return log.length == HEAD + syns * WORDS && syns >= 1 && syns <= MAX_SYNS;
+    }
+
     /** Number of SYNs in {@code log}. */
     static int syns(long[] log) {
         return (log.length - HEAD) / WORDS;

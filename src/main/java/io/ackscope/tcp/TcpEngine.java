@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.UnaryOperator;
 
 /**
  * The streaming engine for a whole capture (or several, concatenated in file order): routes each segment to the
@@ -70,13 +71,17 @@ public final class TcpEngine {
         this(EngineConfig.DEFAULTS, sink);
     }
 
+    private TupleTracker newTracker() {
+        return new TupleTracker(config, streams, sink, boundariesOnly, fa, replay);
+    }
+
     /** Analyses one segment. Segments must come in capture order (file order, then frame order). */
     public void accept(Segment s) {
         segments++;
         probe.set(s);
         Entry e = table.get(probe);
         if (e == null) {
-            e = new Entry(new TupleKey().copy(probe), new TupleTracker(config, streams, sink, boundariesOnly, fa, replay));
+            e = new Entry(new TupleKey().copy(probe), newTracker(), streams.count());
             table.put(e.key, e);
             if (table.size() > peakOpen) {
                 peakOpen = table.size();
@@ -148,6 +153,92 @@ public final class TcpEngine {
         }
     }
 
+    /**
+     * Every 4-tuple still held, before {@link #finish()}, to continue in a later engine ({@link #resume}): in the order
+     * {@link #finish()} would emit them. Every {@link ConnectionId} in the state goes through {@code ids} (once per
+     * id). The engine is unchanged: it may go on, or finish.
+     *
+     * <p>What a consumer does with the results ({@code analyze --incremental}): the records {@link #finish()} gives
+     * after a hold are provisional, and so are those of the {@link #revivable} attempts; a later engine that resumes
+     * every held 4-tuple and reads the rest of the input then gives the others, so that the records given before the
+     * hold, less the provisional ones, and the later engine's records are exactly those of one engine over the whole
+     * input (a revived attempt's first record superseded by its last, as within one engine). Exact when the later
+     * engine resumes the 4-tuples of one engine, which carry its capture clock (so sweeps fall at the same capture
+     * times); tuples of several engines resumed in one take the latest clock.
+     */
+    public List<HeldTuple> hold(UnaryOperator<ConnectionId> ids) {
+        List<Entry> open = new ArrayList<>(table.values());
+        open.sort((x, y) -> Long.compare(x.firstStream, y.firstStream));
+        TrackerState.Clock clock = new TrackerState.Clock(maxTs, lastSweep, jumpPending);
+        Map<ConnectionId, ConnectionId> once = new java.util.IdentityHashMap<>();
+        UnaryOperator<ConnectionId> rewrite = id -> once.computeIfAbsent(id, ids);
+        List<HeldTuple> out = new ArrayList<>(open.size());
+        for (Entry e : open) {
+            TupleKey k = e.key;
+            out.add(new HeldTuple(k.aHi, k.aLo, k.aPort, k.bHi, k.bLo, k.bPort,
+                    TrackerState.write(e.tracker, clock, rewrite)));
+        }
+        return out;
+    }
+
+    /**
+     * Takes over a 4-tuple {@link #hold} gave (from an engine of the same kind), before this engine's first
+     * {@link #accept}. Its connections keep the ids the hold wrote; new ones are numbered from this engine's count.
+     *
+     * @throws IllegalArgumentException the state was written by another ackscope version, by an engine of the other
+     *                                  kind, or is malformed; or its 4-tuple is held already
+     * @throws IllegalStateException    this engine has accepted a segment
+     */
+    public void resume(HeldTuple held) {
+        if (segments > 0) {
+            throw new IllegalStateException("resume before the first segment");
+        }
+        TupleKey key = new TupleKey();
+        key.aHi = held.aHi();
+        key.aLo = held.aLo();
+        key.aPort = held.aPort();
+        key.bHi = held.bHi();
+        key.bLo = held.bLo();
+        key.bPort = held.bPort();
+        if (table.containsKey(key)) {
+            throw new IllegalArgumentException("4-tuple " + key + " resumed twice");
+        }
+        TupleTracker fresh = newTracker();
+        TrackerState.Read r = TrackerState.read(held.state(), fresh);
+        if (r.boundariesOnly() != boundariesOnly) {
+            throw new IllegalArgumentException("held state of " + key + " is a" + (r.boundariesOnly()
+                    ? " boundaries-only" : " full") + " engine's; this engine is the other kind");
+        }
+        TrackerState.Clock c = r.clock();
+        if (maxTs == Long.MIN_VALUE || c.maxTs() > maxTs) {
+            maxTs = c.maxTs();
+            lastSweep = c.lastSweep();
+            jumpPending = c.jumpPending();
+        }
+        Entry e = new Entry(key, r.tracker(), Long.MIN_VALUE + table.size());
+        table.put(key, e);
+        peakOpen = Math.max(peakOpen, table.size());
+        e.scheduled = e.tracker.dueAfter();
+        queue.add(new Due(e.scheduled, e));
+    }
+
+    /**
+     * The unanswered attempts whose record this engine's sweep gave (before the end) while their 4-tuple is still
+     * held, as tombstones: a later segment may revive one ({@link AnalysisSink#onAttemptRevived}), superseding that
+     * record. A run that continues in a later engine ({@link #hold}) treats their records as provisional: the later
+     * engine gives each again when it lets go of the tombstone, or the complete one if it revives it.
+     */
+    public List<ConnectionId> revivable() {
+        List<ConnectionId> out = new ArrayList<>();
+        for (Entry e : table.values()) {
+            ConnectionId id = e.tracker.revivable();
+            if (id != null) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
     /** 4-tuples currently held. */
     public int openTuples() {
         return table.size();
@@ -188,14 +279,16 @@ public final class TcpEngine {
     private final class Entry {
         final TupleKey key;
         final TupleTracker tracker;
-        final long firstStream = streams.count();
+        /** Streams counted before this entry came (resumed entries come before all: negative), for finish's order. */
+        final long firstStream;
         /** The earliest time this entry is queued under. */
         long scheduled = Long.MAX_VALUE;
         boolean removed;
 
-        Entry(TupleKey key, TupleTracker tracker) {
+        Entry(TupleKey key, TupleTracker tracker, long firstStream) {
             this.key = key;
             this.tracker = tracker;
+            this.firstStream = firstStream;
         }
     }
 }

@@ -43,8 +43,16 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  * them (a client retrying after a RST) gets the stream again in a new analyzer, whose record is a second one for the
  * stream. An attempt timeout no shorter than the idle timeout keeps no tombstones: attempts then idle out like other
  * connections.
+ *
+ * <p><b>Held state.</b> A tracker serializes ({@link TcpEngine#hold}, {@link TrackerState}); the objects it shares
+ * with its engine are bound to the resuming engine's. A tombstone resumed in a later engine had its record given by
+ * the earlier one, which a continuing run treats as provisional (it may be superseded): this tracker gives that
+ * record again when it lets go of the tombstone (forgotten, replaced by a new connection, or at the end), and gives
+ * the boundary of a revived one at its end, so that across engines every connection's record and boundary come once.
  */
-public final class TupleTracker {
+public final class TupleTracker implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     private final EngineConfig config;
     private final StreamCounter streams;
     private final AnalysisSink sink;
@@ -52,20 +60,57 @@ public final class TupleTracker {
     private final FrameAnalysis fa;
     private ConnectionAnalyzer current;
     /**
-     * Stream of the last connection of this 4-tuple that ended, -1 none: a later one reuses its ports (tshark's "TCP
-     * port numbers reused" on its SYN), which the connection-churn cause reports.
+     * The last connection of this 4-tuple that ended, null none: a later one reuses its ports (tshark's "TCP port
+     * numbers reused" on its SYN), which the connection-churn cause reports. An id, not a stream number: a tracker
+     * resumed in a later engine ({@link TcpEngine#resume}) meets stream numbers of that engine's count.
      */
-    private long endedStream = -1;
+    private ConnectionId ended;
     /** The current connection as packed SYNs instead of {@link #current} (see the class comment), or null. */
     private long[] attempt;
     /** Stream number of {@link #attempt} (its first frame is the first packed SYN's). */
     private long attemptStream;
+    /**
+     * The id of {@link #attempt} when it came from held state ({@link TcpEngine#hold} may rewrite ids), else null:
+     * the id is then rebuilt from the first packed SYN, which costs no memory while the attempt waits.
+     */
+    private ConnectionId attemptId;
     /** {@link #attempt} was emitted by the sweep and is kept as a tombstone. */
     private boolean attemptEmitted;
+    /**
+     * {@link #attempt} is a tombstone whose record an earlier engine gave before this one resumed it: that record
+     * was provisional, so this tracker gives it again when it lets go of the tombstone, unless the attempt is revived
+     * (then its complete record, and its boundary, come at its end).
+     */
+    private boolean givenEarlier;
     private final Segment replay;
 
     private static final AnalysisSink MUTED = new AnalysisSink() {
     };
+
+    /** The per-engine objects a tracker shares with its engine (not part of its held state). */
+    EngineConfig config() {
+        return config;
+    }
+
+    StreamCounter streams() {
+        return streams;
+    }
+
+    AnalysisSink sink() {
+        return sink;
+    }
+
+    FrameAnalysis frameAnalysis() {
+        return fa;
+    }
+
+    Segment replay() {
+        return replay;
+    }
+
+    boolean boundariesOnly() {
+        return boundariesOnly;
+    }
 
     public TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink) {
         this(config, streams, sink, false, new FrameAnalysis(), new Segment());
@@ -114,14 +159,18 @@ public final class TupleTracker {
                 return;
             }
         }
+        ConnectionId inflated = null;
         if (attempt != null) {
             if (attemptEmitted && (s.flags & (SYN | ACK)) == SYN && SynAttempt.fromOriginator(attempt, s)
                     && s.seq != SynAttempt.isn(attempt)) {
+                letGo(fa);
                 attempt = null;          // a new connection on the tombstone's 4-tuple (port reuse)
                 attemptEmitted = false;
             } else {
                 reopening = attemptEmitted;
-                inflate(fa);
+                inflate(fa, attemptEmitted && !givenEarlier);
+                givenEarlier = false;
+                inflated = current.id();
                 if (reopening) {
                     sink.onAttemptRevived(current.id());
                 }
@@ -130,23 +179,25 @@ public final class TupleTracker {
         step(s);
         if (!reopening && current.isAttempt() && SynAttempt.fits(s)) {
             // pack the attempt: the SYNs packed so far and this one, or this one when it started the connection
-            boolean continued = attempt != null && current.id().stream() == attemptStream;
+            boolean continued = attempt != null && current.id() == inflated;
             boolean started = current.id().firstFileIndex() == s.fileIndex
                     && current.id().firstFrameNumber() == s.frameNumber;
             if ((continued && SynAttempt.syns(attempt) < SynAttempt.MAX_SYNS) || started) {
                 attempt = SynAttempt.append(continued ? attempt : null, s);
                 attemptStream = current.id().stream();
+                attemptId = continued ? attemptId : null;
                 current = null;
                 return;
             }
         }
         attempt = null;
+        attemptId = null;
         attemptEmitted = false;
     }
 
     /** Tells the new {@link #current} when it reuses the ports of an earlier connection that ended. */
     private void reusesPorts() {
-        if (endedStream >= 0 && endedStream != current.id().stream()) {
+        if (ended != null && !ended.equals(current.id())) {
             current.reusesPorts();
         }
     }
@@ -154,12 +205,14 @@ public final class TupleTracker {
     /**
      * Rebuilds {@link #current} from the packed SYNs, which stay packed until the caller decides; the analyzer writes
      * each frame's analysis to {@code into} ({@link #fa} for one that goes on with the next segment).
+     *
+     * @param reopened the attempt's record was given already by this engine (the analyzer reports no new boundary)
      */
-    private void inflate(FrameAnalysis into) {
+    private void inflate(FrameAnalysis into, boolean reopened) {
         long[] log = attempt;
         SynAttempt.fill(log, 0, replay);
-        current = new ConnectionAnalyzer(ConnectionId.of(attemptStream, replay), replay,
-                MUTED, boundariesOnly, into);
+        current = new ConnectionAnalyzer(attemptId != null ? attemptId : ConnectionId.of(attemptStream, replay),
+                replay, MUTED, boundariesOnly, into);
         reusesPorts();
         current.options(replay);
         current.accept(replay, false);
@@ -167,9 +220,31 @@ public final class TupleTracker {
             step(SynAttempt.fill(log, i, replay));
         }
         current.sink(sink);
-        if (attemptEmitted) {
+        if (reopened) {
             current.reopened();
         }
+    }
+
+    /**
+     * The tombstone is let go without a revival (forgotten, or replaced by a new connection): the record this engine
+     * gave for it is final ({@link AnalysisSink#onAttemptSettled}), or the one an earlier engine gave provisionally
+     * (see {@link #givenEarlier}) is given again.
+     */
+    private void letGo(FrameAnalysis into) {
+        if (!givenEarlier) {
+            sink.onAttemptSettled(attemptId());
+            return;
+        }
+        givenEarlier = false;
+        inflate(into, false);
+        ConnectionAnalyzer c = current;
+        current = null;
+        c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
+    }
+
+    /** The id of the packed attempt. */
+    private ConnectionId attemptId() {
+        return attemptId != null ? attemptId : ConnectionId.of(attemptStream, SynAttempt.fill(attempt, 0, replay));
     }
 
     private void step(Segment s) {
@@ -243,18 +318,23 @@ public final class TupleTracker {
         if (attempt != null) {
             long idle = now - SynAttempt.lastTs(attempt);
             if (attemptEmitted) {
-                return idle > 2 * config.attemptTimeoutNanos() || idle > config.idleTimeoutNanos() ? Swept.FORGET
-                        : Swept.KEEP;
+                if (idle > 2 * config.attemptTimeoutNanos() || idle > config.idleTimeoutNanos()) {
+                    letGo(scratch);
+                    return Swept.FORGET;
+                }
+                return Swept.KEEP;
             }
             if (idle <= config.attemptTimeoutNanos()) {
                 return Swept.KEEP;
             }
-            inflate(scratch);
+            inflate(scratch, false);
             ConnectionAnalyzer c = current;
             current = null;
+            sink.onAttemptEvicted(c.id());
             c.finish(ConnectionRecord.EndReason.END_OF_INPUT);
             if (config.attemptTimeoutNanos() >= config.idleTimeoutNanos()) {
                 attempt = null;
+                sink.onAttemptSettled(c.id());
                 return Swept.FORGET;
             }
             attemptEmitted = true;
@@ -281,7 +361,9 @@ public final class TupleTracker {
      * enough to give a SYN that repeats one of its initial sequence numbers the connection's stream again, as tshark
      * does (a client retrying 30 s after a RST).
      */
-    private static final class Closed {
+    static final class Closed implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
         final ConnectionId id;
         final long aHi, aLo;
         final int aPort;
@@ -304,11 +386,42 @@ public final class TupleTracker {
         }
     }
 
+    /**
+     * The unanswered attempt whose record this engine's sweep gave while its 4-tuple is still held as a tombstone, or
+     * null: a later segment may revive it, superseding that record (see {@link TcpEngine#revivable}).
+     */
+    ConnectionId revivable() {
+        return attempt == null || !attemptEmitted || givenEarlier ? null : attemptId();
+    }
+
+    /**
+     * Held state ({@link TcpEngine#hold}): the fields, then the id of a packed attempt, which the fields hold only as
+     * a stream number, so that it goes through the hold's id rewriting like every other id.
+     */
+    private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+        out.defaultWriteObject();
+        out.writeObject(attempt == null ? null : attemptId());
+    }
+
+    /** Resumes held state: a tombstone's record came from the engine that held it (see {@link #givenEarlier}). */
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        Object id = in.readObject();
+        if (attempt != null) {
+            if (!(id instanceof ConnectionId) || !SynAttempt.valid(attempt)) {
+                throw new java.io.InvalidObjectException("malformed packed attempt");
+            }
+            attemptId = (ConnectionId) id;
+            attemptStream = attemptId.stream();
+            givenEarlier |= attemptEmitted;
+        }
+    }
+
     /** Emits the current connection, if any, as ended for {@code reason}. */
     public void end(ConnectionRecord.EndReason reason) {
         if (current != null) {
             ConnectionAnalyzer c = current;
-            endedStream = c.id().stream();
+            ended = c.id();
             current = null;
             c.finish(reason);
         }
@@ -318,7 +431,9 @@ public final class TupleTracker {
     public void finish() {
         if (attempt != null) {
             if (!attemptEmitted) {
-                inflate(fa);
+                inflate(fa, false);
+            } else if (givenEarlier) {
+                letGo(fa);        // a tombstone never revived: its record again, whole (it ends with the input)
             }
             attempt = null;
         }

@@ -8,7 +8,9 @@ package io.ackscope.tcp;
  * entry to the oldest; {@link ConnectionAnalyzer} does the same by walking indices downwards. Segments that
  * arrive while the list is full are not stored and are counted in {@link #dropped()}.
  */
-final class UnackedList {
+final class UnackedList implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** tshark's TCP_MAX_UNACKED_SEGMENTS. */
     static final int MAX_SEGMENTS = 10_000;
 
@@ -27,6 +29,16 @@ final class UnackedList {
     boolean[] retransmitted = NO_BOOLEANS;
     int size;
     private long dropped;
+
+    /** Held state read back ({@link TcpEngine#resume}) must index its arrays as this class does. */
+    private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        int n = seq.length;
+        if (size < 0 || size > n || n > MAX_SEGMENTS || nextSeq.length != n || frame.length != n || ts.length != n
+                || payload.length != n || retransmitted.length != n || dropped < 0) {
+            throw new java.io.InvalidObjectException("malformed unacknowledged segments");
+        }
+    }
 
     boolean isFull() {
         return size >= MAX_SEGMENTS;

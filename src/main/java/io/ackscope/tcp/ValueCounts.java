@@ -29,7 +29,11 @@ public final class ValueCounts implements Serializable {
         add(v, 1);
     }
 
-    private void add(long v, long n) {
+    /** Adds {@code n} occurrences of {@code v} ({@code n} at least 1: what {@link #forEach} gave, read back). */
+    public void add(long v, long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("count " + n);
+        }
         if (v == EMPTY) {
             minValueCount += n;
             return;

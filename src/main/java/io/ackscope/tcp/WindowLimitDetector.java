@@ -26,7 +26,9 @@ import java.util.Arrays;
  * {@link Cause#ZERO_WINDOW} counts, and its full windows between them are the same slowness. The connection's episodes
  * become one {@link CauseEvent} per limited sender at its end; docs/causes.md has the reasoning.
  */
-final class WindowLimitDetector {
+final class WindowLimitDetector implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
     /** Counted episodes a sender needs on one connection to be reported: "again and again". */
     static final int MIN_EPISODES = 3;
 

@@ -94,9 +94,19 @@ class AnalyzeTest {
         return out;
     }
 
+    /** A table's files as they are, without the partition columns of their directories. */
+    static org.apache.spark.sql.Dataset<Row> files(Path table) {
+        return files(spark, table);
+    }
+
+    /** As {@link #files(Path)}, on {@code spark}. */
+    static org.apache.spark.sql.Dataset<Row> files(org.apache.spark.sql.SparkSession spark, Path table) {
+        return spark.read().option("recursiveFileLookup", "true").parquet(table.toString());
+    }
+
     static List<List<Object>> table(Path out, String name) {
         List<List<Object>> rows = new ArrayList<>();
-        for (Row r : spark.read().parquet(out.resolve(name).toString()).collectAsList()) {
+        for (Row r : files(out.resolve(name)).collectAsList()) {
             rows.add(SparkTests.comparable(r));
         }
         return rows;
@@ -295,8 +305,8 @@ class AnalyzeTest {
             }
             Path dir = out.resolve(t.name());
             assertTrue(Files.exists(dir.resolve("_SUCCESS")), t.name() + " committed");
-            assertEquals(typed(SparkSchemas.of(t)), typed(spark.read().parquet(dir.toString()).schema()), t.name());
-            try (var parts = Files.list(dir)) {
+            assertEquals(typed(SparkSchemas.of(t)), typed(files(dir).schema()), t.name());
+            try (var parts = Files.walk(dir)) {
                 for (Path part : parts.filter(p -> p.toString().endsWith(".parquet")).toList()) {
                     try (var reader = org.apache.parquet.hadoop.ParquetFileReader.open(
                             org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
@@ -324,7 +334,7 @@ class AnalyzeTest {
         Path out = tmp.resolve("with-packets");
         Analyze.Summary s = Analyze.run(spark, new Analyze.Options(List.of(files.get(0).toString()), out.toString(),
                 false, true, 2), new PrintStream(OutputStream.nullOutputStream()), false);
-        var packets = spark.read().parquet(out.resolve("packets").toString());
+        var packets = files(out.resolve("packets"));
         assertEquals(typed(SparkSchemas.of(PacketSchema.TABLE)), typed(packets.schema()));
         assertEquals(s.frames(), packets.count());
         assertEquals(s.frames(), packets.select("frame").distinct().count());

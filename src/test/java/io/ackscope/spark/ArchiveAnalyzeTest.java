@@ -85,7 +85,7 @@ class ArchiveAnalyzeTest {
 
     /** A table's rows without the file and source columns (and without {@code also}), sorted, as text. */
     static List<String> rows(Path out, String table, String... also) {
-        Dataset<Row> d = spark.read().parquet(out.resolve(table).toString()).drop(FILE_COLUMNS).drop(also);
+        Dataset<Row> d = AnalyzeTest.files(spark, out.resolve(table)).drop(FILE_COLUMNS).drop(also);
         List<List<Object>> rows = new ArrayList<>();
         for (Row r : d.collectAsList()) {
             rows.add(SparkTests.comparable(r));
@@ -311,7 +311,7 @@ class ArchiveAnalyzeTest {
         EngineReference ref = EngineReference.run(List.of(input));
         for (TableSchema t : EngineTables.ALL) {
             List<List<Object>> analyzed = new ArrayList<>();
-            Dataset<Row> d = spark.read().parquet(out.resolve(t.name()).toString());
+            Dataset<Row> d = AnalyzeTest.files(spark, out.resolve(t.name()));
             if (t == EngineTables.CONNECTIONS || t == EngineTables.STALLS || t == EngineTables.EXCHANGES) {
                 for (String peer : t == EngineTables.STALLS ? new String[]{"peer_ack_delay_us"}
                         : t == EngineTables.EXCHANGES ? new String[]{"peer_server_turnaround_us"}

@@ -106,7 +106,9 @@ final class EngineReference implements AnalysisSink {
     public void onConnection(ConnectionRecord c) {
         connections.add(c);
         RowBuffer r = new RowBuffer(EngineTables.CONNECTIONS);
-        EngineRows.connection(r, c, c.id().stream(), sourceName(),
+        int first = feeder.archive().files().stream().filter(m -> m.source() == source).findFirst().orElseThrow()
+                .index();
+        EngineRows.connection(r, c, c.id().stream(), c.id().firstFileIndex() - first, sourceName(),
                 FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()), null);
         add(EngineTables.CONNECTIONS, r);
     }

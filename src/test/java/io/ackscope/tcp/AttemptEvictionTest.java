@@ -29,7 +29,7 @@ class AttemptEvictionTest {
     private static final long S = 1_000_000_000L;
 
     /** One 4-tuple of interest (port 40000) and a keep-alive exchange on port 40009 every 500 ms, so time moves. */
-    private static final class Capture {
+    static final class Capture {
         final Segments seg = new Segments();
         private long background;      // time of the next background exchange, relative to the start
         private long now;

@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BoundariesOnlyTest {
     private static final EngineConfig SHORT = new EngineConfig(2_000_000_000L, 500_000_000L);
 
-    @Test
-    void boundaryEngineFindsTheFullEnginesConnectionsOnEveryCaptureWeHave() throws IOException {
+    /** Every capture we have: the corpus's, then the bundled samples. */
+    static List<Path> everyCapture() throws IOException {
         Path corpus = TsharkAgreementTest.corpus();
         List<Path> files = new ArrayList<>();
         for (String line : Files.readAllLines(corpus.resolve("MANIFEST.tsv"), StandardCharsets.UTF_8)) {
@@ -35,6 +35,12 @@ class BoundariesOnlyTest {
         try (Stream<Path> samples = Files.list(Path.of("sample-pcaps"))) {
             samples.filter(p -> p.getFileName().toString().contains(".pcap")).sorted().forEach(files::add);
         }
+        return files;
+    }
+
+    @Test
+    void boundaryEngineFindsTheFullEnginesConnectionsOnEveryCaptureWeHave() throws IOException {
+        List<Path> files = everyCapture();
         long connections = 0;
         int splitByLimits = 0;
         for (Path f : files) {

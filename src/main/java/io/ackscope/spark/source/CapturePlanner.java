@@ -103,13 +103,28 @@ public final class CapturePlanner {
             Path p = new Path(x);
             qualified.add(p.getFileSystem(conf).makeQualified(p).toString());
         }
-        Archive archive = Archive.list(store.expand(paths), store, rule, qualified);
+        return of(Archive.list(store.expand(paths), store, rule, qualified), conf);
+    }
+
+    /** The capture files of a listing, with the hosts of their first blocks. */
+    static Listed of(Archive archive, Configuration conf) throws IOException {
         List<CaptureFile> out = new ArrayList<>(archive.files().size());
         for (Archive.Member m : archive.files()) {
             out.add(new CaptureFile(m.index(), m.path(), m.length(), hosts(new Path(m.path()), m.length(), conf),
                     m.source(), archive.sources().get(m.source())));
         }
         return new Listed(archive, out);
+    }
+
+    /**
+     * The archive {@link #plan(SparkSession, List, Archive.SourceRule, List, Configuration, Broadcast)} would read
+     * (the early listing of {@link EarlyCount} when it made one for the same arguments), for a caller that decides
+     * what to read before planning ({@code analyze --incremental}).
+     */
+    public static Archive listing(List<String> paths, Archive.SourceRule rule, List<String> excluded,
+                                  Configuration conf) throws IOException {
+        Listed early = EarlyCount.listing(paths, rule, excluded);
+        return (early != null ? early : list(paths, conf, rule, excluded)).archive();
     }
 
     private static String[] hosts(Path path, long length, Configuration conf) throws IOException {
@@ -217,7 +232,16 @@ public final class CapturePlanner {
                                 Configuration conf, Broadcast<SerializableConfiguration> confBroadcast)
             throws IOException {
         Listed earlyListing = EarlyCount.listing(paths, rule, excluded);
-        Listed listed = earlyListing != null ? earlyListing : list(paths, conf, rule, excluded);
+        return plan(spark, earlyListing != null ? earlyListing : list(paths, conf, rule, excluded), confBroadcast);
+    }
+
+    /** Splits and packs the files of {@code archive} (a listing, perhaps with files left out: Archive#without). */
+    public static ReadPlan plan(SparkSession spark, Archive archive, Configuration conf,
+                                Broadcast<SerializableConfiguration> confBroadcast) throws IOException {
+        return plan(spark, of(archive, conf), confBroadcast);
+    }
+
+    private static ReadPlan plan(SparkSession spark, Listed listed, Broadcast<SerializableConfiguration> confBroadcast) {
         List<CaptureFile> files = listed.files();
         Sizing sizing = Sizing.of(spark, files);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());

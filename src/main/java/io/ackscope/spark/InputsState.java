@@ -1,0 +1,124 @@
+package io.ackscope.spark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * {@code DIR/_ackscope_state/inputs.json}: one entry per capture file the output's rows come from, so that
+ * {@code analyze --incremental} can tell new and changed files from those already analysed. A file is the same file
+ * when its path (as listed), size, modification time and the CRC32C of its first and last {@value #BLOCK} bytes
+ * are ({@link Fingerprint}): a file rewritten in place with the same size and time but other bytes at either end
+ * is told apart; one changed only in its middle with its time kept is not (rsync and tcpdump never do that).
+ *
+ * <p>Committed with the tables (it is in the manifest); the leading {@code _} of its directory hides it from
+ * Spark, Hive, DuckDB and the archive listing.
+ */
+final class InputsState {
+    private InputsState() {
+    }
+
+    /** The state directory, relative to {@code DIR}. */
+    static final String DIR = "_ackscope_state";
+    /** The inputs file, relative to {@code DIR}. */
+    static final String FILE = DIR + "/inputs.json";
+    /** Bytes read at each end of a file for its checksums. */
+    static final int BLOCK = 16 * 1024;
+    static final int VERSION = 1;
+
+    /** What identifies a file's content without reading it whole. */
+    record Fingerprint(long size, long mtimeMillis, long crcFirst, long crcLast) {
+    }
+
+    /**
+     * One analysed input.
+     *
+     * @param fileIndex  its position in its source (time order), {@code file_index} in the tables
+     * @param firstNanos its first record's time, {@link Long#MIN_VALUE} when none
+     * @param lastNanos  its last record's time, {@link Long#MIN_VALUE} when none
+     * @param run        the run that analysed it
+     */
+    record Input(String path, String source, int fileIndex, Fingerprint fingerprint, long frames, long firstNanos,
+                 long lastNanos, String run) {
+    }
+
+    /** The fingerprint of {@code path} now; a FIFO or device is not read (its one read is the run's). */
+    static Fingerprint fingerprint(FileSystem fs, Path path) throws IOException {
+        FileStatus st = fs.getFileStatus(path);
+        long size = st.getLen();
+        if ("file".equals(fs.getScheme()) && io.ackscope.capture.ArchiveStore.isStream(
+                java.nio.file.Path.of(fs.makeQualified(path).toUri()))) {
+            return new Fingerprint(size, st.getModificationTime(), 0, 0); // a FIFO or device: the run reads it once
+        }
+        try (FSDataInputStream in = fs.open(path)) {
+            long first = crc(in, 0, (int) Math.min(BLOCK, size));
+            long last = crc(in, Math.max(0, size - BLOCK), (int) Math.min(BLOCK, size));
+            return new Fingerprint(size, st.getModificationTime(), first, last);
+        }
+    }
+
+    private static long crc(FSDataInputStream in, long from, int n) throws IOException {
+        byte[] b = new byte[n];
+        in.readFully(from, b);
+        CRC32C c = new CRC32C();
+        c.update(b);
+        return c.getValue();
+    }
+
+    /** The inputs of the committed output in {@code dir}, by path; empty when it has none (an output before v4). */
+    static Map<String, Input> read(FileSystem fs, Path dir) throws IOException {
+        Map<String, Input> out = new LinkedHashMap<>();
+        JsonNode root;
+        try (FSDataInputStream in = fs.open(new Path(dir, FILE))) {
+            root = CommitSteps.JSON.readTree(in);
+        } catch (FileNotFoundException e) {
+            return out;
+        }
+        for (JsonNode n : root.path("files")) {
+            Input i = new Input(n.path("path").asText(), n.path("source").asText(), n.path("file_index").asInt(),
+                    new Fingerprint(n.path("size").asLong(), n.path("mtime_ms").asLong(),
+                            n.path("crc32c_first").asLong(), n.path("crc32c_last").asLong()),
+                    n.path("frames").asLong(), time(n.get("first_time_ns")), time(n.get("last_time_ns")),
+                    n.path("run").asText());
+            out.put(i.path(), i);
+        }
+        return out;
+    }
+
+    private static long time(JsonNode n) {
+        return n == null || n.isNull() ? Long.MIN_VALUE : n.asLong();
+    }
+
+    /** The text of {@code inputs.json} for {@code inputs}. */
+    static String json(Collection<Input> inputs) throws IOException {
+        ObjectNode root = CommitSteps.JSON.createObjectNode();
+        root.put("version", VERSION);
+        ArrayNode files = root.putArray("files");
+        for (Input i : inputs) {
+            ObjectNode n = files.addObject();
+            n.put("path", i.path()).put("source", i.source()).put("file_index", i.fileIndex())
+                    .put("size", i.fingerprint().size()).put("mtime_ms", i.fingerprint().mtimeMillis())
+                    .put("crc32c_first", i.fingerprint().crcFirst()).put("crc32c_last", i.fingerprint().crcLast())
+                    .put("frames", i.frames());
+            if (i.firstNanos() != Long.MIN_VALUE) {
+                n.put("first_time_ns", i.firstNanos());
+            }
+            if (i.lastNanos() != Long.MIN_VALUE) {
+                n.put("last_time_ns", i.lastNanos());
+            }
+            n.put("run", i.run());
+        }
+        return CommitSteps.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+    }
+}
