@@ -5,7 +5,6 @@ import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import io.ackscope.spark.OutputViews;
 import io.ackscope.tables.EngineTables.Connections;
-import io.ackscope.tables.TableSchema;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -30,6 +29,9 @@ import java.util.List;
 @Parameters(commandDescription = "Export analyze outputs in other tools' formats: --zeek-conn FILE writes Zeek's "
         + "conn.log")
 final class ExportCommand extends TablesCommand {
+
+    /** The schema version that named connections' first instant {@code first_time}. */
+    private static final int FIRST_TIME_VERSION = 3;
 
     @Parameter(description = "DIR... (analyze outputs)", required = true)
     List<String> outputs = new ArrayList<>();
@@ -59,7 +61,7 @@ final class ExportCommand extends TablesCommand {
             }
             if (!java.util.Arrays.asList(spark.table("connections").columns()).contains(Connections.FIRST_TIME.name())) {
                 throw new IOException(String.join(", ", outputs) + ": connections has no " + Connections.FIRST_TIME.name()
-                        + " column (an output written before schema version " + TableSchema.VERSION
+                        + " column (an output written before schema version " + FIRST_TIME_VERSION
                         + "): analyze the captures again");
             }
             Dataset<Row> rows = spark.table("connections")

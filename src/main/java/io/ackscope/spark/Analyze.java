@@ -272,7 +272,7 @@ public final class Analyze {
                     .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
                     notRead(plan.archive()), o.filter(), inputs.heldBack, false);
             CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE),
-                    InputsState.json(inputs.state(read.plan(), perFile, numbering, id)));
+                    InputsState.json(inputs.state(read.plan(), perFile, numbering, id), ArchiveInputs.options(o)));
             out.stage(result.json());
             beforeCommit.staged(out.staging().toString(), result);
             out.commit();

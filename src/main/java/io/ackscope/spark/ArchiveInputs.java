@@ -50,18 +50,28 @@ public final class ArchiveInputs {
             throws IOException {
         Archive listed = CapturePlanner.listing(o.inputs(), o.sourceBy(), List.of(o.out()), conf);
         Map<String, InputsState.Fingerprint> prints = fingerprints(listed, conf);
-        Map<String, InputsState.Input> before = out.previous() == null ? Map.of()
+        InputsState.State state = out.previous() == null ? InputsState.State.NONE
                 : InputsState.read(out.fs(), out.dir());
+        Map<String, InputsState.Input> before = state.files();
         List<String> held = o.incremental() ? Settle.heldBack(listed, path -> prints.get(path).mtimeMillis(),
                 nowMillis, o.settle(), before.keySet()) : List.of();
         Archive taken = held.isEmpty() ? listed : listed.without(held);
-        boolean same = o.incremental() && out.previous() != null && before.size() == taken.files().size();
+        boolean same = o.incremental() && out.previous() != null && before.size() == taken.files().size()
+                && options(o).equals(state.options());
         for (Archive.Member m : taken.files()) {
             InputsState.Input b = before.get(m.path());
             same &= b != null && b.fingerprint().equals(prints.get(m.path()))
                     && b.source().equals(taken.sources().get(m.source()));
         }
         return new ArchiveInputs(taken, held, prints, same);
+    }
+
+    /**
+     * The options that shape the rows (the packets table, the source rule, the frame filters), as recorded in the
+     * state: an incremental run with other options than the output's analyses everything again.
+     */
+    static String options(Analyze.Options o) {
+        return "packets=" + o.packets() + "; source_by=" + o.sourceBy() + "; filter=" + o.filter().describe();
     }
 
     /** Threads reading the files' ends for their fingerprints (the reads are small and wait on the disk). */

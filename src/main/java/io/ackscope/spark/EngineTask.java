@@ -387,7 +387,7 @@ final class EngineTask {
                 return;
             }
             try {
-                o.write(dir, stagingRoot, attempt, partition, conf);
+                o.write(dir, provisional, stagingRoot, attempt, partition, conf);
             } catch (IOException e) {
                 failure = e;
             }

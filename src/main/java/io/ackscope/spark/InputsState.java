@@ -76,14 +76,32 @@ final class InputsState {
         return c.getValue();
     }
 
-    /** The inputs of the committed output in {@code dir}, by path; empty when it has none (an output before v4). */
-    static Map<String, Input> read(FileSystem fs, Path dir) throws IOException {
+    /**
+     * What the committed output's rows were made from.
+     *
+     * @param files   the inputs, by path
+     * @param options the options that shape the rows ({@link ArchiveInputs#options}), null when unknown
+     */
+    record State(Map<String, Input> files, String options) {
+        static final State NONE = new State(Map.of(), null);
+    }
+
+    /**
+     * The state of the committed output in {@code dir}; {@link State#NONE} when it has none (an output before
+     * schema version 4) or one that does not parse (then everything is analysed again: the state only saves work).
+     */
+    static State read(FileSystem fs, Path dir) throws IOException {
         Map<String, Input> out = new LinkedHashMap<>();
         JsonNode root;
         try (FSDataInputStream in = fs.open(new Path(dir, FILE))) {
             root = CommitSteps.JSON.readTree(in);
         } catch (FileNotFoundException e) {
-            return out;
+            return State.NONE;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | org.apache.hadoop.fs.ChecksumException e) {
+            return State.NONE; // edited or damaged: Hadoop's .crc side file no longer matches, or not JSON
+        }
+        if (root == null || root.path("version").asInt() != VERSION) {
+            return State.NONE;
         }
         for (JsonNode n : root.path("files")) {
             Input i = new Input(n.path("path").asText(), n.path("source").asText(), n.path("file_index").asInt(),
@@ -93,17 +111,17 @@ final class InputsState {
                     n.path("run").asText());
             out.put(i.path(), i);
         }
-        return out;
+        return new State(out, root.path("options").asText(null));
     }
 
     private static long time(JsonNode n) {
         return n == null || n.isNull() ? Long.MIN_VALUE : n.asLong();
     }
 
-    /** The text of {@code inputs.json} for {@code inputs}. */
-    static String json(Collection<Input> inputs) throws IOException {
+    /** The text of {@code inputs.json} for {@code inputs}, made with {@code options}. */
+    static String json(Collection<Input> inputs, String options) throws IOException {
         ObjectNode root = CommitSteps.JSON.createObjectNode();
-        root.put("version", VERSION);
+        root.put("version", VERSION).put("options", options);
         ArrayNode files = root.putArray("files");
         for (Input i : inputs) {
             ObjectNode n = files.addObject();

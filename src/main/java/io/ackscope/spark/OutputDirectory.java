@@ -377,6 +377,15 @@ public final class OutputDirectory implements AutoCloseable {
         if (previous != null && overwrite) {
             ownOutput(fs, dir); // again: a file put into a table directory since prepare would go with it
         }
+        Set<String> old = previous == null ? Set.of() : previous.entries();
+        for (String f : added) {
+            int slash = f.indexOf('/');
+            String entry = slash < 0 ? f : f.substring(0, slash);
+            if (!old.contains(entry) && fs.exists(new Path(dir, entry))) {
+                throw new Refused(show(new Path(dir, entry)) + " was not written by ackscope and is in the way of "
+                        + "the new output; move it away and run again", true);
+            }
+        }
         Set<String> kept = new TreeSet<>();
         if (previous != null && previous.hasManifest()) {
             kept.addAll(previous.files());

@@ -12,8 +12,9 @@ import java.util.function.ToLongFunction;
  * The settle rule of {@code analyze --incremental} and {@code --watch}: a file a capture may still be writing is not
  * taken yet. In each source, the newest file (the last in time order) is taken only once its modification time is
  * at least {@code settle} old; every other file is taken at once (a newer file of its source exists, so the
- * rotating capture has closed it). A file already analysed is always taken (its rows are in the output), and a
- * settle of zero takes everything.
+ * rotating capture has closed it). A fresh file without a timestamped record yet (a capture that has written only
+ * its header) counts as its source's newest, wherever the listing puts it. A file already analysed is always
+ * taken (its rows are in the output), and a settle of zero takes everything.
  */
 public final class Settle {
     private Settle() {
@@ -37,7 +38,8 @@ public final class Settle {
         List<Archive.Member> files = archive.files();
         for (int i = 0; i < files.size(); i++) {
             Archive.Member m = files.get(i);
-            boolean newest = i + 1 == files.size() || files.get(i + 1).source() != m.source();
+            boolean newest = i + 1 == files.size() || files.get(i + 1).source() != m.source()
+                    || m.firstNanos() == io.ackscope.capture.CaptureReader.NO_TIMESTAMP;
             if (newest && !analysed.contains(m.path())
                     && nowMillis - mtimeMillis.applyAsLong(m.path()) < settle.toMillis()) {
                 out.add(m.path());

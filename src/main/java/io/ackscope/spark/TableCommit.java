@@ -57,14 +57,20 @@ final class TableCommit {
         }
         for (EngineTask.Result r : results) {
             for (EngineTask.Written w : r.files()) {
-                written.get(w.table()).computeIfAbsent(w.dir(), d -> new ArrayList<>()).add(new Path(w.path()));
+                // final and provisional rows (open-*) of a partition directory are kept in separate files
+                String kind = new Path(w.path()).getName().startsWith(TaskOutput.PROVISIONAL) ? "\0open" : "";
+                written.get(w.table()).computeIfAbsent(w.dir() + kind, d -> new ArrayList<>())
+                        .add(new Path(w.path()));
                 rows.merge(w.table(), w.rows(), Long::sum);
             }
         }
         for (TableSchema t : TASK_TABLES) {
             Path table = out.staged(t.name());
             for (Map.Entry<String, List<Path>> e : written.get(t.name()).entrySet()) {
-                place(fs, e.getValue(), e.getKey().isEmpty() ? table : new Path(table, e.getKey()), oneFileBytes);
+                boolean open = e.getKey().endsWith("\0open");
+                String dir = open ? e.getKey().substring(0, e.getKey().length() - 5) : e.getKey();
+                place(fs, e.getValue(), dir.isEmpty() ? table : new Path(table, dir), oneFileBytes,
+                        open ? TaskOutput.PROVISIONAL + "00000.snappy.parquet" : PART);
             }
             fs.delete(new Path(table, "_temporary"), true);
             boolean flat = t == VantageTables.ONE_WAY_DELAYS;
@@ -79,8 +85,12 @@ final class TableCommit {
         return rows;
     }
 
-    /** Moves {@code files} into {@code dir}, or copies them into one file there when they are small together. */
-    private static void place(FileSystem fs, List<Path> files, Path dir, long oneFileBytes) throws IOException {
+    /**
+     * Moves {@code files} into {@code dir}, or copies them into one file there, {@code one}, when they are small
+     * together.
+     */
+    private static void place(FileSystem fs, List<Path> files, Path dir, long oneFileBytes, String one)
+            throws IOException {
         long bytes = 0;
         for (Path p : files) {
             bytes += fs.getFileStatus(p).getLen();
@@ -88,7 +98,7 @@ final class TableCommit {
         fs.mkdirs(dir);
         if (files.size() > 1 && bytes < oneFileBytes) {
             files.sort(Comparator.comparing(Path::getName)); // in partition order
-            TableFiles.coalesce(files, new Path(dir, PART), fs.getConf());
+            TableFiles.coalesce(files, new Path(dir, one), fs.getConf());
             return;
         }
         for (Path from : files) {

@@ -16,13 +16,14 @@ import java.util.Map;
  * One table's output in a pass-2 task: its reused row, and one writer per partition directory of the table
  * ({@code source=.../date=...}, or {@code ""} for a flat table) once the first row of that partition comes, at
  * {@code staging/<table>/_temporary/<attempt>/<partition>/part-NNNNN.snappy.parquet} (the name {@link TableCommit}
- * orders the partitions' files by).
+ * orders the partitions' files by; {@code open-NNNNN} for provisional rows).
  */
 final class TaskOutput {
     final TableSchema table;
     final RowBuffer row;
     private final Map<String, ParquetTableWriter> writers = new LinkedHashMap<>();
     private final Map<String, String> paths = new LinkedHashMap<>();
+    private final Map<String, String> dirs = new LinkedHashMap<>();
     private String lastPartition;
     private ParquetTableWriter last;
 
@@ -38,26 +39,44 @@ final class TaskOutput {
 
     /** Writes {@link #row} into the partition directory {@code dir} ({@code ""}: the table's own directory). */
     void write(String dir, String stagingRoot, long attempt, int partition, Configuration conf) throws IOException {
-        if (!dir.equals(lastPartition)) {
-            ParquetTableWriter w = writers.get(dir);
+        write(dir, false, stagingRoot, attempt, partition, conf);
+    }
+
+    /**
+     * Writes {@link #row} into the partition directory {@code dir}; a {@code provisional} row (of a connection
+     * still open when a carrying run held its source: {@link EngineCarry}) into the directory's
+     * {@value #PROVISIONAL}* file, which the next run of the source retires.
+     */
+    void write(String dir, boolean provisional, String stagingRoot, long attempt, int partition, Configuration conf)
+            throws IOException {
+        String key = provisional ? PROVISIONAL + dir : dir;
+        if (!key.equals(lastPartition)) {
+            ParquetTableWriter w = writers.get(key);
             if (w == null) {
                 String path = stagingRoot + "/" + table.name() + "/_temporary/" + attempt + "/"
-                        + (dir.isEmpty() ? "" : dir + "/") + "part-" + String.format("%05d", partition)
-                        + ".snappy.parquet";
+                        + (dir.isEmpty() ? "" : dir + "/") + (provisional ? PROVISIONAL : FINAL)
+                        + String.format("%05d", partition) + ".snappy.parquet";
                 w = TableFiles.writer(table, new Path(path), conf);
-                writers.put(dir, w);
-                paths.put(dir, path);
+                writers.put(key, w);
+                paths.put(key, path);
+                dirs.put(key, dir);
             }
-            lastPartition = dir;
+            lastPartition = key;
             last = w;
         }
         last.write(row);
     }
 
-    /** The files written, one per partition directory that got rows. */
+    /** The name prefix of a task's file of final rows. */
+    static final String FINAL = "part-";
+    /** The name prefix of a task's file of provisional rows. */
+    static final String PROVISIONAL = "open-";
+
+    /** The files written, one per partition directory (and kind of rows) that got rows. */
     List<EngineTask.Written> written() {
         List<EngineTask.Written> out = new ArrayList<>();
-        writers.forEach((dir, w) -> out.add(new EngineTask.Written(table.name(), dir, paths.get(dir), w.rows())));
+        writers.forEach((key, w) -> out.add(new EngineTask.Written(table.name(), dirs.get(key), paths.get(key),
+                w.rows())));
         return out;
     }
 

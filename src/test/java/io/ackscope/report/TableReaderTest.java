@@ -66,10 +66,11 @@ class TableReaderTest {
     private Path copiedTable(TableSchema schema, int copies, String dirName) throws IOException {
         String table = schema.name();
         Path src = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY).resolve(table);
-        Path part;
-        try (var s = Files.walk(src)) {      // flat or partitioned (source=.../date=.../part-*.parquet)
-            part = s.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().findFirst().orElseThrow();
+        Path part = null;     // the largest of its files, flat or partitioned
+        for (Path p : io.ackscope.tables.HiveLayout.files(src)) {
+            part = part == null || Files.size(p) > Files.size(part) ? p : part;
         }
+        assertTrue(part != null, "no Parquet file in " + src);
         Path dir = tmp.resolve(dirName);
         Files.createDirectories(dir.resolve(table));
         for (int i = 0; i < copies; i++) {
@@ -216,11 +217,9 @@ class TableReaderTest {
 
     /** The one Parquet file of a small table, flat or partitioned. */
     private static Path onlyPart(Path tableDir) throws IOException {
-        try (var s = Files.walk(tableDir)) {
-            List<Path> parts = s.filter(p -> p.getFileName().toString().endsWith(".parquet")).toList();
-            assertEquals(1, parts.size(), parts.toString());
-            return parts.get(0);
-        }
+        List<Path> parts = io.ackscope.tables.HiveLayout.files(tableDir);
+        assertEquals(1, parts.size(), parts.toString());
+        return parts.get(0);
     }
 
     @Test

@@ -39,15 +39,7 @@ class HeldStateTest {
     private static List<HeldTuple> held() throws Exception {
         TcpEngine e = new TcpEngine(new AnalysisSink() {
         });
-        List<io.ackscope.tcp.Segment> segs = new ArrayList<>();
-        try (CaptureReader r = CaptureReader.open(Path.of("sample-pcaps", "lab-cause-churn.pcap.gz"))) {
-            new CaptureFeeder().feed(r, 0, new TcpEngine(new AnalysisSink() {
-                @Override
-                public void onFrame(io.ackscope.tcp.Segment s, io.ackscope.tcp.FrameAnalysis a) {
-                    segs.add(new io.ackscope.tcp.Segment().copyFrom(s));
-                }
-            }));
-        }
+        List<io.ackscope.tcp.Segment> segs = churnSegments();
         segs.subList(0, segs.size() / 2).forEach(e::accept);
         return e.hold(UnaryOperator.identity());
     }
@@ -160,15 +152,7 @@ class HeldStateTest {
 
     @Test
     void openConnectionsValuesTravelWithTheirTupleAndComeBackWhole() throws Exception {
-        List<io.ackscope.tcp.Segment> segs = new ArrayList<>();
-        try (CaptureReader r = CaptureReader.open(Path.of("sample-pcaps", "lab-cause-churn.pcap.gz"))) {
-            new CaptureFeeder().feed(r, 0, new TcpEngine(new AnalysisSink() {
-                @Override
-                public void onFrame(io.ackscope.tcp.Segment s, io.ackscope.tcp.FrameAnalysis a) {
-                    segs.add(new io.ackscope.tcp.Segment().copyFrom(s));
-                }
-            }));
-        }
+        List<io.ackscope.tcp.Segment> segs = churnSegments();
         // the values pass 2 keeps per open connection (here: data RTTs and ACK delays, in microseconds)
         java.util.Map<io.ackscope.tcp.ConnectionId, io.ackscope.tcp.ValueCounts[]> open = new java.util.HashMap<>();
         TcpEngine e = new TcpEngine(new AnalysisSink() {
@@ -231,5 +215,19 @@ class HeldStateTest {
 
     private static org.apache.hadoop.fs.FileSystem fs() throws IOException {
         return org.apache.hadoop.fs.FileSystem.getLocal(CONF).getRaw();     // the test changes the bytes: no .crc
+    }
+
+    /** Every TCP segment of lab-cause-churn, copied, as the engine gets them. */
+    private static List<io.ackscope.tcp.Segment> churnSegments() throws Exception {
+        List<io.ackscope.tcp.Segment> segs = new ArrayList<>();
+        try (CaptureReader r = CaptureReader.open(Path.of("sample-pcaps", "lab-cause-churn.pcap.gz"))) {
+            new CaptureFeeder().feed(r, 0, new TcpEngine(new AnalysisSink() {
+                @Override
+                public void onFrame(io.ackscope.tcp.Segment s, io.ackscope.tcp.FrameAnalysis a) {
+                    segs.add(new io.ackscope.tcp.Segment().copyFrom(s));
+                }
+            }));
+        }
+        return segs;
     }
 }

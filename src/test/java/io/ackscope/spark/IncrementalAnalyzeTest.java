@@ -153,7 +153,7 @@ class IncrementalAnalyzeTest {
         }
 
         Map<String, String> before = listing(out);
-        Analyze.Summary again = incremental(archive, out);
+        Analyze.Summary again = run(archive, out, true, Duration.ZERO, true);
         assertTrue(again.nothingNew());
         assertEquals(8, again.files());
         assertEquals(before, listing(out), "nothing new: the output is untouched");
@@ -195,6 +195,37 @@ class IncrementalAnalyzeTest {
         assertFalse(incremental(archive, out).nothingNew());
         assertEquals(List.of(), SameRows.differences(oneShot(archive, "changed-ref"), out));
         assertTrue(incremental(archive, out).nothingNew(), "analysed once");
+
+        assertFalse(run(archive, out, true, Duration.ZERO, true).nothingNew(), "other options: analysed again");
+        assertEquals(query(out, "SELECT sum(frames) FROM capture_files"),
+                query(out, "SELECT count(*) FROM packets"));
+        assertTrue(run(archive, out, true, Duration.ZERO, true).nothingNew());
+        Files.writeString(out.resolve(InputsState.FILE), "{\"version\": 1, \"files\": [");
+        assertFalse(run(archive, out, true, Duration.ZERO, true).nothingNew(), "a state that does not parse");
+        assertEquals(List.of(), SameRows.differences(oneShot(archive, "changed-ref-2"), out, java.util.Set.of(
+                "packets")));
+    }
+
+    @Test
+    void aFileRewrittenWithTheSameSizeAndTimeIsToldApartByTheChecksumsOfItsEnds() throws Exception {
+        Path f = tmp.resolve("fingerprint/" + loss.get(0).getFileName());
+        Files.createDirectories(f.getParent());
+        Files.copy(loss.get(0), f);
+        org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(new Configuration());
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(f.toUri());
+        InputsState.Fingerprint before = InputsState.fingerprint(fs, p);
+        FileTime time = Files.getLastModifiedTime(f);
+        assertEquals(Files.size(f), before.size());
+        assertEquals(time.toMillis(), before.mtimeMillis());
+        byte[] b = Files.readAllBytes(f);
+        b[b.length - 1] ^= 1; // the last byte of the last frame
+        Files.write(f, b);
+        Files.setLastModifiedTime(f, time);
+        InputsState.Fingerprint after = InputsState.fingerprint(fs, p);
+        assertEquals(before.size(), after.size());
+        assertEquals(before.mtimeMillis(), after.mtimeMillis());
+        assertEquals(before.crcFirst(), after.crcFirst());
+        assertTrue(before.crcLast() != after.crcLast(), "the last block's checksum tells the files apart");
     }
 
     @Test
