@@ -57,8 +57,7 @@ final class InputsState {
     static Fingerprint fingerprint(FileSystem fs, Path path) throws IOException {
         FileStatus st = fs.getFileStatus(path);
         long size = st.getLen();
-        if ("file".equals(fs.getScheme()) && io.ackscope.capture.ArchiveStore.isStream(
-                java.nio.file.Path.of(fs.makeQualified(path).toUri()))) {
+        if (io.ackscope.spark.source.CapturePlanner.streamOnly(path.toString())) {
             return new Fingerprint(size, st.getModificationTime(), 0, 0); // a FIFO or device: the run reads it once
         }
         try (FSDataInputStream in = fs.open(path)) {

@@ -337,8 +337,16 @@ public final class CapturePlanner {
      * whole, once, and never walked for splits; this only names why.
      */
     private static boolean streamOnly(CaptureFile f) {
+        return streamOnly(f.path());
+    }
+
+    /**
+     * Whether the capture at {@code path} (as listed) is a local FIFO or device, readable once only: the one test
+     * the planner and the incremental run's fingerprints ({@code spark/InputsState}) use.
+     */
+    public static boolean streamOnly(String path) {
         try {
-            java.net.URI uri = new Path(f.path()).toUri();
+            java.net.URI uri = new Path(path).toUri();
             java.nio.file.Path local = "file".equals(uri.getScheme()) ? java.nio.file.Path.of(uri)
                     : uri.getScheme() == null ? java.nio.file.Path.of(uri.getPath()) : null;
             return local != null && ArchiveStore.isStream(local);
