@@ -10,6 +10,9 @@
 #     compare equal where their rows are (the layout of each side is printed);
 #   - its columns (names and types, in order) must be the same;
 #   - its rows must be the same multiset: DuckDB's EXCEPT ALL both ways is empty, and the row counts agree;
+#     capture_files' columns that say how a run read each file (read_mode, whole_reason, splits, seek_frames,
+#     seek_offsets) are left out: a run plans its splits from the files it reads, so an incremental run that reads
+#     one new file reads it otherwise than a run over the whole archive does;
 #   - whether its part files are also byte-for-byte identical is printed, not required: parquet-mr writes each column
 #     chunk's list of encodings in the footer from a hash set of enum constants, whose order differs from one JVM
 #     run to the next, so two runs of one build already differ in those bytes;
@@ -73,10 +76,12 @@ for t in names:
         continue
     n_b = con.execute('SELECT count(*) FROM ' + src_b).fetchone()[0]
     n_a = con.execute('SELECT count(*) FROM ' + src_a).fetchone()[0]
-    only_b = con.execute('SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)'
-                         % (src_b, src_a)).fetchone()[0]
-    only_a = con.execute('SELECT count(*) FROM (SELECT * FROM %s EXCEPT ALL SELECT * FROM %s)'
-                         % (src_a, src_b)).fetchone()[0]
+    star = ('* EXCLUDE (read_mode, whole_reason, splits, seek_frames, seek_offsets)' if t == 'capture_files'
+            else '*')
+    only_b = con.execute('SELECT count(*) FROM (SELECT %s FROM %s EXCEPT ALL SELECT %s FROM %s)'
+                         % (star, src_b, star, src_a)).fetchone()[0]
+    only_a = con.execute('SELECT count(*) FROM (SELECT %s FROM %s EXCEPT ALL SELECT %s FROM %s)'
+                         % (star, src_a, star, src_b)).fetchone()[0]
     same_bytes = parts(before, t) == parts(after, t) and all(
         filecmp.cmp(os.path.join(before, t, f), os.path.join(after, t, f), shallow=False) for f in parts(before, t))
     equal = n_b == n_a and only_b == 0 and only_a == 0

@@ -239,29 +239,37 @@ public final class Analyze {
                 return Summary.nothingNew(out.dir().toString(), inputs, secondsSince(start));
             }
             Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
-            Read read = read(spark, o, inputs.archive, hadoop, confB, splits);
+            Continuation cont = Continuation.of(o, inputs, id);
+            Read read = read(spark, o, inputs.toRead(), hadoop, confB, splits);
             phases.put(READ, secondsSince(t));
             t = System.nanoTime();
             List<SplitStats> perFile = read.plan().perFile(splits.value());
             long[][] duplicates = duplicates(jsc, read.plan(), perFile, confB);
-            ArchiveNumbering numbering = ArchiveNumbering.of(read.plan(), perFile, duplicates);
+            ArchiveNumbering numbering = ArchiveNumbering.of(read.plan(), perFile, duplicates,
+                    cont == null ? Map.of() : cont.starts());
             Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
             phases.put(OVERLAPS, secondsSince(t));
             Map<String, String> sourceDirs = CaptureFileRows.sourceDirs(read.plan(), perFile);
+            EngineCarry carry = cont == null ? null : cont.carry(out, read.shuffled().rows().getNumPartitions(),
+                    new SerializableConfiguration(hadoop));
+            String tag = cont == null ? "" : cont.tag();
+            Map<String, String> newSources = cont == null ? sourceDirs : cont.newSources(sourceDirs);
             Engine engine = enginePasses(spark, out, read.shuffled(), numbering, numberingB, confB, progress, phases,
-                    sourceDirs);
+                    newSources, carry, tag);
             Map<String, Long> tableRows = engine.tableRows();
 
             t = System.nanoTime();
-            long attemptsEvicted = writeAggregates(out, engine, conf, tableRows, sourceDirs.keySet());
+            long attemptsEvicted = writeAggregates(out, engine, conf, tableRows, sourceDirs.keySet(), cont);
             phases.put("latency summary", secondsSince(t));
             ReadPlan plan = splits.plan();
-            Frames frames = writeFileTables(out, plan, perFile, numbering, conf, tableRows);
+            List<SourceRows.Totals> totals = SourceRows.totals(plan, perFile, numbering,
+                    cont == null ? Map.of() : cont.totalsBefore());
+            Frames frames = writeFileTables(out, plan, perFile, numbering, conf, tableRows, totals, tag);
             if (o.packets()) {
                 t = System.nanoTime();
                 progress.phase("writing packets");
                 spark.sparkContext().setJobDescription("packets table");
-                PacketsTable.write(spark, o, out, numbering, read.plan(), sourceDirs);
+                PacketsTable.write(spark, o, out, numbering, read.plan(), newSources);
                 tableRows.put("packets", frames.total() - frames.filtered());
                 phases.put("packets table", secondsSince(t));
             }
@@ -271,11 +279,13 @@ public final class Analyze {
                     secondsSince(start), phases, plan.partitions().size(), (int) plan.filePlans().stream()
                     .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
                     notRead(plan.archive()), o.filter(), inputs.heldBack, false);
-            CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE),
-                    InputsState.json(inputs.state(read.plan(), perFile, numbering, id), ArchiveInputs.options(o)));
+            CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE), cont != null
+                    ? cont.inputsJson(o, read.plan(), perFile, numbering, totals)
+                    : InputsState.json(inputs.state(read.plan(), perFile, numbering, id), ArchiveInputs.options(o)));
             out.stage(result.json());
-            beforeCommit.staged(out.staging().toString(), result);
-            out.commit();
+            List<String> retire = cont != null ? cont.retired(out) : out.previousFiles();
+            stagedReport(out, cont != null && cont.appending() ? out.view(retire) : null, beforeCommit, result);
+            out.commit(retire);
             return result;
         } catch (Throwable e) {
             // Throwable: Spark rethrows a task's failure as SparkException, a checked exception Scala does not declare
@@ -292,6 +302,29 @@ public final class Analyze {
             spark.sparkContext().removeSparkListener(progress);
             spark.sparkContext().removeSparkListener(stageTimes);
             SplitStatsAccumulator.unregister(id);
+        }
+    }
+
+    /**
+     * Runs {@code beforeCommit} (the report) on the staged output, or when the run adds to an earlier output, on
+     * {@code view} ({@link OutputDirectory#view}: the whole dataset as it will be), moving what it writes there into
+     * staging.
+     */
+    private static void stagedReport(OutputDirectory out, java.nio.file.Path view, BeforeCommit beforeCommit,
+                                     Summary result) throws IOException {
+        if (view == null) {
+            beforeCommit.staged(out.staging().toString(), result);
+            return;
+        }
+        try {
+            beforeCommit.staged(view.toString(), result);
+            java.nio.file.Path report = view.resolve(io.ackscope.output.OutputMarker.REPORT);
+            if (java.nio.file.Files.isRegularFile(report, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                java.nio.file.Files.move(report, java.nio.file.Path.of(out.staging().toUri())
+                        .resolve(io.ackscope.output.OutputMarker.REPORT));
+            }
+        } finally {
+            out.fs().delete(new Path(view.toUri()), true);
         }
     }
 
@@ -330,15 +363,16 @@ public final class Analyze {
     private static Engine enginePasses(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
                                        ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
                                        Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
-                                       Map<String, Double> phases, Map<String, String> sourceDirs)
+                                       Map<String, Double> phases, Map<String, String> sourceDirs,
+                                       EngineCarry carry, String tag)
             throws IOException {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
         long t = System.nanoTime();
         progress.phase("numbering connections");
         spark.sparkContext().setJobDescription(PASS1);
-        List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitions(it -> List.of(EngineTask.connectionKeys(it,
-                numberingB.value())).iterator()).collect();
+        List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
+                EngineTask.connectionKeys(it, numberingB.value(), idx, carry)).iterator(), false).collect();
         phases.put(PASS1, secondsSince(t));
         long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
         // a handful (attempts answered after their eviction): sent whole to every task
@@ -358,7 +392,7 @@ public final class Analyze {
         String staging = out.staging().toString();
         List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
-                        rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value()))
+                        rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value(), carry))
                 .iterator(), false).collect();
         if (natRows != null) {
             int first = inFileOrder.getNumPartitions();
@@ -368,7 +402,7 @@ public final class Analyze {
                     confB.value().value())).iterator(), false).collect());
         }
         Map<String, Long> tableRows = TableCommit.engineTables(out, results, spark.sparkContext().getConf()
-                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs);
+                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
         phases.put(PASS2, secondsSince(t));
         ranksB.destroy();
         numberingB.destroy();
@@ -412,7 +446,8 @@ public final class Analyze {
      * the connection attempts the tasks evicted.
      */
     private static long writeAggregates(OutputDirectory out, Engine engine, Configuration conf,
-                                        Map<String, Long> tableRows, Collection<String> sources) throws IOException {
+                                        Map<String, Long> tableRows, Collection<String> sources,
+                                        Continuation cont) throws IOException {
         LatencyAggregate latency = new LatencyAggregate();
         FindingsAggregate findings = new FindingsAggregate();
         VantageAggregate vantage = new VantageAggregate();
@@ -423,15 +458,23 @@ public final class Analyze {
             vantage.merge(r.vantage());
             attemptsEvicted += r.attemptsEvicted();
         }
+        if (cont != null) {
+            cont.keepFinals(out, latency, findings, sources);   // before the provisional rows are added
+        }
+        for (EngineTask.Result r : engine.results()) {
+            latency.merge(r.openLatency());
+            findings.merge(r.openFindings());
+        }
+        String tag = cont == null ? "" : cont.tag();
         VantagePlan pairs = engine.pairs();
         TableCommit.smallTable(out, VantageTables.SOURCE_PAIRS,
                 pairs == null ? List.of() : vantage.sourcePairRows(pairs, engine.ranked()), conf, tableRows);
         TableCommit.smallTable(out, VantageTables.HOST_TIMES,
                 pairs == null ? List.of() : vantage.hostTimeRows(pairs, engine.ranked()), conf, tableRows);
         TableCommit.partitioned(out, LatencySummaryTable.TABLE,
-                TableCommit.bySource(LatencySummaryTable.TABLE, latency.rows(), sources), conf, tableRows);
+                TableCommit.bySource(LatencySummaryTable.TABLE, latency.rows(), sources), conf, tableRows, tag);
         TableCommit.partitioned(out, FindingsTable.TABLE,
-                TableCommit.bySource(FindingsTable.TABLE, findings.rows(), sources), conf, tableRows);
+                TableCommit.bySource(FindingsTable.TABLE, findings.rows(), sources), conf, tableRows, tag);
         return attemptsEvicted;
     }
 
@@ -442,7 +485,8 @@ public final class Analyze {
     /** Writes {@code capture_files} and {@code sources} from the read's per-file statistics. */
     private static Frames writeFileTables(OutputDirectory out, ReadPlan plan, List<SplitStats> perFile,
                                           ArchiveNumbering numbering, Configuration conf,
-                                          Map<String, Long> tableRows) throws IOException {
+                                          Map<String, Long> tableRows, List<SourceRows.Totals> totals, String tag)
+            throws IOException {
         Map<String, List<RowBuffer>> fileRows = new java.util.TreeMap<>();
         List<String> damaged = new ArrayList<>();
         long totalFrames = 0, tcpFrames = 0, filteredFrames = 0;
@@ -461,9 +505,9 @@ public final class Analyze {
                 }
             }
         }
-        TableCommit.partitioned(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows);
+        TableCommit.partitioned(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows, tag);
         TableCommit.partitioned(out, SourcesTable.TABLE, TableCommit.bySource(SourcesTable.TABLE,
-                SourceRows.rows(plan, perFile, numbering), plan.sources()), conf, tableRows);
+                SourceRows.rows(plan, numbering, totals), plan.sources()), conf, tableRows, tag);
         return new Frames(totalFrames, tcpFrames, filteredFrames, damaged);
     }
 

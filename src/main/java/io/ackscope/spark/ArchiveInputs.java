@@ -19,10 +19,12 @@ import java.util.Map;
  * {@link InputsState.Fingerprint}, and for {@code --incremental} the files held back by the {@link Settle} rule and
  * whether anything is new against the earlier output's {@code inputs.json}.
  *
- * <p>Until an appended source can be continued from held engine state, an incremental run with anything new
- * (a new, changed or vanished file in any source) analyses every file again and replaces every row: the tables are
- * then those of one run over the same files by construction, two capture points are paired again, and a run with
- * nothing new does nothing.
+ * <p>An incremental run with something new <b>appends</b> ({@link Append}) when the earlier files are all there
+ * unchanged and every new file comes after its source's analysed ones: only the new files are read, and the open
+ * connections the earlier runs held go on from their state. Otherwise ({@link #whole}, the reason said) it analyses
+ * every file again and replaces every row: a changed or vanished file, a new file that sorts before or overlaps
+ * analysed ones, other options, no carried state (an output of a run without {@code --incremental}), or two or more
+ * sources (connections seen from two capture points are paired over all files: {@link VantagePlan}).
  */
 public final class ArchiveInputs {
     /** The files to read (held-back files left out). */
@@ -31,13 +33,47 @@ public final class ArchiveInputs {
     final Map<String, InputsState.Fingerprint> fingerprints;
     /** Whether the taken files are exactly those of the earlier output (an incremental run then does nothing). */
     final boolean nothingNew;
+    /** What the earlier output's state says (NONE without one). */
+    final InputsState.State before;
+    /** The files to add to the earlier output, null when every taken file is analysed ({@link #whole}). */
+    final Append append;
+    /** Why an incremental run with something new analyses every file again; null otherwise. */
+    final String whole;
+
+    /**
+     * A run that adds files to the earlier output.
+     *
+     * @param archive the new files alone (sources numbered again, names kept)
+     * @param sources the earlier state of each source of {@code archive} that had files before, by name
+     */
+    record Append(Archive archive, Map<String, InputsState.Source> sources) {
+        /** Where each continued source's numbering goes on. */
+        Map<String, ArchiveNumbering.Start> starts() {
+            Map<String, ArchiveNumbering.Start> out = new java.util.HashMap<>();
+            sources.forEach((name, s) -> out.put(name, s.start()));
+            return out;
+        }
+    }
 
     private ArchiveInputs(Archive archive, List<String> heldBack, Map<String, InputsState.Fingerprint> fingerprints,
-                          boolean nothingNew) {
+                          boolean nothingNew, InputsState.State before, Append append, String whole) {
         this.archive = archive;
         this.heldBack = heldBack;
         this.fingerprints = fingerprints;
         this.nothingNew = nothingNew;
+        this.before = before;
+        this.append = append;
+        this.whole = whole;
+    }
+
+    /** Why this incremental run reads every file again (null: it does not, or it is not incremental). */
+    public String whole() {
+        return whole;
+    }
+
+    /** The files this run reads. */
+    Archive toRead() {
+        return append != null ? append.archive() : archive;
     }
 
     /** Whether this incremental run has nothing to do (see {@link Analyze#decide}). */
@@ -63,7 +99,78 @@ public final class ArchiveInputs {
             same &= b != null && b.fingerprint().equals(prints.get(m.path()))
                     && b.source().equals(taken.sources().get(m.source()));
         }
-        return new ArchiveInputs(taken, held, prints, same);
+        String whole = null;
+        Append append = null;
+        if (o.incremental() && !same && out.previous() != null) {
+            whole = !options(o).equals(state.options()) ? "the options differ from the earlier run's"
+                    : appendRefused(taken, state, prints);
+            if (whole == null) {
+                append = new Append(taken.without(before.keySet()), previousSources(taken, state));
+            }
+        }
+        return new ArchiveInputs(taken, held, prints, same, state, append, whole);
+    }
+
+    /**
+     * Why the taken files cannot be added to the earlier output (null: they can): every earlier file must be listed
+     * unchanged in its source, before that source's new files, and each new file must start after every earlier
+     * file of its source ends (so that nothing of it is a duplicate of theirs, {@link io.ackscope.capture.Overlaps}).
+     */
+    private static String appendRefused(Archive taken, InputsState.State state,
+                                        Map<String, InputsState.Fingerprint> prints) {
+        if (state.files().isEmpty()) {
+            return "the earlier output records no inputs";
+        }
+        if (taken.sources().size() > 1) {
+            return taken.sources().size() + " sources (connections between capture points are paired over all files)";
+        }
+        Map<String, InputsState.Input> left = new java.util.HashMap<>(state.files());
+        Map<Integer, Long> lastEnd = new java.util.HashMap<>();      // per source, the latest analysed record
+        Map<Integer, Boolean> newSeen = new java.util.HashMap<>();
+        java.util.Set<String> analysedSources = new java.util.HashSet<>();
+        state.files().values().forEach(i -> analysedSources.add(i.source()));
+        for (Archive.Member m : taken.files()) {
+            String source = taken.sources().get(m.source());
+            InputsState.Input b = left.remove(m.path());
+            if (b != null) {
+                if (!b.fingerprint().equals(prints.get(m.path())) || !b.source().equals(source)) {
+                    return m.path() + " changed since it was analysed";
+                }
+                if (newSeen.getOrDefault(m.source(), false)) {
+                    return "a new file of source " + source + " sorts before " + m.path();
+                }
+                if (b.lastNanos() != Long.MIN_VALUE) {
+                    lastEnd.merge(m.source(), b.lastNanos(), Math::max);
+                }
+                continue;
+            }
+            newSeen.put(m.source(), true);
+            Long end = lastEnd.get(m.source());
+            if (m.firstNanos() == io.ackscope.capture.CaptureReader.NO_TIMESTAMP
+                    || (end != null && !(m.firstNanos() > end))) {
+                return m.path() + " does not start after the analysed files of source " + source + " end";
+            }
+            InputsState.Source s = state.sources().get(source);
+            if (analysedSources.contains(source) && (s == null || s.held() == null)) {
+                return "the earlier run kept no state of source " + source + " (it ran without --incremental)";
+            }
+        }
+        if (!left.isEmpty()) {
+            return left.keySet().iterator().next() + " is no longer listed";
+        }
+        return null;
+    }
+
+    /** The earlier state of each taken source that had files before. */
+    private static Map<String, InputsState.Source> previousSources(Archive taken, InputsState.State state) {
+        Map<String, InputsState.Source> out = new java.util.LinkedHashMap<>();
+        for (String name : taken.sources()) {
+            InputsState.Source s = state.sources().get(name);
+            if (s != null && s.totals().files() > 0) {
+                out.put(name, s);
+            }
+        }
+        return out;
     }
 
     /**

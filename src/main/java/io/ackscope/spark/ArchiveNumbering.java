@@ -29,14 +29,38 @@ final class ArchiveNumbering implements Serializable {
     private final List<List<FileGap>> gaps;
     /** Index of each source's first file (-1 for a source without files). */
     private final int[] firstFile;
+    /** Per source, where this run continues it ({@link Start#NONE} for a source analysed whole). */
+    private final Start[] starts;
     /** Per source, the rank of its first connection; set by {@link #ranked}. */
     private long[] sourceStart;
+    /** All connections this run numbered; set by {@link #ranked}. */
+    private long ranksLength;
 
-    private ArchiveNumbering(String[] sources, int[] sourceOfFile, FileFrames[] frames, List<List<FileGap>> gaps) {
+    /**
+     * Where a run that appends files to a source analysed before continues its numbering ({@code analyze
+     * --incremental}): the source's files, frames and connections so far, the gaps found between them, and what the
+     * gap rule needs to judge the step into the first new file ({@link FileGap#between}).
+     *
+     * @param files       files analysed before: the first new file's {@code file_index}
+     * @param frameBase   source frames before the first new file (duplicates left out)
+     * @param connections connections numbered before: the first new connection's {@code stream}
+     * @param lastRecord  the last analysed file's last record time ({@link Long#MIN_VALUE}: none)
+     * @param maxStep     the longest step between consecutive records in the analysed files
+     * @param gaps        the gaps between the analysed files ({@link FileGap#afterFile()}: the file's index in its
+     *                    source)
+     */
+    record Start(int files, long frameBase, long connections, long lastRecord, long maxStep, List<FileGap> gaps)
+            implements Serializable {
+        static final Start NONE = new Start(0, 0, 0, Long.MIN_VALUE, 0, List.of());
+    }
+
+    private ArchiveNumbering(String[] sources, int[] sourceOfFile, FileFrames[] frames, List<List<FileGap>> gaps,
+                             Start[] starts) {
         this.sources = sources;
         this.sourceOfFile = sourceOfFile;
         this.frames = frames;
         this.gaps = gaps;
+        this.starts = starts;
         this.firstFile = new int[sources.length];
         Arrays.fill(firstFile, -1);
         for (int f = sourceOfFile.length - 1; f >= 0; f--) {
@@ -103,34 +127,52 @@ final class ArchiveNumbering implements Serializable {
      * ({@code duplicates[f]}, null for none).
      */
     static ArchiveNumbering of(ReadPlan plan, List<SplitStats> perFile, long[][] duplicates) {
+        return of(plan, perFile, duplicates, java.util.Map.of());
+    }
+
+    /**
+     * The numbering of a run that continues the sources of {@code starts} (by name; the others start at nothing):
+     * their new files, frames, connections and gaps are numbered on from where the earlier runs left them, as one
+     * run over all their files would number them.
+     */
+    static ArchiveNumbering of(ReadPlan plan, List<SplitStats> perFile, long[][] duplicates,
+                               java.util.Map<String, Start> starts) {
         List<CaptureFile> files = plan.files();
         List<String> names = plan.sources();
         int[] sourceOf = new int[files.size()];
         FileFrames[] frames = new FileFrames[files.size()];
         List<List<FileGap>> gaps = new ArrayList<>();
+        Start[] from = new Start[names.size()];
         for (int s = 0; s < names.size(); s++) {
-            gaps.add(new ArrayList<>());
+            from[s] = starts.getOrDefault(names.get(s), Start.NONE);
+            gaps.add(new ArrayList<>(from[s].gaps()));
         }
         long lastRecord = Long.MIN_VALUE;
         long maxStep = 0;
+        int inSource = 0;
         for (int f = 0; f < files.size(); f++) {
             int source = files.get(f).source();
             sourceOf[f] = source;
             long[] dups = duplicates[f] != null ? duplicates[f] : new long[0];
             boolean first = f == 0 || files.get(f - 1).source() != source;
+            long firstNanos = plan.archive() != null ? plan.archive().files().get(f).firstNanos() : Long.MIN_VALUE;
+            FileGap g = null;
             if (first) {
-                frames[f] = new FileFrames(0, dups);
-                lastRecord = Long.MIN_VALUE;
-                maxStep = 0;
+                Start st = from[source];
+                frames[f] = new FileFrames(st.frameBase(), dups);
+                lastRecord = st.lastRecord();
+                maxStep = st.maxStep();
+                inSource = st.files();
+                g = st.files() == 0 ? null : FileGap.between(inSource - 1, lastRecord, maxStep, firstNanos);
             } else {
                 SplitStats before = perFile.get(f - 1);
                 frames[f] = frames[f - 1].next(before != null ? before.lastFrame() : 0, dups);
-                long firstNanos = plan.archive() != null ? plan.archive().files().get(f).firstNanos() : Long.MIN_VALUE;
-                FileGap g = FileGap.between(f - 1, lastRecord, maxStep, firstNanos);
-                if (g != null) {
-                    gaps.get(source).add(g);
-                }
+                g = FileGap.between(inSource - 1, lastRecord, maxStep, firstNanos);
             }
+            if (g != null) {
+                gaps.get(source).add(g);
+            }
+            inSource++;
             SplitStats s = perFile.get(f);
             if (s != null) {
                 if (s.lastRecordNanos() != Long.MIN_VALUE) {
@@ -139,7 +181,50 @@ final class ArchiveNumbering implements Serializable {
                 maxStep = Math.max(maxStep, s.maxStepNanos());
             }
         }
-        return new ArchiveNumbering(names.toArray(new String[0]), sourceOf, frames, gaps);
+        return new ArchiveNumbering(names.toArray(new String[0]), sourceOf, frames, gaps, from);
+    }
+
+    /**
+     * Where a later run continues source {@code source} after this run ({@link Start}), given this run's per-file
+     * figures and its connections' count in the source ({@link #connections}; after {@link #ranked}).
+     */
+    Start next(int source, List<SplitStats> perFile) {
+        Start st = starts[source];
+        int files = st.files(), last = -1;
+        long lastRecord = st.lastRecord(), maxStep = st.maxStep();
+        for (int f = 0; f < sourceOfFile.length; f++) {
+            if (sourceOfFile[f] != source) {
+                continue;
+            }
+            files++;
+            last = f;
+            SplitStats s = perFile.get(f);
+            if (s != null) {
+                if (s.lastRecordNanos() != Long.MIN_VALUE) {
+                    lastRecord = s.lastRecordNanos();
+                }
+                maxStep = Math.max(maxStep, s.maxStepNanos());
+            }
+        }
+        if (last < 0) {
+            return st;
+        }
+        SplitStats s = perFile.get(last);
+        long base = frames[last].next(s != null ? s.lastFrame() : 0, new long[0]).base();
+        return new Start(files, base, st.connections() + connections(source), lastRecord, maxStep,
+                List.copyOf(gaps.get(source)));
+    }
+
+    /** The connections this run numbered in {@code source} (after {@link #ranked}). */
+    long connections(int source) {
+        long end = ranksLength;
+        for (int s = source + 1; s < sources.length; s++) {
+            if (firstFile[s] >= 0) {
+                end = sourceStart[s];
+                break;
+            }
+        }
+        return firstFile[source] < 0 ? 0 : end - sourceStart[source];
     }
 
     int source(int file) {
@@ -157,7 +242,8 @@ final class ArchiveNumbering implements Serializable {
 
     /** The position of {@code file} in its source (0-based, time order): {@code file_index} in the tables. */
     int fileInSource(int file) {
-        return file - firstFile[sourceOfFile[file]];
+        int source = sourceOfFile[file];
+        return starts[source].files() + file - firstFile[source];
     }
 
     FileFrames frames(int file) {
@@ -170,6 +256,7 @@ final class ArchiveNumbering implements Serializable {
 
     /** Notes where each source's connections start in {@code ranks} (all connections' sorted first-frame keys). */
     ArchiveNumbering ranked(long[] ranks) {
+        ranksLength = ranks.length;
         sourceStart = new long[sources.length];
         for (int s = 0; s < sources.length; s++) {
             if (firstFile[s] >= 0) {
@@ -182,6 +269,7 @@ final class ArchiveNumbering implements Serializable {
 
     /** The stream number (within its source) of the connection ranked {@code rank} whose first file is {@code file}. */
     long stream(long rank, int file) {
-        return rank - sourceStart[sourceOfFile[file]];
+        int source = sourceOfFile[file];
+        return starts[source].connections() + rank - sourceStart[source];
     }
 }

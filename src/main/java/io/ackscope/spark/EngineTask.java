@@ -224,9 +224,18 @@ final class EngineTask {
     }
 
     /** What pass 2 of one partition produced. */
+    /**
+     * What pass 2 of one partition produced.
+     *
+     * @param latency         the latency aggregate of the final rows
+     * @param findings        the cause aggregate of the final rows
+     * @param openLatency     that of the provisional rows (of connections a carrying run held: {@link EngineCarry})
+     * @param openFindings    likewise for causes
+     */
     record Result(int partition, List<Written> files, long connections, long segments, int peakOpenTuples,
                   long attemptsEvicted, LatencyAggregate latency, FindingsAggregate findings,
-                  VantageAggregate vantage) implements Serializable {
+                  VantageAggregate vantage, LatencyAggregate openLatency, FindingsAggregate openFindings)
+            implements Serializable {
     }
 
     /**
@@ -263,7 +272,8 @@ final class EngineTask {
             }
             w.check();
             return new Result(partition, w.written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
-                    fed.attemptsEvicted(), w.latency.sealed(), w.findings, w.vantage);
+                    fed.attemptsEvicted(), w.finalLatency.sealed(), w.finalFindings, w.vantage,
+                    w.openLatency.sealed(), w.openFindings);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -298,8 +308,14 @@ final class EngineTask {
         /** The last connection {@link #value} was called for, and its values (records come in runs). */
         private ConnectionId lastValuesId;
         private ValueCounts[] lastValues;
-        final LatencyAggregate latency = new LatencyAggregate();
-        final FindingsAggregate findings = new FindingsAggregate();
+        final LatencyAggregate finalLatency = new LatencyAggregate();
+        final FindingsAggregate finalFindings = new FindingsAggregate();
+        /** The aggregates of provisional rows ({@link #provisional}). */
+        final LatencyAggregate openLatency = new LatencyAggregate();
+        final FindingsAggregate openFindings = new FindingsAggregate();
+        /** Where rows go now: the final aggregates, or from a carrying run's hold on, the provisional ones. */
+        private LatencyAggregate latency = finalLatency;
+        private FindingsAggregate findings = finalFindings;
         private ConnectionId lastId;
         private long lastStream;
         private String lastSource;
@@ -494,10 +510,15 @@ final class EngineTask {
                     provisional = false;
                     super.started(source, engine);
                     String name = numbering.sourceName(source);
+                    latency = finalLatency;
+                    findings = finalFindings;
                     for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.VALUES, partition, name)) {
                         try {
                             OpenValues.Open o = OpenValues.read(t.state());
                             openValues.put(o.id(), o.values());
+                            if (o.findings() != null) {
+                                finalFindings.resume(o.id(), o.findings());
+                            }
                         } catch (IOException e) {
                             throw new IOException("held values of source " + name + ": " + e.getMessage(), e);
                         }
@@ -508,8 +529,11 @@ final class EngineTask {
                 public void ending(int source, TcpEngine engine) throws IOException {
                     List<io.ackscope.tcp.HeldTuple> held = hold(source, engine);
                     carry.held(EngineCarry.VALUES, partition, numbering.sourceName(source),
-                            OpenValues.of(held, openValues, ids()));
+                            OpenValues.of(held, openValues, finalFindings, ids()));
                     provisional = true;           // what the finish gives, and the attempts still pending
+                    openFindings.resumeAll(finalFindings);    // what the open connections noted so far
+                    latency = openLatency;
+                    findings = openFindings;
                     List<ConnectionRecord> kept = List.copyOf(pending.values());
                     pending.clear();
                     kept.forEach(Writers.this::onConnection);

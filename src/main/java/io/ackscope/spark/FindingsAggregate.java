@@ -78,6 +78,39 @@ final class FindingsAggregate implements Serializable {
             return Arrays.copyOf(f, n);
         }
 
+        void write(java.io.DataOutput out) throws java.io.IOException {
+            out.writeLong(connections);
+            out.writeLong(requests);
+            out.writeLong(events);
+            out.writeLong(count);
+            out.writeLong(timeLostUs);
+            out.writeInt(evidence.size());
+            for (long[] e : evidence) {
+                out.writeInt(e.length);
+                for (long v : e) {
+                    out.writeLong(v);
+                }
+            }
+        }
+
+        static Row read(java.io.DataInputStream in) throws java.io.IOException {
+            Row r = new Row();
+            r.connections = in.readLong();
+            r.requests = in.readLong();
+            r.events = in.readLong();
+            r.count = in.readLong();
+            r.timeLostUs = in.readLong();
+            int n = bounded(in, in.readInt(), 4);
+            for (int i = 0; i < n; i++) {
+                long[] e = new long[bounded(in, in.readInt(), 8)];
+                for (int k = 0; k < e.length; k++) {
+                    e[k] = in.readLong();
+                }
+                r.evidence.add(e);
+            }
+            return r;
+        }
+
         void merge(Row o) {
             connections += o.connections;
             requests += o.requests;
@@ -106,8 +139,11 @@ final class FindingsAggregate implements Serializable {
         }
     }
 
-    /** What one open connection had: its causes with their spans, its exchanges' spans, its response time. */
-    private static final class Open {
+    /**
+     * What one open connection had: its causes with their spans, its exchanges' spans, its response time. Carried
+     * with a connection held for a later run ({@link OpenValues}) as {@link #write} gives it.
+     */
+    static final class Open {
         final EnumMap<Cause, Row> causes = new EnumMap<>(Cause.class);
         final EnumMap<Cause, List<long[]>> spans = new EnumMap<>(Cause.class);
         long[] exchanges = new long[8];
@@ -122,6 +158,53 @@ final class FindingsAggregate implements Serializable {
             r.occurrence(timeLostNanos, frames);
             spans.computeIfAbsent(c, k -> new ArrayList<>()).add(new long[] {start, end});
             responseNanos += Math.max(0, outsideNanos);
+        }
+
+        /** Writes this connection's state for {@link #read}. */
+        void write(java.io.DataOutput out) throws java.io.IOException {
+            out.writeByte(causes.size());
+            for (Map.Entry<Cause, Row> e : causes.entrySet()) {
+                out.writeByte(e.getKey().ordinal());
+                e.getValue().write(out);
+                List<long[]> sp = spans.getOrDefault(e.getKey(), List.of());
+                out.writeInt(sp.size());
+                for (long[] x : sp) {
+                    out.writeLong(x[0]);
+                    out.writeLong(x[1]);
+                }
+            }
+            out.writeInt(exchangeCount);
+            for (int i = 0; i < 2 * exchangeCount; i++) {
+                out.writeLong(exchanges[i]);
+            }
+            out.writeLong(responseNanos);
+        }
+
+        /** Reads what {@link #write} wrote; every count is bounded by the bytes left. */
+        static Open read(java.io.DataInputStream in) throws java.io.IOException {
+            Open o = new Open();
+            int n = in.readUnsignedByte();
+            Cause[] all = Cause.values();
+            for (int i = 0; i < n; i++) {
+                int c = in.readUnsignedByte();
+                if (c >= all.length) {
+                    throw new java.io.IOException("open connection causes: cause " + c + " of " + all.length);
+                }
+                o.causes.put(all[c], Row.read(in));
+                int spans = bounded(in, in.readInt(), 16);
+                List<long[]> sp = new ArrayList<>(spans);
+                for (int k = 0; k < spans; k++) {
+                    sp.add(new long[] {in.readLong(), in.readLong()});
+                }
+                o.spans.put(all[c], sp);
+            }
+            o.exchangeCount = bounded(in, in.readInt(), 16);
+            o.exchanges = new long[Math.max(8, 2 * o.exchangeCount)];
+            for (int i = 0; i < 2 * o.exchangeCount; i++) {
+                o.exchanges[i] = in.readLong();
+            }
+            o.responseNanos = in.readLong();
+            return o;
         }
 
         /** Exchanges whose span overlaps one of {@code c}'s; a handshake retransmission affects the first one. */
@@ -148,6 +231,46 @@ final class FindingsAggregate implements Serializable {
 
     private Open open(ConnectionId id) {
         return open.computeIfAbsent(id, k -> new Open());
+    }
+
+    /** {@code n}, checked against the bytes left in {@code in} at {@code bytesEach} bytes an item. */
+    static int bounded(java.io.DataInputStream in, int n, int bytesEach) throws java.io.IOException {
+        if (n < 0 || (long) n * bytesEach > in.available()) {
+            throw new java.io.IOException("open connection causes: " + n + " items in " + in.available() + " bytes");
+        }
+        return n;
+    }
+
+    /** The connections with causes or exchanges noted and no record yet. */
+    java.util.Set<ConnectionId> openIds() {
+        return open.keySet();
+    }
+
+    /** What open connection {@code id} has had so far (null: nothing). */
+    Open held(ConnectionId id) {
+        return open.get(id);
+    }
+
+    /** Takes over what an earlier run noted of a connection it held ({@link OpenValues}). */
+    void resume(ConnectionId id, Open o) {
+        open.put(id, o);
+    }
+
+    /** Takes over every open connection of {@code other} (which then has none). */
+    void resumeAll(FindingsAggregate other) {
+        open.putAll(other.open);
+        other.open.clear();
+    }
+
+    /** The endpoints of source {@code source} alone (sharing their state with this aggregate). */
+    FindingsAggregate only(String source) {
+        FindingsAggregate out = new FindingsAggregate();
+        endpoints.forEach((k, e) -> {
+            if (e.source.equals(source)) {
+                out.endpoints.put(k, e);
+            }
+        });
+        return out;
     }
 
     void cause(CauseEvent e) {

@@ -17,6 +17,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -223,22 +224,44 @@ final class HeldState {
     }
 
     /**
-     * The held 4-tuples as files: {@code from} the run before (null: none), {@code to} this run's, each as
-     * {@code DIR/<boundaries|engine|values>/<source>/part-NNNNN.held} ({@code <source>} the source name's UTF-8 bytes in hex, so any
-     * name is one path segment); {@code reducers}: the analyze shuffle's partition count of this run.
+     * The held 4-tuples as files: each source's {@code from} the runs before (by source name; a source not in it has
+     * none), {@code to} this run's, each as {@code DIR/<boundaries|engine|values>/<source>/part-NNNNN.held}
+     * ({@code <source>} the source name's UTF-8 bytes in hex, so any name is one path segment); {@code reducers}: the
+     * analyze shuffle's partition count of this run.
      */
-    record Dirs(String from, String to, int reducers, SerializableConfiguration conf) implements EngineCarry {
+    record Dirs(java.util.Map<String, String> from, String to, int reducers, SerializableConfiguration conf)
+            implements EngineCarry {
         private static final long serialVersionUID = 1L;
 
         private static final String[] KINDS = {null, "boundaries", "engine", "values"};
 
+        /** Every source's held 4-tuples {@code from} one directory (null: none). */
+        Dirs(String from, String to, int reducers, SerializableConfiguration conf) {
+            this(from == null ? java.util.Map.of() : new AllSources(from), to, reducers, conf);
+        }
+
         static Path dir(String root, int kind, String source) {
-            return new Path(root, KINDS[kind] + "/" + HexFormat.of().formatHex(source.getBytes(StandardCharsets.UTF_8)));
+            return new Path(root, KINDS[kind] + "/" + hex(source));
+        }
+
+        /** A source name as one path segment. */
+        static String hex(String source) {
+            return HexFormat.of().formatHex(source.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The directories under a run's root that hold source {@code source}'s held 4-tuples, relative to it. */
+        static List<String> sourceDirs(String source) {
+            List<String> out = new ArrayList<>();
+            for (int k = BOUNDARIES; k <= VALUES; k++) {
+                out.add(KINDS[k] + "/" + hex(source));
+            }
+            return out;
         }
 
         @Override
         public List<HeldTuple> resumed(int kind, int partition, String source) throws IOException {
-            return from == null ? List.of() : read(conf.value(), dir(from, kind, source), partition, reducers);
+            String root = from.get(source);
+            return root == null ? List.of() : read(conf.value(), dir(root, kind, source), partition, reducers);
         }
 
         @Override
@@ -246,6 +269,26 @@ final class HeldState {
             if (!tuples.isEmpty()) {
                 write(conf.value(), new Path(dir(to, kind, source), fileName(partition)), partition, reducers, tuples);
             }
+        }
+    }
+
+    /** One root for every source. */
+    private static final class AllSources extends java.util.AbstractMap<String, String> implements Serializable {
+        private static final long serialVersionUID = 1L;
+        private final String root;
+
+        AllSources(String root) {
+            this.root = root;
+        }
+
+        @Override
+        public String get(Object key) {
+            return root;
+        }
+
+        @Override
+        public java.util.Set<Entry<String, String>> entrySet() {
+            return java.util.Set.of();
         }
     }
 }

@@ -35,7 +35,8 @@ final class InputsState {
     static final String FILE = DIR + "/inputs.json";
     /** Bytes read at each end of a file for its checksums. */
     static final int BLOCK = 16 * 1024;
-    static final int VERSION = 1;
+    /** 2: with each source's figures and held state ({@link Source}); a version-1 state is analysed again whole. */
+    static final int VERSION = 2;
 
     /** What identifies a file's content without reading it whole. */
     record Fingerprint(long size, long mtimeMillis, long crcFirst, long crcLast) {
@@ -81,8 +82,20 @@ final class InputsState {
      * @param files   the inputs, by path
      * @param options the options that shape the rows ({@link ArchiveInputs#options}), null when unknown
      */
-    record State(Map<String, Input> files, String options) {
-        static final State NONE = new State(Map.of(), null);
+    record State(Map<String, Input> files, String options, Map<String, Source> sources) {
+        static final State NONE = new State(Map.of(), null, Map.of());
+    }
+
+    /**
+     * What a run that appends files to a source needs of the runs before ({@code analyze --incremental}).
+     *
+     * @param totals what the source's row of {@code sources} sums so far
+     * @param start  where its numbering goes on
+     * @param held   the directory (relative to {@code DIR}) of the run's carried state that holds the source's open
+     *               connections and final aggregates ({@link HeldState.Dirs}, {@link FinalAggregates}); null when
+     *               the run carried nothing (then the source cannot be appended to)
+     */
+    record Source(SourceRows.Totals totals, ArchiveNumbering.Start start, String held) {
     }
 
     /**
@@ -110,17 +123,54 @@ final class InputsState {
                     n.path("run").asText());
             out.put(i.path(), i);
         }
-        return new State(out, root.path("options").asText(null));
+        Map<String, Source> sources = new LinkedHashMap<>();
+        for (JsonNode n : root.path("sources")) {
+            java.util.List<io.ackscope.capture.FileGap> gaps = new java.util.ArrayList<>();
+            for (JsonNode g : n.path("gaps")) {
+                gaps.add(new io.ackscope.capture.FileGap(g.path(0).asInt(), g.path(1).asLong(), g.path(2).asLong()));
+            }
+            sources.put(n.path("name").asText(), new Source(
+                    new SourceRows.Totals(n.path("files").asInt(), n.path("file_bytes").asLong(),
+                            n.path("frames").asLong(), n.path("captured_bytes").asLong(),
+                            n.path("first_time_ns").asLong(Long.MAX_VALUE), n.path("last_time_ns").asLong(Long.MIN_VALUE),
+                            n.path("overlapping_files").asInt(), n.path("duplicate_frames").asLong()),
+                    new ArchiveNumbering.Start(n.path("files").asInt(), n.path("frame_base").asLong(),
+                            n.path("connections").asLong(), n.path("last_record_ns").asLong(Long.MIN_VALUE),
+                            n.path("max_step_ns").asLong(), gaps),
+                    n.path("held").asText(null)));
+        }
+        return new State(out, root.path("options").asText(null), sources);
     }
 
     private static long time(JsonNode n) {
         return n == null || n.isNull() ? Long.MIN_VALUE : n.asLong();
     }
 
-    /** The text of {@code inputs.json} for {@code inputs}, made with {@code options}. */
+    /** The text of {@code inputs.json} for {@code inputs}, made with {@code options}, without sources' state. */
     static String json(Collection<Input> inputs, String options) throws IOException {
+        return json(inputs, options, Map.of());
+    }
+
+    /** The text of {@code inputs.json} for {@code inputs} and {@code sources} (by name), made with {@code options}. */
+    static String json(Collection<Input> inputs, String options, Map<String, Source> sources) throws IOException {
         ObjectNode root = CommitSteps.JSON.createObjectNode();
         root.put("version", VERSION).put("options", options);
+        ArrayNode src = root.putArray("sources");
+        sources.forEach((name, so) -> {
+            SourceRows.Totals t = so.totals();
+            ArchiveNumbering.Start st = so.start();
+            ObjectNode n = src.addObject();
+            n.put("name", name).put("files", t.files()).put("file_bytes", t.fileBytes()).put("frames", t.frames())
+                    .put("captured_bytes", t.captured()).put("first_time_ns", t.first()).put("last_time_ns", t.last())
+                    .put("overlapping_files", t.overlapping()).put("duplicate_frames", t.duplicates())
+                    .put("frame_base", st.frameBase()).put("connections", st.connections())
+                    .put("last_record_ns", st.lastRecord()).put("max_step_ns", st.maxStep());
+            ArrayNode gaps = n.putArray("gaps");
+            for (io.ackscope.capture.FileGap g : st.gaps()) {
+                gaps.addArray().add(g.afterFile()).add(g.start()).add(g.end());
+            }
+            n.put("held", so.held());
+        });
         ArrayNode files = root.putArray("files");
         for (Input i : inputs) {
             ObjectNode n = files.addObject();

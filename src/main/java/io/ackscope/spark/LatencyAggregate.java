@@ -83,6 +83,17 @@ final class LatencyAggregate implements Serializable {
         return this;
     }
 
+    /** The endpoints of source {@code source} alone (sharing their state with this aggregate). */
+    LatencyAggregate only(String source) {
+        LatencyAggregate out = new LatencyAggregate();
+        endpoints.forEach((k, e) -> {
+            if (e.source.equals(source)) {
+                out.endpoints.put(k, e);
+            }
+        });
+        return out;
+    }
+
     void merge(LatencyAggregate o) {
         o.endpoints.forEach((k, e) -> {
             Endpoint mine = endpoints.get(k);

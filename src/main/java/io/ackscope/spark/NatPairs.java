@@ -167,6 +167,6 @@ final class NatPairs implements Serializable {
             throw new UncheckedIOException(e);
         }
         return new EngineTask.Result(partition, out.written(), 0, 0, 0, 0, new LatencyAggregate().sealed(),
-                new FindingsAggregate(), sums);
+                new FindingsAggregate(), sums, new LatencyAggregate(), new FindingsAggregate());
     }
 }

@@ -25,7 +25,8 @@ import java.util.function.UnaryOperator;
  * a version byte, the carried id, then per metric a present flag and its value and count pairs).
  */
 final class OpenValues {
-    private static final int VERSION = 1;
+    /** 2: with the connection's causes and exchanges so far ({@link FindingsAggregate.Open}). */
+    private static final int VERSION = 2;
 
     private OpenValues() {
     }
@@ -33,20 +34,35 @@ final class OpenValues {
     /** The values of the connections of {@code held} in {@code open}, keyed by the ids {@code ids} gives them. */
     static List<HeldTuple> of(List<HeldTuple> held, Map<ConnectionId, ValueCounts[]> open,
                               UnaryOperator<ConnectionId> ids) {
+        return of(held, open, null, ids);
+    }
+
+    /**
+     * The values of the connections of {@code held} in {@code open}, and what {@code findings} (null: nothing) noted
+     * of them, keyed by the ids {@code ids} gives them.
+     */
+    static List<HeldTuple> of(List<HeldTuple> held, Map<ConnectionId, ValueCounts[]> open,
+                              FindingsAggregate findings, UnaryOperator<ConnectionId> ids) {
         Map<String, HeldTuple> byTuple = new HashMap<>();
         for (HeldTuple t : held) {
             byTuple.put(tupleText(Addresses.endpoint(t.aHi(), t.aLo(), t.aPort()),
                     Addresses.endpoint(t.bHi(), t.bLo(), t.bPort())), t);
         }
         List<HeldTuple> out = new ArrayList<>();
-        open.forEach((id, values) -> {
+        java.util.Set<ConnectionId> all = new java.util.LinkedHashSet<>(open.keySet());
+        if (findings != null) {
+            all.addAll(findings.openIds());
+        }
+        for (ConnectionId id : all) {
             HeldTuple t = byTuple.get(tupleText(Addresses.endpointText(id.clientIp(), id.clientPort()),
                     Addresses.endpointText(id.serverIp(), id.serverPort())));
             if (t != null) {
+                ValueCounts[] values = open.get(id);
                 out.add(new HeldTuple(t.aHi(), t.aLo(), t.aPort(), t.bHi(), t.bLo(), t.bPort(),
-                        bytes(ids.apply(id), values)));
+                        bytes(ids.apply(id), values != null ? values : new ValueCounts[LatencyAggregate.METRICS],
+                                findings == null ? null : findings.held(id))));
             }
-        });
+        }
         return out;
     }
 
@@ -55,6 +71,10 @@ final class OpenValues {
     }
 
     static byte[] bytes(ConnectionId id, ValueCounts[] values) {
+        return bytes(id, values, null);
+    }
+
+    static byte[] bytes(ConnectionId id, ValueCounts[] values, FindingsAggregate.Open findings) {
         try {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(b);
@@ -80,6 +100,10 @@ final class OpenValues {
                     }
                 }
             }
+            out.writeBoolean(findings != null);
+            if (findings != null) {
+                findings.write(out);
+            }
             out.flush();
             return b.toByteArray();
         } catch (IOException e) {
@@ -87,8 +111,8 @@ final class OpenValues {
         }
     }
 
-    /** A connection's carried id and values, from {@link #bytes}. */
-    record Open(ConnectionId id, ValueCounts[] values) {
+    /** A connection's carried id, values, and causes and exchanges so far (null: none), from {@link #bytes}. */
+    record Open(ConnectionId id, ValueCounts[] values, FindingsAggregate.Open findings) {
     }
 
     /**
@@ -128,9 +152,10 @@ final class OpenValues {
                 }
             }
         }
+        FindingsAggregate.Open findings = in.readBoolean() ? FindingsAggregate.Open.read(in) : null;
         if (in.available() != 0) {
             throw new IOException("open connection values: " + in.available() + " bytes after the end");
         }
-        return new Open(id, values);
+        return new Open(id, values, findings);
     }
 }

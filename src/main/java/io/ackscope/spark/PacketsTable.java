@@ -37,20 +37,28 @@ final class PacketsTable {
 
     static void write(SparkSession spark, Analyze.Options o, OutputDirectory out, ArchiveNumbering numbering,
                       ReadPlan plan, Map<String, String> sourceDirs) throws IOException {
-        Dataset<Row> frames = spark.read().format("pcap").option("payloadBytes", 0).options(o.filter().options())
-                .load(o.inputs().toArray(new String[0]));
+        // the files this run reads (an incremental run reads only its new files), each with its position and source
+        // as the run numbers them (the source's own listing knows neither --source-by nor earlier runs)
+        List<String> paths = new ArrayList<>();
         List<Column> indexOfPath = new ArrayList<>();
+        List<Column> sourceOfPath = new ArrayList<>();
         for (CaptureFile f : plan.files()) {
+            paths.add(f.path());
             indexOfPath.add(lit(f.path()));
             indexOfPath.add(lit(numbering.fileInSource(f.index())));
+            sourceOfPath.add(lit(f.path()));
+            sourceOfPath.add(lit(numbering.sourceName(numbering.source(f.index()))));
         }
-        Column source = col(PacketSchema.TABLE.column(PacketSchema.SOURCE).name());
+        Dataset<Row> frames = spark.read().format("pcap").option("payloadBytes", 0).options(o.filter().options())
+                .load(paths.toArray(new String[0]));
+        String sourceName = PacketSchema.TABLE.column(PacketSchema.SOURCE).name();
         String fileIndex = PacketSchema.TABLE.column(PacketSchema.FILE_INDEX).name();
-        // the source lists the inputs again: files the run holds back (Settle) are left out here
-        Column index = functions.element_at(functions.map(indexOfPath.toArray(new Column[0])),
-                col(PacketSchema.TABLE.column(PacketSchema.FILE).name()));
+        Column file = col(PacketSchema.TABLE.column(PacketSchema.FILE).name());
+        Column index = functions.element_at(functions.map(indexOfPath.toArray(new Column[0])), file);
+        Column source = functions.element_at(functions.map(sourceOfPath.toArray(new Column[0])), file);
         Column time = col(PacketSchema.TABLE.column(PacketSchema.FRAME_TIME).name());
         frames.where(index.isNotNull()).withColumn(fileIndex, index.cast("int"))
+                .withColumn(sourceName, source)
                 .withColumn(P_SOURCE, source)
                 .withColumn(P_DATE, functions.date_from_unix_date(functions.floor(
                         functions.unix_micros(time).divide(86_400_000_000L)).cast("int")))

@@ -40,6 +40,18 @@ final class TableCommit {
     static final String PART = "part-00000.snappy.parquet";
 
     /**
+     * {@code name} with {@code tag} before its extension: a run that adds files to an earlier output tags every file
+     * it writes with its own id, so that none takes the name of a file already in a partition directory.
+     */
+    static String tagged(String name, String tag) {
+        if (tag.isEmpty()) {
+            return name;
+        }
+        int dot = name.indexOf('.');
+        return dot < 0 ? name + tag : name.substring(0, dot) + tag + name.substring(dot);
+    }
+
+    /**
      * Moves each task's files into their tables' partition directories (one winning attempt per partition: the
      * results Spark returned), or, for a partition directory whose files together are under {@code oneFileBytes}
      * ({@link TableFiles#ONE_FILE_BYTES}), writes them as one file; removes the other attempts' leftovers, gives each
@@ -48,6 +60,16 @@ final class TableCommit {
      */
     static Map<String, Long> engineTables(OutputDirectory out, List<EngineTask.Result> results,
                                           long oneFileBytes, Map<String, String> sourceDirs) throws IOException {
+        return engineTables(out, results, oneFileBytes, sourceDirs, "");
+    }
+
+    /**
+     * As {@link #engineTables(OutputDirectory, List, long, Map)}, every file name {@link #tagged} with {@code tag};
+     * {@code sourceDirs} then names only the sources new to the output (those it has have a file in every table).
+     */
+    static Map<String, Long> engineTables(OutputDirectory out, List<EngineTask.Result> results,
+                                          long oneFileBytes, Map<String, String> sourceDirs, String tag)
+            throws IOException {
         FileSystem fs = out.fs();
         Map<String, Long> rows = new LinkedHashMap<>();
         Map<String, Map<String, List<Path>>> written = new LinkedHashMap<>();
@@ -70,15 +92,15 @@ final class TableCommit {
                 boolean open = e.getKey().endsWith("\0open");
                 String dir = open ? e.getKey().substring(0, e.getKey().length() - 5) : e.getKey();
                 place(fs, e.getValue(), dir.isEmpty() ? table : new Path(table, dir), oneFileBytes,
-                        open ? TaskOutput.PROVISIONAL + "00000.snappy.parquet" : PART);
+                        tagged(open ? TaskOutput.PROVISIONAL + "00000.snappy.parquet" : PART, tag), tag);
             }
             fs.delete(new Path(table, "_temporary"), true);
             boolean flat = t == VantageTables.ONE_WAY_DELAYS;
             Collection<String> dirs = written.get(t.name()).keySet();
             if (flat && dirs.isEmpty()) {
-                TableFiles.writer(t, new Path(table, PART), fs.getConf()).close();
+                TableFiles.writer(t, new Path(table, tagged(PART, tag)), fs.getConf()).close();
             } else if (!flat) {
-                emptySources(t, table, dirs, sourceDirs, fs.getConf());
+                emptySources(t, table, dirs, sourceDirs, fs.getConf(), tag);
             }
             out.tableDone(t.name());
         }
@@ -89,7 +111,7 @@ final class TableCommit {
      * Moves {@code files} into {@code dir}, or copies them into one file there, {@code one}, when they are small
      * together.
      */
-    private static void place(FileSystem fs, List<Path> files, Path dir, long oneFileBytes, String one)
+    private static void place(FileSystem fs, List<Path> files, Path dir, long oneFileBytes, String one, String tag)
             throws IOException {
         long bytes = 0;
         for (Path p : files) {
@@ -102,7 +124,7 @@ final class TableCommit {
             return;
         }
         for (Path from : files) {
-            Path to = new Path(dir, from.getName());
+            Path to = new Path(dir, tagged(from.getName(), tag));
             if (!fs.rename(from, to)) {
                 throw new IOException("cannot move " + from + " to " + to);
             }
@@ -111,11 +133,12 @@ final class TableCommit {
 
     /** An empty file for each source of {@code sourceDirs} that none of {@code dirs} (written ones) is under. */
     private static void emptySources(TableSchema t, Path table, Collection<String> dirs,
-                                     Map<String, String> sourceDirs, Configuration conf) throws IOException {
+                                     Map<String, String> sourceDirs, Configuration conf, String tag)
+            throws IOException {
         for (Map.Entry<String, String> s : sourceDirs.entrySet()) {
             String prefix = HivePath.sourceDir(s.getKey()) + "/";
             if (dirs.stream().noneMatch(d -> d.startsWith(prefix))) {
-                TableFiles.writer(t, new Path(new Path(table, s.getValue()), PART), conf).close();
+                TableFiles.writer(t, new Path(new Path(table, s.getValue()), tagged(PART, tag)), conf).close();
             }
         }
     }
@@ -132,10 +155,16 @@ final class TableCommit {
      */
     static void partitioned(OutputDirectory out, TableSchema t, Map<String, List<RowBuffer>> byDir,
                             Configuration conf, Map<String, Long> tableRows) throws IOException {
+        partitioned(out, t, byDir, conf, tableRows, "");
+    }
+
+    /** As {@link #partitioned(OutputDirectory, TableSchema, Map, Configuration, Map)}, file names {@link #tagged}. */
+    static void partitioned(OutputDirectory out, TableSchema t, Map<String, List<RowBuffer>> byDir,
+                            Configuration conf, Map<String, Long> tableRows, String tag) throws IOException {
         long n = 0;
         for (Map.Entry<String, List<RowBuffer>> e : byDir.entrySet()) {
             Path dir = e.getKey().isEmpty() ? out.staged(t.name()) : new Path(out.staged(t.name()), e.getKey());
-            try (ParquetTableWriter w = TableFiles.writer(t, new Path(dir, PART), conf)) {
+            try (ParquetTableWriter w = TableFiles.writer(t, new Path(dir, tagged(PART, tag)), conf)) {
                 for (RowBuffer r : e.getValue()) {
                     w.write(r);
                 }

@@ -139,7 +139,7 @@ class HeldStateTest {
     void dirsKeepEachSourceAndPassApart() throws Exception {
         List<HeldTuple> all = held();
         SerializableConfiguration conf = new SerializableConfiguration(CONF);
-        HeldState.Dirs first = new HeldState.Dirs(null, dir.resolve("run1").toString(), 1, conf);
+        HeldState.Dirs first = new HeldState.Dirs((String) null, dir.resolve("run1").toString(), 1, conf);
         assertEquals(List.of(), first.resumed(2, 0, "a"));
         first.held(2, 0, "a/b=c:d", all);
         first.held(1, 0, "a/b=c:d", all.subList(0, 1));

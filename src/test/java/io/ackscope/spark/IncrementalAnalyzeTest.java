@@ -61,7 +61,7 @@ class IncrementalAnalyzeTest {
 
     /** The sample {@code name} cut into files of {@code frames} frames by editcap, in time order. */
     static List<Path> cut(String name, int frames, Path dir) throws Exception {
-        Path whole = SparkTests.gunzippedSample(name, tmp.resolve("whole"));
+        Path whole = SparkTests.gunzippedSample(name, dir.getParent().resolve("whole"));
         Files.createDirectories(dir);
         Process p = new ProcessBuilder("editcap", "-c", Integer.toString(frames), whole.toString(),
                 dir.resolve("cap.pcap").toString()).inheritIO().start();

@@ -1,0 +1,183 @@
+package io.ackscope.spark;
+
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SplitStats;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.FindingsTable;
+import io.ackscope.tables.HivePath;
+import io.ackscope.tables.LatencySummaryTable;
+import io.ackscope.tables.SourcesTable;
+import io.ackscope.tables.TableSchema;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What an incremental run ({@code analyze --incremental}, {@code --watch}) takes from the earlier output's state and
+ * leaves in its own, so that the next run can add files to it (the design of issue 21, "Carry").
+ *
+ * <p>Every incremental run carries: at the end of each source its engine tasks hold the open connections
+ * ({@link EngineCarry}; their rows from the engines' finish are provisional, in {@code open-*} files), and each
+ * source's final aggregates of {@code latency_summary} and {@code findings} are kept ({@link FinalAggregates}), all
+ * under {@code _ackscope_state/held-<run>/}; {@code inputs.json} names that directory for each source with the
+ * figures its numbering goes on from ({@link InputsState.Source}).
+ *
+ * <p>A run that <b>appends</b> ({@link ArchiveInputs.Append}) reads only the new files: each continued source's
+ * engines resume what the run that last analysed it held, its numbering goes on ({@link ArchiveNumbering.Start}),
+ * and the commit retires, of that source, the provisional rows, the rows of the tables made whole on the driver
+ * ({@code latency_summary}, {@code findings}, {@code sources}) and its carried state; every file it writes is named
+ * with its id ({@link TableCommit#tagged}), so that none takes the name of a file that stays.
+ */
+final class Continuation {
+    private final ArchiveInputs inputs;
+    private final String run;
+    /** This run's carried state, relative to {@code DIR}. */
+    final String held;
+
+    private Continuation(ArchiveInputs inputs, String run) {
+        this.inputs = inputs;
+        this.run = run;
+        this.held = InputsState.DIR + "/held-" + run;
+    }
+
+    /** The continuation of an incremental run, null for another. */
+    static Continuation of(Analyze.Options o, ArchiveInputs inputs, String run) {
+        return o.incremental() ? new Continuation(inputs, run) : null;
+    }
+
+    /** Whether the run adds files to the earlier output (rather than analysing every file). */
+    boolean appending() {
+        return inputs.append != null;
+    }
+
+    /** The name tag of every file this run writes ({@link TableCommit#tagged}): empty unless it appends. */
+    String tag() {
+        return appending() ? "-" + run.substring(0, 8) : "";
+    }
+
+    /** Where each continued source's numbering goes on (none unless appending). */
+    Map<String, ArchiveNumbering.Start> starts() {
+        return appending() ? inputs.append.starts() : Map.of();
+    }
+
+    /** The sources the earlier output has files of, that this run continues (none unless appending). */
+    Collection<String> continued() {
+        return appending() ? inputs.append.sources().keySet() : List.of();
+    }
+
+    /**
+     * The carry of the engine tasks: each continued source's held 4-tuples from its earlier run's directory, this
+     * run's into {@link #held} in staging.
+     */
+    EngineCarry carry(OutputDirectory out, int reducers, SerializableConfiguration conf) {
+        Map<String, String> from = new LinkedHashMap<>();
+        if (appending()) {
+            inputs.append.sources().forEach((name, s) -> from.put(name, new Path(out.dir(), s.held()).toString()));
+        }
+        return new HeldState.Dirs(from, new Path(out.staging(), held).toString(), reducers, conf);
+    }
+
+    /** {@code sourceDirs} without the continued sources (they have a file in every table already). */
+    Map<String, String> newSources(Map<String, String> sourceDirs) {
+        Map<String, String> out = new LinkedHashMap<>(sourceDirs);
+        continued().forEach(out::remove);
+        return out;
+    }
+
+    /**
+     * Adds the continued sources' earlier final aggregates to this run's ({@code latency}, {@code findings}: the
+     * final rows of the run), then keeps each source's in staging for the next run. Call before anything
+     * provisional is merged into them.
+     */
+    void keepFinals(OutputDirectory out, LatencyAggregate latency, FindingsAggregate findings,
+                    Collection<String> sources) throws IOException {
+        for (Map.Entry<String, InputsState.Source> e : appending() ? inputs.append.sources().entrySet()
+                : Map.<String, InputsState.Source>of().entrySet()) {
+            Path file = FinalAggregates.file(new Path(out.dir(), e.getValue().held()).toString(), e.getKey());
+            FinalAggregates.Of before = FinalAggregates.read(out.fs(), file);
+            latency.merge(before.latency());
+            findings.merge(before.findings());
+        }
+        for (String s : sources) {
+            FinalAggregates.write(out.fs(), FinalAggregates.file(new Path(out.staging(), held).toString(), s),
+                    latency.only(s), findings.only(s));
+        }
+    }
+
+    /** The tables made whole on the driver, partitioned by source: a continued source's files there are replaced. */
+    private static final List<TableSchema> REWRITTEN = List.of(LatencySummaryTable.TABLE, FindingsTable.TABLE,
+            SourcesTable.TABLE);
+
+    /**
+     * The earlier output's files this run retires: all of them when it analyses every file; when it appends, each
+     * continued source's provisional rows, its files of the tables rewritten whole, and its carried state.
+     */
+    List<String> retired(OutputDirectory out) throws IOException {
+        List<String> before = out.previousFiles();
+        if (!appending()) {
+            return before;
+        }
+        List<String> prefixes = new ArrayList<>();
+        List<String> open = new ArrayList<>();
+        inputs.append.sources().forEach((name, s) -> {
+            String dir = HivePath.sourceDir(name) + "/";
+            for (TableSchema t : REWRITTEN) {
+                prefixes.add(t.name() + "/" + dir);
+            }
+            for (TableSchema t : EngineTables.ALL) {
+                open.add(t.name() + "/" + dir);
+            }
+            for (String d : HeldState.Dirs.sourceDirs(name)) {
+                prefixes.add(s.held() + "/" + d + "/");
+            }
+            prefixes.add(relative(FinalAggregates.file(s.held(), name)));
+        });
+        List<String> out2 = new ArrayList<>();
+        for (String f : before) {
+            String name = f.substring(f.lastIndexOf('/') + 1);
+            if (prefixes.stream().anyMatch(f::startsWith)
+                    || (name.startsWith(TaskOutput.PROVISIONAL) && open.stream().anyMatch(f::startsWith))) {
+                out2.add(f);
+            }
+        }
+        return out2;
+    }
+
+    private static String relative(Path p) {
+        return p.toUri().getPath();
+    }
+
+    /**
+     * The text of the new {@code inputs.json}: the earlier inputs that stay (when appending) and this run's, the
+     * options, and each source's figures ({@code totals} of this run's sources, in their order).
+     */
+    String inputsJson(Analyze.Options o, ReadPlan plan, List<SplitStats> perFile, ArchiveNumbering numbering,
+                      List<SourceRows.Totals> totals) throws IOException {
+        List<InputsState.Input> files = new ArrayList<>();
+        Map<String, InputsState.Source> sources = new LinkedHashMap<>();
+        if (appending()) {
+            files.addAll(inputs.before.files().values());
+            sources.putAll(inputs.before.sources());
+        }
+        files.addAll(inputs.state(plan, perFile, numbering, run));
+        for (int s = 0; s < plan.sources().size(); s++) {
+            sources.put(plan.sources().get(s), new InputsState.Source(totals.get(s), numbering.next(s, perFile), held));
+        }
+        return InputsState.json(files, ArchiveInputs.options(o), sources);
+    }
+
+    /** What the earlier runs' totals of each continued source are. */
+    Map<String, SourceRows.Totals> totalsBefore() {
+        Map<String, SourceRows.Totals> out = new LinkedHashMap<>();
+        if (appending()) {
+            inputs.append.sources().forEach((name, s) -> out.put(name, s.totals()));
+        }
+        return out;
+    }
+}
