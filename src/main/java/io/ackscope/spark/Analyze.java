@@ -219,6 +219,21 @@ public final class Analyze {
      */
     public static Summary run(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
                               PrintStream console, boolean terminal, BeforeCommit beforeCommit) throws IOException {
+        try {
+            return attempt(spark, out, o, decided, console, terminal, beforeCommit);
+        } catch (Continuation.Paired p) {
+            console.println("ackscope analyze: " + p.getMessage() + "; reading all files again");
+            out.restage();
+            return attempt(spark, out, o, p.inputs.whole(p.getMessage()), console, terminal, beforeCommit);
+        } finally {
+            out.close();
+        }
+    }
+
+    /** One attempt at {@link #run(SparkSession, OutputDirectory, Options, ArchiveInputs, PrintStream, boolean, BeforeCommit)}. */
+    private static Summary attempt(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
+                                   PrintStream console, boolean terminal, BeforeCommit beforeCommit)
+            throws IOException {
         long start = System.nanoTime();
         Map<String, Double> phases = new LinkedHashMap<>();
         Configuration conf = spark.sparkContext().hadoopConfiguration();
@@ -255,7 +270,7 @@ public final class Analyze {
             String tag = cont == null ? "" : cont.tag();
             Map<String, String> newSources = cont == null ? sourceDirs : cont.newSources(sourceDirs);
             Engine engine = enginePasses(spark, out, read.shuffled(), numbering, numberingB, confB, progress, phases,
-                    newSources, carry, tag);
+                    newSources, carry, cont);
             Map<String, Long> tableRows = engine.tableRows();
 
             t = System.nanoTime();
@@ -280,13 +295,16 @@ public final class Analyze {
                     .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
                     notRead(plan.archive()), o.filter(), inputs.heldBack, false);
             CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE), cont != null
-                    ? cont.inputsJson(o, read.plan(), perFile, numbering, totals)
+                    ? cont.inputsJson(o, read.plan(), perFile, numbering, totals,
+                            tableRows.getOrDefault(VantageTables.SOURCE_PAIRS.name(), 0L))
                     : InputsState.json(inputs.state(read.plan(), perFile, numbering, id), ArchiveInputs.options(o)));
             out.stage(result.json());
             List<String> retire = cont != null ? cont.retired(out) : out.previousFiles();
             stagedReport(out, cont != null && cont.appending() ? out.view(retire) : null, beforeCommit, result);
             out.commit(retire);
             return result;
+        } catch (Continuation.Paired e) {
+            throw e;       // the caller reads every file again, into the same staging directory
         } catch (Throwable e) {
             // Throwable: Spark rethrows a task's failure as SparkException, a checked exception Scala does not declare
             long staged = OutputDirectory.noSpace(e) ? out.stagedBytes() : -1;
@@ -296,7 +314,6 @@ public final class Analyze {
             }
             throw e;
         } finally {
-            out.close();
             spark.sparkContext().setJobDescription(null);
             progress.close();
             spark.sparkContext().removeSparkListener(progress);
@@ -364,8 +381,9 @@ public final class Analyze {
                                        ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
                                        Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
                                        Map<String, Double> phases, Map<String, String> sourceDirs,
-                                       EngineCarry carry, String tag)
+                                       EngineCarry carry, Continuation cont)
             throws IOException {
+        String tag = cont == null ? "" : cont.tag();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
         long t = System.nanoTime();
@@ -374,13 +392,18 @@ public final class Analyze {
         List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 EngineTask.connectionKeys(it, numberingB.value(), idx, carry)).iterator(), false).collect();
         phases.put(PASS1, secondsSince(t));
+        if (cont != null) {
+            cont.afterPass1(out, pass1, numbering);
+        }
+        // a run that appends pairs nothing: afterPass1 found no new connection another source saw
+        boolean pairing = numbering.sources() >= 2 && (cont == null || !cont.appending());
         long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
         // a handful (attempts answered after their eviction): sent whole to every task
         long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
         ArchiveNumbering ranked = numbering.ranked(ranks);
-        JavaRDD<InternalRow> natRows = numbering.sources() >= 2
+        JavaRDD<InternalRow> natRows = pairing
                 ? NatPairs.of(pass1).regroup(inFileOrder, inFileOrder.getNumPartitions()) : null;
-        VantagePlan pairs = numbering.sources() >= 2
+        VantagePlan pairs = pairing
                 ? vantagePass(spark, inFileOrder, natRows, pass1, ranks, ranked, numberingB, progress, phases) : null;
         progress.phase("analysing connections");
 
@@ -467,10 +490,16 @@ public final class Analyze {
         }
         String tag = cont == null ? "" : cont.tag();
         VantagePlan pairs = engine.pairs();
-        TableCommit.smallTable(out, VantageTables.SOURCE_PAIRS,
-                pairs == null ? List.of() : vantage.sourcePairRows(pairs, engine.ranked()), conf, tableRows);
-        TableCommit.smallTable(out, VantageTables.HOST_TIMES,
-                pairs == null ? List.of() : vantage.hostTimeRows(pairs, engine.ranked()), conf, tableRows);
+        if (cont != null && cont.appending()) {
+            // nothing paired (Continuation#afterPass1): the earlier output's tables, empty, stay
+            tableRows.put(VantageTables.SOURCE_PAIRS.name(), 0L);
+            tableRows.put(VantageTables.HOST_TIMES.name(), 0L);
+        } else {
+            TableCommit.smallTable(out, VantageTables.SOURCE_PAIRS,
+                    pairs == null ? List.of() : vantage.sourcePairRows(pairs, engine.ranked()), conf, tableRows);
+            TableCommit.smallTable(out, VantageTables.HOST_TIMES,
+                    pairs == null ? List.of() : vantage.hostTimeRows(pairs, engine.ranked()), conf, tableRows);
+        }
         TableCommit.partitioned(out, LatencySummaryTable.TABLE,
                 TableCommit.bySource(LatencySummaryTable.TABLE, latency.rows(), sources), conf, tableRows, tag);
         TableCommit.partitioned(out, FindingsTable.TABLE,

@@ -23,8 +23,10 @@ import java.util.Map;
  * unchanged and every new file comes after its source's analysed ones: only the new files are read, and the open
  * connections the earlier runs held go on from their state. Otherwise ({@link #whole}, the reason said) it analyses
  * every file again and replaces every row: a changed or vanished file, a new file that sorts before or overlaps
- * analysed ones, other options, no carried state (an output of a run without {@code --incremental}), or two or more
- * sources (connections seen from two capture points are paired over all files: {@link VantagePlan}).
+ * analysed ones, other options, no carried state (an output of a run without {@code --incremental}), or an archive
+ * of two or more capture points whose connections are paired ({@link VantagePlan}: pairs are made over all files; a
+ * run that appends checks after its first pass that none of its new connections was seen by another source,
+ * {@link SourceTuples}, and otherwise reads every file again).
  */
 public final class ArchiveInputs {
     /** The files to read (held-back files left out). */
@@ -71,6 +73,23 @@ public final class ArchiveInputs {
         return whole;
     }
 
+    /**
+     * One line on what an incremental run with something new does: which files it adds to how many analysed ones, or
+     * that it reads every file again and why; null for another run.
+     */
+    public String plan() {
+        if (append != null) {
+            return "adding " + append.archive().files().size() + " new of " + archive.files().size()
+                    + " files (the others analysed before)";
+        }
+        return whole == null ? null : "reading all " + archive.files().size() + " files again: " + whole;
+    }
+
+    /** This decision for a run that reads every file, {@code why}. */
+    ArchiveInputs whole(String why) {
+        return new ArchiveInputs(archive, heldBack, fingerprints, false, before, null, why);
+    }
+
     /** The files this run reads. */
     Archive toRead() {
         return append != null ? append.archive() : archive;
@@ -105,7 +124,8 @@ public final class ArchiveInputs {
             whole = !options(o).equals(state.options()) ? "the options differ from the earlier run's"
                     : appendRefused(taken, state, prints);
             if (whole == null) {
-                append = new Append(taken.without(before.keySet()), previousSources(taken, state));
+                Archive added = taken.without(before.keySet());
+                append = new Append(added, previousSources(added, state));
             }
         }
         return new ArchiveInputs(taken, held, prints, same, state, append, whole);
@@ -121,8 +141,9 @@ public final class ArchiveInputs {
         if (state.files().isEmpty()) {
             return "the earlier output records no inputs";
         }
-        if (taken.sources().size() > 1) {
-            return taken.sources().size() + " sources (connections between capture points are paired over all files)";
+        if (taken.sources().size() > 1 && state.paired() > 0) {
+            return "connections of two capture points were paired (" + state.paired() + " pairs of sources in "
+                    + "source_pairs): they are paired over all files";
         }
         Map<String, InputsState.Input> left = new java.util.HashMap<>(state.files());
         Map<Integer, Long> lastEnd = new java.util.HashMap<>();      // per source, the latest analysed record
@@ -161,10 +182,10 @@ public final class ArchiveInputs {
         return null;
     }
 
-    /** The earlier state of each taken source that had files before. */
-    private static Map<String, InputsState.Source> previousSources(Archive taken, InputsState.State state) {
+    /** The earlier state of each source of {@code added} (the new files) that had files before. */
+    private static Map<String, InputsState.Source> previousSources(Archive added, InputsState.State state) {
         Map<String, InputsState.Source> out = new java.util.LinkedHashMap<>();
-        for (String name : taken.sources()) {
+        for (String name : added.sources()) {
             InputsState.Source s = state.sources().get(name);
             if (s != null && s.totals().files() > 0) {
                 out.put(name, s);

@@ -110,6 +110,88 @@ final class Continuation {
         }
     }
 
+    /** A run that appends found a new connection that another source saw too: it must read every file. */
+    static final class Paired extends RuntimeException {
+        /** What the run was deciding on. */
+        final transient ArchiveInputs inputs;
+
+        Paired(ArchiveInputs inputs, String message) {
+            super(message);
+            this.inputs = inputs;
+        }
+    }
+
+    /**
+     * After pass 1: keeps each source's 4-tuples and first handshakes ({@link SourceTuples}; a continued source's
+     * with those of its earlier files), and in a run that appends to an archive of two or more sources, checks that
+     * no new one is another source's.
+     *
+     * @throws Paired when one is: the caller reads every file again
+     */
+    void afterPass1(OutputDirectory out, List<EngineTask.Pass1> pass1, ArchiveNumbering numbering)
+            throws IOException {
+        Map<String, long[][]> run = SourceTuples.ofRun(pass1, numbering);
+        Map<String, long[][]> before = new LinkedHashMap<>();
+        boolean pairing = appending() && inputs.archive.sources().size() >= 2;
+        for (String name : pairing ? inputs.archive.sources() : continued()) {
+            InputsState.Source s = inputs.before.sources().get(name);
+            if (s == null || s.held() == null) {
+                continue;         // a source new to the output: nothing before
+            }
+            long[][] both = new long[2][];
+            for (int k = SourceTuples.KEYS; k <= SourceTuples.HANDSHAKES; k++) {
+                both[k] = SourceTuples.read(out.fs(), SourceTuples.file(new Path(out.dir(), s.held()).toString(), k,
+                        name));
+                if (both[k] == null) {
+                    throw new Paired(inputs, "the earlier run kept no 4-tuples of source " + name);
+                }
+            }
+            before.put(name, both);
+        }
+        if (pairing) {
+            String found = sharedWithAnother(run, before);
+            if (found != null) {
+                throw new Paired(inputs, found);
+            }
+        }
+        for (Map.Entry<String, long[][]> e : run.entrySet()) {
+            long[][] old = before.get(e.getKey());
+            for (int k = SourceTuples.KEYS; k <= SourceTuples.HANDSHAKES; k++) {
+                long[] all = old == null || !inputs.append.sources().containsKey(e.getKey()) ? e.getValue()[k]
+                        : SourceTuples.union(old[k], e.getValue()[k]);
+                SourceTuples.write(out.fs(), SourceTuples.file(new Path(out.staging(), held).toString(), k,
+                        e.getKey()), all);
+            }
+        }
+    }
+
+    /** The first new 4-tuple or handshake of a source of {@code run} that another source has, said; null: none. */
+    private static String sharedWithAnother(Map<String, long[][]> run, Map<String, long[][]> before) {
+        for (Map.Entry<String, long[][]> mine : run.entrySet()) {
+            for (String other : union(run.keySet(), before.keySet())) {
+                if (other.equals(mine.getKey())) {
+                    continue;
+                }
+                for (int k = SourceTuples.KEYS; k <= SourceTuples.HANDSHAKES; k++) {
+                    long[] a = run.containsKey(other) ? run.get(other)[k] : new long[0];
+                    long[] b = before.containsKey(other) ? before.get(other)[k] : new long[0];
+                    if (SourceTuples.intersect(mine.getValue()[k], a) || SourceTuples.intersect(mine.getValue()[k], b)) {
+                        return "a new connection of source " + mine.getKey() + " was also seen by source " + other
+                                + (k == SourceTuples.KEYS ? "" : " (the same handshake: through a NAT?)")
+                                + ": the two capture points are paired over all files";
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static java.util.Set<String> union(java.util.Set<String> a, java.util.Set<String> b) {
+        java.util.Set<String> out = new java.util.TreeSet<>(a);
+        out.addAll(b);
+        return out;
+    }
+
     /** The tables made whole on the driver, partitioned by source: a continued source's files there are replaced. */
     private static final List<TableSchema> REWRITTEN = List.of(LatencySummaryTable.TABLE, FindingsTable.TABLE,
             SourcesTable.TABLE);
@@ -137,16 +219,19 @@ final class Continuation {
                 prefixes.add(s.held() + "/" + d + "/");
             }
             prefixes.add(relative(FinalAggregates.file(s.held(), name)));
+            for (int k = SourceTuples.KEYS; k <= SourceTuples.HANDSHAKES; k++) {
+                prefixes.add(relative(SourceTuples.file(s.held(), k, name)));
+            }
         });
-        List<String> out2 = new ArrayList<>();
+        List<String> retire = new ArrayList<>();
         for (String f : before) {
             String name = f.substring(f.lastIndexOf('/') + 1);
             if (prefixes.stream().anyMatch(f::startsWith)
                     || (name.startsWith(TaskOutput.PROVISIONAL) && open.stream().anyMatch(f::startsWith))) {
-                out2.add(f);
+                retire.add(f);
             }
         }
-        return out2;
+        return retire;
     }
 
     private static String relative(Path p) {
@@ -158,7 +243,7 @@ final class Continuation {
      * options, and each source's figures ({@code totals} of this run's sources, in their order).
      */
     String inputsJson(Analyze.Options o, ReadPlan plan, List<SplitStats> perFile, ArchiveNumbering numbering,
-                      List<SourceRows.Totals> totals) throws IOException {
+                      List<SourceRows.Totals> totals, long pairedSources) throws IOException {
         List<InputsState.Input> files = new ArrayList<>();
         Map<String, InputsState.Source> sources = new LinkedHashMap<>();
         if (appending()) {
@@ -169,7 +254,8 @@ final class Continuation {
         for (int s = 0; s < plan.sources().size(); s++) {
             sources.put(plan.sources().get(s), new InputsState.Source(totals.get(s), numbering.next(s, perFile), held));
         }
-        return InputsState.json(files, ArchiveInputs.options(o), sources);
+        return InputsState.json(files, ArchiveInputs.options(o), sources,
+                appending() ? inputs.before.paired() : pairedSources);
     }
 
     /** What the earlier runs' totals of each continued source are. */

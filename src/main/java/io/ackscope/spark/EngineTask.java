@@ -83,8 +83,11 @@ final class EngineTask {
      * @param shared  with two or more sources, the 4-tuple keys two or more of them saw ({@link SharedTuples}),
      *                sorted; empty otherwise
      * @param lone    with two or more sources, the handshakes of 4-tuples one of them alone saw (for {@link NatPairs})
+     * @param tuples  in a carrying run, per source the 4-tuples it alone saw and their first handshakes
+     *                ({@link SharedTuples#bySource}); null otherwise
      */
-    record Pass1(long[] keys, long[] revived, long[] shared, List<NatPairs.Candidate> lone) implements Serializable {
+    record Pass1(long[] keys, long[] revived, long[] shared, List<NatPairs.Candidate> lone, long[][][] tuples)
+            implements Serializable {
     }
 
     /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
@@ -122,7 +125,8 @@ final class EngineTask {
                 keys[list][n[list]++] = key;
             }
         };
-        SharedTuples shared = numbering.sources() >= 2 ? new SharedTuples(numbering) : null;
+        boolean pairing = numbering.sources() >= 2;
+        SharedTuples shared = pairing || carry != null ? new SharedTuples(numbering) : null;
         EngineCarry.Hooks hooks = carry == null ? null : new EngineCarry.Resuming(carry, 1, partition, numbering,
                 id -> EngineCarry.isCarried(id) ? id
                         : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
@@ -132,8 +136,8 @@ final class EngineTask {
         Arrays.sort(out);
         long[] revived = Arrays.copyOf(keys[1], n[1]);
         Arrays.sort(revived);
-        return new Pass1(out, revived, shared == null ? new long[0] : shared.shared(),
-                shared == null ? List.of() : shared.lone());
+        return new Pass1(out, revived, pairing ? shared.shared() : new long[0], pairing ? shared.lone() : List.of(),
+                carry != null ? shared.bySource(numbering.sources()) : null);
     }
 
     /** Engine figures summed over a partition's sources. */
@@ -482,6 +486,11 @@ final class EngineTask {
 
         @Override
         public void onCause(CauseEvent e) {
+            ConnectionId id = e.connection();
+            if (!EngineCarry.isCarried(id) && Arrays.binarySearch(revived, key(id)) >= 0
+                    && !superseded.contains(key(id))) {
+                return;    // a revived attempt's first causes: they come again with its complete record
+            }
             findings.cause(e);
         }
 

@@ -82,8 +82,12 @@ final class InputsState {
      * @param files   the inputs, by path
      * @param options the options that shape the rows ({@link ArchiveInputs#options}), null when unknown
      */
-    record State(Map<String, Input> files, String options, Map<String, Source> sources) {
-        static final State NONE = new State(Map.of(), null, Map.of());
+    /**
+     * @param paired the pairs of sources whose connections were paired ({@code source_pairs} rows) by the last run
+     *               that read every file
+     */
+    record State(Map<String, Input> files, String options, Map<String, Source> sources, long paired) {
+        static final State NONE = new State(Map.of(), null, Map.of(), 0);
     }
 
     /**
@@ -139,7 +143,7 @@ final class InputsState {
                             n.path("max_step_ns").asLong(), gaps),
                     n.path("held").asText(null)));
         }
-        return new State(out, root.path("options").asText(null), sources);
+        return new State(out, root.path("options").asText(null), sources, root.path("paired_sources").asLong());
     }
 
     private static long time(JsonNode n) {
@@ -148,13 +152,14 @@ final class InputsState {
 
     /** The text of {@code inputs.json} for {@code inputs}, made with {@code options}, without sources' state. */
     static String json(Collection<Input> inputs, String options) throws IOException {
-        return json(inputs, options, Map.of());
+        return json(inputs, options, Map.of(), 0);
     }
 
     /** The text of {@code inputs.json} for {@code inputs} and {@code sources} (by name), made with {@code options}. */
-    static String json(Collection<Input> inputs, String options, Map<String, Source> sources) throws IOException {
+    static String json(Collection<Input> inputs, String options, Map<String, Source> sources, long paired)
+            throws IOException {
         ObjectNode root = CommitSteps.JSON.createObjectNode();
-        root.put("version", VERSION).put("options", options);
+        root.put("version", VERSION).put("options", options).put("paired_sources", paired);
         ArrayNode src = root.putArray("sources");
         sources.forEach((name, so) -> {
             SourceRows.Totals t = so.totals();

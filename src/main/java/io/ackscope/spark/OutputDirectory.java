@@ -467,6 +467,12 @@ public final class OutputDirectory implements AutoCloseable {
         }
     }
 
+    /** Empties the staging directory, for a run that starts again ({@link Analyze}: an append that must read all). */
+    public void restage() throws IOException {
+        fs.delete(staging, true);
+        fs.mkdirs(staging);
+    }
+
     /** Releases the lock (once); removes {@code DIR} if this run created it and left it empty. */
     @Override
     public void close() {

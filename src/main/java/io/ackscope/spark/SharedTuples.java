@@ -81,6 +81,50 @@ final class SharedTuples {
         return out;
     }
 
+    /**
+     * Per source of the run, the keys of the 4-tuples it alone saw ({@code [0]}) and the first handshakes of those
+     * seen both ways ({@code [1]}: {@link #isnPair}), each sorted: what a carrying run keeps so that a later run can
+     * tell whether a new connection was also seen from another capture point ({@link SourceTuples}).
+     */
+    long[][][] bySource(int sources) {
+        long[][] keys = new long[sources][], pairs = new long[sources][];
+        int[] nk = new int[sources], np = new int[sources];
+        for (int s = 0; s < sources; s++) {
+            keys[s] = new long[16];
+            pairs[s] = new long[16];
+        }
+        for (Map.Entry<Long, Integer> e : sourceOf.entrySet()) {
+            int s = e.getValue();
+            if (s < 0) {
+                continue;
+            }
+            if (nk[s] == keys[s].length) {
+                keys[s] = Arrays.copyOf(keys[s], 2 * nk[s]);
+            }
+            keys[s][nk[s]++] = e.getKey();
+            long[] i = isns.get(e.getKey());
+            if (i != null && i[1] >= 0) {
+                if (np[s] == pairs[s].length) {
+                    pairs[s] = Arrays.copyOf(pairs[s], 2 * np[s]);
+                }
+                pairs[s][np[s]++] = isnPair(i[0], i[1]);
+            }
+        }
+        long[][][] out = new long[2][sources][];
+        for (int s = 0; s < sources; s++) {
+            out[0][s] = Arrays.copyOf(keys[s], nk[s]);
+            Arrays.sort(out[0][s]);
+            out[1][s] = Arrays.copyOf(pairs[s], np[s]);
+            Arrays.sort(out[1][s]);
+        }
+        return out;
+    }
+
+    /** A first handshake as one long: the originator's and the responder's initial sequence numbers (32 bits each). */
+    static long isnPair(long originatorIsn, long responderIsn) {
+        return (originatorIsn << 32) | (responderIsn & 0xffffffffL);
+    }
+
     /** The keys two or more sources saw, sorted. */
     long[] shared() {
         return sourceOf.entrySet().stream().filter(e -> e.getValue() < 0).mapToLong(Map.Entry::getKey).sorted()

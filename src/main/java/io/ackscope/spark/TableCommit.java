@@ -97,8 +97,8 @@ final class TableCommit {
             fs.delete(new Path(table, "_temporary"), true);
             boolean flat = t == VantageTables.ONE_WAY_DELAYS;
             Collection<String> dirs = written.get(t.name()).keySet();
-            if (flat && dirs.isEmpty()) {
-                TableFiles.writer(t, new Path(table, tagged(PART, tag)), fs.getConf()).close();
+            if (flat && dirs.isEmpty() && tag.isEmpty()) {    // a run that appends keeps the earlier file
+                TableFiles.writer(t, new Path(table, PART), fs.getConf()).close();
             } else if (!flat) {
                 emptySources(t, table, dirs, sourceDirs, fs.getConf(), tag);
             }

@@ -128,4 +128,66 @@ class AppendAnalyzeTest {
         run(archive, ref, false);
         assertEquals(List.of(), SameRows.differences(ref, out));
     }
+
+    /** Decides a run of {@code archive} into {@code out} without running it. */
+    private static ArchiveInputs decide(Path archive, Path out) throws Exception {
+        try (OutputDirectory od = OutputDirectory.prepare(out.toString(), List.of(archive.toString()),
+                spark.sparkContext().hadoopConfiguration(), false, true)) {
+            ArchiveInputs d = Analyze.decide(od, new Analyze.Options(List.of(archive.toString()), out.toString(),
+                    false, true, 3).incremental(Duration.ZERO), spark.sparkContext().hadoopConfiguration());
+            od.abort();
+            return d;
+        }
+    }
+
+    @Test
+    void twoSourcesThatShareNoConnectionAreAppendedEachAlone() throws Exception {
+        List<Path> a = IncrementalAnalyzeTest.cut("nginx-nodelay-off.pcap.gz", 2000, tmp.resolve("two-a/a"));
+        List<Path> b = IncrementalAnalyzeTest.cut("lab-cause-churn.pcap.gz", 150, tmp.resolve("two-b/b"));
+        Path archive = tmp.resolve("archive-two");
+        Path out = tmp.resolve("out-two");
+        IncrementalAnalyzeTest.add(archive, a.get(0), Duration.ofMinutes(5));
+        IncrementalAnalyzeTest.add(archive, b.get(0), Duration.ofMinutes(5));
+        assertEquals(2, run(archive, out, true).files());
+        for (int i = 1; i < Math.min(a.size(), b.size()); i++) {
+            IncrementalAnalyzeTest.add(archive, a.get(i), Duration.ofMinutes(5));
+            assertNull(decide(archive, out).whole, "source a alone");
+            assertEquals(1, run(archive, out, true).files(), "only a's new file is read");
+            IncrementalAnalyzeTest.add(archive, b.get(i), Duration.ofMinutes(5));
+            ArchiveInputs d = decide(archive, out);
+            assertNull(d.whole, "source b alone");
+            java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+            Analyze.Options o = new Analyze.Options(List.of(archive.toString()), out.toString(), false, true, 3);
+            assertEquals(1, Analyze.run(spark, o.incremental(Duration.ZERO), new PrintStream(said, true), false)
+                    .files(), "only b's new file is read: " + said);
+        }
+        Path ref = tmp.resolve("ref-two");
+        run(archive, ref, false);
+        assertEquals(List.of(), SameRows.differences(ref, out));
+    }
+
+    @Test
+    void aNewConnectionSeenFromTwoCapturePointsMakesTheRunReadEveryFileAndPair() throws Exception {
+        List<Path> client = IncrementalAnalyzeTest.cut("lab-two-points-client.pcap.gz", 600,
+                tmp.resolve("points-c/client"));
+        List<Path> server = IncrementalAnalyzeTest.cut("lab-two-points-server.pcap.gz", 600,
+                tmp.resolve("points-s/server"));
+        Path archive = tmp.resolve("archive-points");
+        Path out = tmp.resolve("out-points");
+        IncrementalAnalyzeTest.add(archive, client.get(0), Duration.ofMinutes(5));
+        run(archive, out, true);
+        IncrementalAnalyzeTest.add(archive, server.get(0), Duration.ofMinutes(5));
+        ArchiveInputs d = decide(archive, out);
+        assertNull(d.whole, "a new source may append: its connections are checked after the first pass");
+        Analyze.Summary s = run(archive, out, true);
+        assertEquals(2, s.files(), "the server's connections are the client's: every file read, and paired");
+        IncrementalAnalyzeTest.add(archive, client.get(1), Duration.ofMinutes(5));
+        assertTrue(decide(archive, out).whole.contains("paired"), "paired sources are analysed whole");
+        run(archive, out, true);
+        Path ref = tmp.resolve("ref-points");
+        run(archive, ref, false);
+        assertEquals(List.of(), SameRows.differences(ref, out));
+        assertTrue(IncrementalAnalyzeTest.query(out, "SELECT count(*) FROM connections WHERE peer_stream IS NOT NULL")
+                > 0, "connections paired between the points");
+    }
 }
