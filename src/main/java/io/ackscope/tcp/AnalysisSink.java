@@ -45,8 +45,10 @@ public interface AnalysisSink {
      * An unanswered attempt whose record the sweep already gave (after {@link EngineConfig#attemptTimeoutNanos()})
      * goes on: a later segment of its 4-tuple continues it, as in tshark, under the same id and stream. Its record
      * will be given again when it ends, complete (a superset of the first): a sink that keeps one record per stream
-     * keeps that last one. Called by full and {@link TcpEngine#boundariesOnly} engines alike, so a first pass over
-     * the frames can tell a second which records will be superseded.
+     * keeps that last one. So will the causes given with the first record (the retransmitted SYNs, counted again
+     * with any later ones): a sink that sums causes drops those of the first record (as {@link Diagnosis} does).
+     * Called by full and {@link TcpEngine#boundariesOnly} engines alike, so a first pass over the frames can tell a
+     * second which records will be superseded.
      */
     default void onAttemptRevived(ConnectionId id) {
     }

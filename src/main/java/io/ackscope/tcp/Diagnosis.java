@@ -129,6 +129,22 @@ public final class Diagnosis implements AnalysisSink {
     private final Map<ConnectionId, Endpoint> open = new HashMap<>();
     /** Per open connection with exchanges: {its handshake leg to the client (-1), its last response's last byte}. */
     private final Map<ConnectionId, long[]> clientSide = new HashMap<>();
+    /**
+     * Unanswered attempts the engine's sweep gave before the end ({@link #onAttemptEvicted}) and still keeps as
+     * tombstones: a later segment may revive one, and the engine then gives its results again, complete
+     * ({@link #onAttemptRevived}). Each one's record is counted at once and taken back at a revival; its causes (the
+     * retransmitted SYNs) wait until it is settled or the endpoints are read. About 100 bytes per tombstone.
+     */
+    private final Map<ConnectionId, Evicted> evicted = new HashMap<>();
+    /** The attempt the sweep is giving (its causes and record come next), or null. */
+    private ConnectionId evicting;
+
+    /** What an evicted attempt added to its endpoint, and the causes it holds back. */
+    private static final class Evicted {
+        Endpoint endpoint;
+        Vantage vantage;
+        List<CauseEvent> causes;
+    }
 
     private static ValueCounts hist() {
         return new ValueCounts();
@@ -196,6 +212,15 @@ public final class Diagnosis implements AnalysisSink {
 
     @Override
     public void onCause(CauseEvent c) {
+        if (c.connection().equals(evicting)) {
+            Evicted ev = evicted.get(evicting);
+            ev.endpoint = of(c.connection());
+            if (ev.causes == null) {
+                ev.causes = new ArrayList<>(1);
+            }
+            ev.causes.add(c);
+            return;
+        }
         of(c.connection()).causes.cause(c);
         if (c.cause() == Cause.CONNECTION_CHURN) {
             churned.add(c.connection());
@@ -250,10 +275,47 @@ public final class Diagnosis implements AnalysisSink {
         if (c.initialRttNanos() >= 0) {
             record(e.handshakeRtt, c.initialRttNanos());
         }
+        if (c.id().equals(evicting)) {
+            Evicted ev = evicted.get(evicting);
+            ev.endpoint = e;
+            ev.vantage = c.vantage();
+            evicting = null;
+        }
     }
 
-    /** Endpoints, busiest (most exchanges, then connections) first. */
+    @Override
+    public void onAttemptEvicted(ConnectionId id) {
+        evicting = id;
+        evicted.put(id, new Evicted());
+    }
+
+    /** The evicted attempt's record is final: its causes count. */
+    @Override
+    public void onAttemptSettled(ConnectionId id) {
+        Evicted ev = evicted.remove(id);
+        if (ev != null && ev.causes != null) {
+            ev.causes.forEach(ev.endpoint.causes::cause);
+        }
+    }
+
+    /**
+     * The evicted attempt goes on: its record and causes will come again, complete, so the first record is taken back
+     * and its causes dropped (analyze and conv likewise keep a stream's last record).
+     */
+    @Override
+    public void onAttemptRevived(ConnectionId id) {
+        Evicted ev = evicted.remove(id);
+        if (ev != null && ev.vantage != null) {
+            ev.endpoint.connections--;
+            ev.endpoint.vantage.computeIfPresent(ev.vantage, (v, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
+    /** Endpoints, busiest (most exchanges, then connections) first. Call after the engine's finish. */
     public List<Endpoint> endpoints() {
+        for (ConnectionId id : List.copyOf(evicted.keySet())) {
+            onAttemptSettled(id);        // tombstones held at the end of the input: their records are final
+        }
         List<Endpoint> l = new ArrayList<>(endpoints.values());
         l.sort(Comparator.comparingLong((Endpoint e) -> e.exchanges).thenComparingLong(e -> e.connections)
                 .reversed().thenComparing(e -> e.server));

@@ -24,12 +24,13 @@ import java.util.Arrays;
  * </ul>
  * A stop that does not count, a retransmission, a window-full segment ({@link Cause#RECEIVER_WINDOW_LIMITED}'s) or
  * a zero window in the response spoils the whole response; new originator data ends it. A response with
- * one counted stop or more is one {@link CauseEvent}: time lost = its stops (the waits a response that left at once
- * would not have had), count = stops (round trips beyond the first). Best seen at the server: docs/causes.md.
+ * one counted stop or more whose first flight ended with a full segment ({@link #windowFlight}) is one
+ * {@link CauseEvent}: time lost = its stops (the waits a response that left at once would not have had), count =
+ * stops (round trips beyond the first). Best seen at the server: docs/causes.md.
  *
  * <p>The connection's first response is cut into flights by the same rule and handed to {@link InitialWindow},
- * which reports it as {@link Cause#SMALL_INITIAL_WINDOW} when its first flight was under 10 segments and it took
- * more flights than an initial window of 10 would have.
+ * which reports it as {@link Cause#SMALL_INITIAL_WINDOW} when its first flight, ended by the window as above, was
+ * under 10 segments and it took more flights than an initial window of 10 would have.
  *
  * <p>Every connection whose responder sends data keeps one (a few longs: the state of one response at a time);
  * events go to the sink each call passes, the analyzer's current one (a replay mutes it first).
@@ -63,8 +64,8 @@ final class IdleRestartDetector implements java.io.Serializable {
     private final long[] frames = new long[CauseEvent.MAX_FRAMES];
     private int frameCount;
     /**
-     * The first response's bytes, its first flight's (-1 before its first stop), whether that flight's last segment
-     * was full (not a segment Nagle's algorithm sent before holding the next), and its first stops' gaps.
+     * The current response's bytes, its first flight's (-1 before its first stop), whether that flight's last
+     * segment was full (not a segment Nagle's algorithm sent before holding the next), and its first stops' gaps.
      */
     private long bytes;
     private long firstFlight = -1;
@@ -178,19 +179,31 @@ final class IdleRestartDetector implements java.io.Serializable {
 
     /** Emits the current response's event to {@code sink} (the analyzer's current one) when it counts; clears it. */
     private void endResponse(AnalysisSink sink) {
-        if (afterIdle && !spoiled && stops > 0) {
+        if (afterIdle && !spoiled && stops > 0 && windowFlight() >= 0) {
             sink.onCause(new CauseEvent(id, Cause.SLOW_START_AFTER_IDLE, Side.RESPONDER, responseStart, lastData, lost,
                     stops, Arrays.copyOf(frames, frameCount)));
         }
         if (first && !spoiled) {
-            InitialWindow.judge(id, responseStart, lastData, bytes, firstFlightFull ? firstFlight : -1, fullSize,
-                    stops, gaps, Arrays.copyOf(frames, frameCount), sink);
+            InitialWindow.judge(id, responseStart, lastData, bytes, windowFlight(), fullSize, stops, gaps,
+                    Arrays.copyOf(frames, frameCount), sink);
         }
         stops = 0;
         lost = 0;
         frameCount = 0;
         bytes = 0;
         firstFlight = -1;
+    }
+
+    /**
+     * The current response's first flight in bytes when the congestion window ended it, else -1 (no stop yet, or its
+     * last segment was not full). One rule for both causes: a window that stops a sender with more to send stops it
+     * after a full segment; a small segment before the stop is one Nagle's algorithm sent before holding what
+     * followed until it was acknowledged (RFC 896; a header written before its body), or the application's last
+     * write, and the ACK then sends the rest whatever the window. Without the handshake's MSS no segment is known to
+     * be full, so nothing counts.
+     */
+    private long windowFlight() {
+        return firstFlightFull ? firstFlight : -1;
     }
 
     /** The connection's last response's event, when it counts ({@code d} may be null). Call once. */

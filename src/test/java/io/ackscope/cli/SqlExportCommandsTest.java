@@ -1,7 +1,14 @@
 package io.ackscope.cli;
 
+import io.ackscope.spark.source.SparkSchemas;
 import io.ackscope.tables.DuckTables;
+import io.ackscope.tables.ParquetTableWriter;
+import io.ackscope.tables.SchemaDoc;
+import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.ConnectionUid;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.spark.sql.types.StructField;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +25,7 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -127,6 +135,51 @@ class SqlExportCommandsTest {
         Path csv = dir.resolve("slow.csv");
         assertEquals(0, sql(out.toString(), "SELECT stream FROM stalls", "--out", csv.toString()).exit());
         assertEquals(1321, Files.readAllLines(csv).size(), "header and every stall");
+    }
+
+    @Test
+    void aTableOfOneParquetFileWithoutRowsIsAViewOfItsColumnsWithoutRows(@TempDir Path dir) throws Exception {
+        // the sample's output with its stalls (1,320 rows) replaced by one Parquet file of the table's schema and no
+        // row group, as a writer that leaves a file for an empty table writes it: Spark reads the columns from its
+        // footer (a directory without any file is the other case, made from ackscope's schema)
+        Path copy = dir.resolve("out");
+        try (Stream<Path> s = Files.walk(out)) {
+            for (Path p : s.toList()) {
+                if (!p.startsWith(out.resolve("stalls")) || p.equals(out.resolve("stalls"))) {
+                    Files.copy(p, copy.resolve(out.relativize(p).toString()));
+                }
+            }
+        }
+        TableSchema stalls = SchemaDoc.tables().stream().filter(t -> t.name().equals("stalls")).findFirst()
+                .orElseThrow();
+        Path empty = copy.resolve("stalls").resolve("part-00000.parquet");
+        new ParquetTableWriter(stalls, new LocalOutputFile(empty), ParquetFileWriter.Mode.CREATE,
+                SparkSchemas.footer(stalls), ParquetTableWriter.ROW_GROUP_BYTES).close();
+        try (Stream<Path> s = Files.walk(copy.resolve("stalls"))) {
+            assertEquals(List.of(empty), s.filter(Files::isRegularFile).toList());
+        }
+        Run count = sql(copy.toString(), "SELECT count(*) AS n FROM stalls", "--format", "csv");
+        assertEquals(List.of("n", "0"), count.out().lines().toList(), count.err());
+        List<String> columns = new java.util.ArrayList<>();
+        for (StructField f : SparkSchemas.of(stalls).fields()) {
+            columns.add(f.name() + " " + f.dataType().simpleString());
+        }
+        assertTrue(columns.size() > 10, columns.toString());
+        Run describe = sql(copy.toString(), "DESCRIBE stalls", "--format", "json");
+        assertEquals(0, describe.exit(), describe.err());
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<String> described = new java.util.ArrayList<>();
+        for (String line : describe.out().lines().toList()) {
+            var row = json.readTree(line);
+            described.add(row.get("col_name").asText() + " " + row.get("data_type").asText());
+        }
+        assertEquals(columns, described);
+        Run rows = sql(copy.toString(), "SELECT * FROM stalls", "--format", "json");
+        assertEquals(0, rows.exit(), rows.err());
+        assertEquals("", rows.out());
+        // the other views of the copy still read their rows
+        assertEquals(List.of("n", "21"), sql(copy.toString(), "SELECT count(*) AS n FROM connections", "--format",
+                "csv").out().lines().toList());
     }
 
     @Test

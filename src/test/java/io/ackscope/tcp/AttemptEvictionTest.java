@@ -143,6 +143,63 @@ class AttemptEvictionTest {
         assertEquals(S / MS * 99, port40000.get(1).synToSynAckNanos() / MS);
     }
 
+    /** What diagnose shows per endpoint: connections, vantage, and per cause events, count, time, frames. */
+    private static List<String> diagnosis(Segments seg, EngineConfig config, long[] evicted) {
+        Diagnosis d = new Diagnosis();
+        TcpEngine e = new TcpEngine(config, d);
+        seg.list.forEach(e::accept);
+        e.finish();
+        evicted[0] = e.attemptsEvicted();
+        List<String> out = new ArrayList<>();
+        for (Diagnosis.Endpoint ep : d.endpoints()) {
+            out.add(ep.server + " connections " + ep.connections + " " + new java.util.TreeMap<>(ep.vantage));
+            for (CauseRanking.Total t : ep.causes.ranked()) {
+                out.add("  " + t.cause + " events " + t.events + " count " + t.count + " ms "
+                        + t.timeLostNanos / MS + " connections " + t.connections() + " frames " + t.frames);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void diagnoseCountsARevivedAttemptAndItsSynRetransmissionsOnce() {
+        // the SYN retransmitted at 3 s (frame 17; the first SYN is frame 8, after the background connection's
+        // frames) is a cause event with the record the sweep gives at about 63 s, and again
+        // with the complete record after the late answer revived the attempt (the engine gives it twice, the first
+        // superseded): diagnose takes the first back, and shows what a run that never evicted it shows
+        Capture cap = new Capture();
+        cap.at(S).seg.client(SYN, 1000, 0, 0);
+        cap.at(3 * S).seg.client(SYN, 1000, 0, 0);
+        cap.at(100 * S).seg.server(SYN | ACK, 5000, 1001, 0);
+        cap.seg.client(RST, 1001, 0, 0);
+        long[] evicted = new long[1];
+        List<String> revived = diagnosis(cap.seg, EngineConfig.DEFAULTS, evicted);
+        assertEquals(1, evicted[0]);
+        List<String> kept = diagnosis(cap.seg, new EngineConfig(3600 * S, 10 * S, 3600 * S), evicted);
+        assertEquals(0, evicted[0]);
+        assertEquals(kept, revived);
+        assertTrue(revived.get(0).startsWith("10.0.0.2:80 connections 2 "), revived.toString());
+        assertTrue(revived.contains("  SYN_RETRANSMISSION events 1 count 1 ms 2000 connections 1 frames [8, 17]"),
+                revived.toString());
+    }
+
+    @Test
+    void diagnoseCountsTheSynRetransmissionsOfAnEvictedAttemptNeverRevived() {
+        // settled (its tombstone let go at about 123 s) and still held at the end of the input: counted once each
+        for (long end : new long[] {200 * S, 100 * S}) {
+            Capture cap = new Capture();
+            cap.at(S).seg.client(SYN, 1000, 0, 0);
+            cap.at(3 * S).seg.client(SYN, 1000, 0, 0);
+            cap.at(end);
+            long[] evicted = new long[1];
+            List<String> early = diagnosis(cap.seg, EngineConfig.DEFAULTS, evicted);
+            assertEquals(1, evicted[0]);
+            assertEquals(diagnosis(cap.seg, new EngineConfig(3600 * S, 10 * S, 3600 * S), evicted), early);
+            assertTrue(early.stream().anyMatch(l -> l.startsWith("  SYN_RETRANSMISSION events 1 count 1 ms 2000 ")),
+                    early.toString());
+        }
+    }
+
     @Test
     void newIsnOnAnEvictedAttemptsTupleStartsANewStreamAsPortReuse() {
         Capture cap = new Capture();

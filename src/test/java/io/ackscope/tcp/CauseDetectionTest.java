@@ -45,6 +45,16 @@ class CauseDetectionTest {
     }
 
     /** capture -> column -> value, from a TSV with a header line whose first column is the capture. */
+    /** The bundled sample captures' names, sorted: the cause labs' (every {@link #truth()} row) and the others. */
+    static List<String> samples() throws IOException {
+        List<String> samples;
+        try (java.util.stream.Stream<Path> files = Files.list(Path.of("sample-pcaps"))) {
+            samples = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".pcap.gz")).sorted().toList();
+        }
+        assertTrue(samples.containsAll(truth().keySet()), samples.toString());
+        return samples;
+    }
+
     static Map<String, Map<String, String>> truth() throws IOException {
         List<String> lines = Files.readAllLines(RESOURCES.resolve("lab-causes.tsv"));
         String[] head = lines.get(0).split("\t");
