@@ -51,6 +51,11 @@ class RevivedAttemptAnalyzeTest {
      * reset by the client. Stream 2: port 40001's SYN at 101 s.
      */
     private static byte[] capture() {
+        return capture(false);
+    }
+
+    /** {@link #capture()}, with {@code synAgain} a retransmission of port 40000's SYN at 3 s. */
+    private static byte[] capture(boolean synAgain) {
         ByteBuffer b = ByteBuffer.allocate(24 + 64 * (16 + 54));
         b.order(ByteOrder.LITTLE_ENDIAN).putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0)
                 .putInt(0).putInt(65535).putInt(1);      // pcap header: v2.4, snaplen 65535, Ethernet
@@ -58,6 +63,9 @@ class RevivedAttemptAnalyzeTest {
         frame(b, 0, 40009, false, SYN | ACK, 9900, 9001);
         frame(b, 0, 40009, true, ACK, 9001, 9901);
         frame(b, 1_000_000, 40000, true, SYN, 1000, 0);
+        if (synAgain) {
+            frame(b, 3_000_000, 40000, true, SYN, 1000, 0);
+        }
         for (long t = 5_000_000; t < 100_000_000; t += 5_000_000) {
             frame(b, t, 40009, true, ACK, 9000, 9901);    // keep-alive (one byte before the next sequence number)
             frame(b, t + 100, 40009, false, ACK, 9901, 9001);
@@ -115,5 +123,28 @@ class RevivedAttemptAnalyzeTest {
             connections += ((Number) r.get(r.fieldIndex("connections"))).longValue();
         }
         assertEquals(3, connections);
+    }
+
+    /** The SYN_RETRANSMISSION finding of port 40000's server endpoint: events, count, time lost (µs). */
+    private static List<Long> synFinding(Path out) {
+        for (Row r : spark.read().parquet(out.resolve("findings").toString()).collectAsList()) {
+            if (r.getString(r.fieldIndex("cause")).equals("SYN_RETRANSMISSION")) {
+                return List.of(((Number) r.get(r.fieldIndex("events"))).longValue(),
+                        ((Number) r.get(r.fieldIndex("count"))).longValue(),
+                        ((Number) r.get(r.fieldIndex("time_lost_us"))).longValue());
+            }
+        }
+        return List.of();
+    }
+
+    @Test
+    void aRevivedAttemptsSynRetransmissionIsOneFinding() throws IOException {
+        Path pcap = tmp.resolve("revived-syn-again.pcap");
+        Files.write(pcap, capture(true));
+        Path out = tmp.resolve("out-syn-again");
+        Analyze.run(spark, new Analyze.Options(List.of(pcap.toString()), out.toString(), false, false, 2),
+                new PrintStream(OutputStream.nullOutputStream()), false);
+        // counted with the evicted record and again with the complete one before: 2 events, 4,000 ms
+        assertEquals(List.of(1L, 1L, 2_000_000L), synFinding(out));
     }
 }
