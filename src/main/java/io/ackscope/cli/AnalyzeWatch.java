@@ -132,7 +132,7 @@ final class AnalyzeWatch {
                 line += ", " + Format.plural(s.damaged().size(), "damaged file", "damaged files")
                         + " (analysed up to the damage; see capture_files)";
             }
-            return new WatchLoop.Outcome(!s.nothingNew(), s.files(), s.heldBack(), line);
+            return new WatchLoop.Outcome(!s.nothingNew(), s.outputFiles(), s.heldBack(), line);
         }
     }
 }

@@ -116,19 +116,23 @@ public final class Analyze {
         }
     }
 
-    /** What a run wrote, for the console summary and the {@code _SUCCESS} marker. */
+    /**
+     * What a run wrote, for the console summary and the {@code _SUCCESS} marker: {@code files}, {@code bytes},
+     * {@code frames}, {@code connections} and the table rows are those this run read and wrote (a run that appends
+     * reads only its new files); {@code outputFiles} is the capture files the output holds after it.
+     */
     public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long filteredFrames,
                           long connections,
                           long attemptsEvicted, Map<String, Long> tableRows, List<String> damaged, double seconds,
                           Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
                           Map<String, String> taskTime, int sources, List<Archive.Skipped> notRead,
-                          FrameFilter filter, List<String> heldBack, boolean nothingNew) {
+                          FrameFilter filter, List<String> heldBack, boolean nothingNew, int outputFiles) {
 
         /** An incremental run that found nothing new: it wrote nothing. */
         static Summary nothingNew(String out, ArchiveInputs in, double seconds) {
             return new Summary(out, in.archive.files().size(), 0, 0, 0, 0, 0, 0, Map.of(), List.of(), seconds,
                     Map.of(), 0, 0, Map.of(), in.archive.sources().size(), Analyze.notRead(in.archive), FrameFilter.NONE,
-                    in.heldBack, true);
+                    in.heldBack, true, in.archive.files().size());
         }
 
         /** The summary {@code _SUCCESS} starts from ({@code OutputMarker} adds the file list). */
@@ -293,7 +297,7 @@ public final class Analyze {
                     frames.tcp(), frames.filtered(), connections, attemptsEvicted, tableRows, frames.damaged(),
                     secondsSince(start), phases, plan.partitions().size(), (int) plan.filePlans().stream()
                     .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
-                    notRead(plan.archive()), o.filter(), inputs.heldBack, false);
+                    notRead(plan.archive()), o.filter(), inputs.heldBack, false, inputs.archive.files().size());
             CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE), cont != null
                     ? cont.inputsJson(o, read.plan(), perFile, numbering, totals,
                             tableRows.getOrDefault(VantageTables.SOURCE_PAIRS.name(), 0L))

@@ -79,7 +79,8 @@ public final class SchemaDoc {
             names start with `_` or `.` are not part of it (Spark's and Hive's rule; a run's \
             `_ackscope_staging_*` too). `open-*.parquet` files hold \
             provisional rows: connections still open at the end of their source's last analysed file, as a one-off \
-            run would have ended them; the incremental run that adds the source's next file replaces them.
+            run would have ended them; the incremental run that adds the source's next file replaces them. A run             that adds files names its files with its id (`part-00000-1a2b3c4d.snappy.parquet`), so none replaces a             file that stays.
+            - `DIR/_ackscope_state/` (hidden): `inputs.json` (each analysed file's path, size, modification time,             checksums of its ends and index in its source; each source's counts of files, frames and connections,             its gaps, and where its carried state is) and `held-<run>/`, one per run that last analysed a source:             the held engine state of its open connections (`boundaries/`, `engine/`, `values/`: about 2 KB per             connection), its final `latency_summary` and `findings` aggregates (`final/`), and its 4-tuples and             first handshakes (`tuples/`, `handshakes/`: 8 bytes each), by which a later run tells whether a new             connection was also seen from another capture point. Only ackscope reads it; deleting it makes the next             `--incremental` run read every file again.
             - Tables of schema version 3 and before are flat (`DIR/connections/*.parquet`): the same readers read \
             them, without `date`.
 
