@@ -1,6 +1,5 @@
 package io.ackscope.spark;
 
-import io.ackscope.spark.source.CaptureFile;
 import io.ackscope.spark.source.CapturePlanner;
 import io.ackscope.spark.source.HadoopArchiveStore;
 import io.ackscope.spark.source.ReadPlan;
@@ -10,23 +9,15 @@ import io.ackscope.spark.source.SplitStatsAccumulator;
 import io.ackscope.capture.Archive;
 import io.ackscope.json.JsonWriter;
 import io.ackscope.json.JsonWriter.Layout;
-import io.ackscope.tables.CaptureFilesTable;
-import io.ackscope.tables.FindingsTable;
-import io.ackscope.tables.LatencySummaryTable;
-import io.ackscope.tables.RowBuffer;
-import io.ackscope.tables.SourcesTable;
 import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.FrameFilter;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.util.SerializableConfiguration;
 
 import java.io.IOException;
@@ -34,7 +25,6 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -244,9 +234,8 @@ public final class Analyze {
         String id = UUID.randomUUID().toString();
         SplitStatsAccumulator splits = SplitStatsAccumulator.register(spark.sparkContext(), id);
         ProgressReporter progress = new ProgressReporter(console, splits, terminal, 10);
-        spark.sparkContext().addSparkListener(progress);
         StageTimes stageTimes = new StageTimes();
-        spark.sparkContext().addSparkListener(stageTimes);
+        List.of(progress, stageTimes).forEach(spark.sparkContext()::addSparkListener);
         try {
             JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
             Configuration hadoop = CapturePlanner.hadoopConf(spark, Map.of());
@@ -269,28 +258,23 @@ public final class Analyze {
             Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
             phases.put(OVERLAPS, secondsSince(t));
             Map<String, String> sourceDirs = CaptureFileRows.sourceDirs(read.plan(), perFile);
-            EngineCarry carry = cont == null ? null : cont.carry(out, read.shuffled().rows().getNumPartitions(),
-                    new SerializableConfiguration(hadoop));
-            String tag = cont == null ? "" : cont.tag();
             Map<String, String> newSources = cont == null ? sourceDirs : cont.newSources(sourceDirs);
-            Engine engine = enginePasses(spark, out, read.shuffled(), numbering, numberingB, confB, progress, phases,
-                    newSources, carry, cont);
+            EnginePasses.Engine engine = EnginePasses.run(spark, out, read.shuffled(), numbering, numberingB, confB,
+                    progress, phases, newSources, cont);
             Map<String, Long> tableRows = engine.tableRows();
 
             t = System.nanoTime();
-            long attemptsEvicted = writeAggregates(out, engine, conf, tableRows, sourceDirs.keySet(), cont);
+            long attemptsEvicted = DriverTables.writeAggregates(out, engine, conf, tableRows, sourceDirs.keySet(),
+                    cont);
             phases.put("latency summary", secondsSince(t));
             ReadPlan plan = splits.plan();
             List<SourceRows.Totals> totals = SourceRows.totals(plan, perFile, numbering,
                     cont == null ? Map.of() : cont.totalsBefore());
-            Frames frames = writeFileTables(out, plan, perFile, numbering, conf, tableRows, totals, tag);
+            DriverTables.Frames frames = DriverTables.writeFileTables(out, plan, perFile, numbering, conf,
+                    tableRows, totals, cont == null ? "" : cont.tag());
             if (o.packets()) {
-                t = System.nanoTime();
-                progress.phase("writing packets");
-                spark.sparkContext().setJobDescription("packets table");
-                PacketsTable.write(spark, o, out, numbering, read.plan(), newSources);
+                packets(spark, o, out, numbering, read.plan(), newSources, progress, phases);
                 tableRows.put("packets", frames.total() - frames.filtered());
-                phases.put("packets table", secondsSince(t));
             }
             long connections = engine.ranks().length;
             Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), frames.total(),
@@ -298,14 +282,10 @@ public final class Analyze {
                     secondsSince(start), phases, plan.partitions().size(), (int) plan.filePlans().stream()
                     .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
                     notRead(plan.archive()), o.filter(), inputs.heldBack, false, inputs.archive.files().size());
-            CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE), cont != null
-                    ? cont.inputsJson(o, read.plan(), perFile, numbering, totals,
+            commit(out, cont, cont != null ? cont.inputsJson(o, read.plan(), perFile, numbering, totals,
                             tableRows.getOrDefault(VantageTables.SOURCE_PAIRS.name(), 0L))
-                    : InputsState.json(inputs.state(read.plan(), perFile, numbering, id), ArchiveInputs.options(o)));
-            out.stage(result.json());
-            List<String> retire = cont != null ? cont.retired(out) : out.previousFiles();
-            stagedReport(out, cont != null && cont.appending() ? out.view(retire) : null, beforeCommit, result);
-            out.commit(retire);
+                    : InputsState.json(inputs.state(read.plan(), perFile, numbering, id), ArchiveInputs.options(o)),
+                    result, beforeCommit);
             return result;
         } catch (Continuation.Paired e) {
             throw e;       // the caller reads every file again, into the same staging directory
@@ -326,27 +306,29 @@ public final class Analyze {
         }
     }
 
+    /** Writes the {@code packets} table of the files of {@code plan} ({@link PacketsTable}). */
+    private static void packets(SparkSession spark, Options o, OutputDirectory out, ArchiveNumbering numbering,
+                                ReadPlan plan, Map<String, String> newSources, ProgressReporter progress,
+                                Map<String, Double> phases) throws IOException {
+        long t = System.nanoTime();
+        progress.phase("writing packets");
+        spark.sparkContext().setJobDescription("packets table");
+        PacketsTable.write(spark, o, out, numbering, plan, newSources);
+        phases.put("packets table", secondsSince(t));
+    }
+
     /**
-     * Runs {@code beforeCommit} (the report) on the staged output, or when the run adds to an earlier output, on
-     * {@code view} ({@link OutputDirectory#view}: the whole dataset as it will be), moving what it writes there into
-     * staging.
+     * Stages the state ({@code stateJson}: {@code inputs.json}) and the marker, lets {@code beforeCommit} make the
+     * report, and commits, retiring what the run replaces ({@link Continuation#retired}; everything for another run).
      */
-    private static void stagedReport(OutputDirectory out, java.nio.file.Path view, BeforeCommit beforeCommit,
-                                     Summary result) throws IOException {
-        if (view == null) {
-            beforeCommit.staged(out.staging().toString(), result);
-            return;
-        }
-        try {
-            beforeCommit.staged(view.toString(), result);
-            java.nio.file.Path report = view.resolve(io.ackscope.output.OutputMarker.REPORT);
-            if (java.nio.file.Files.isRegularFile(report, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                java.nio.file.Files.move(report, java.nio.file.Path.of(out.staging().toUri())
-                        .resolve(io.ackscope.output.OutputMarker.REPORT));
-            }
-        } finally {
-            out.fs().delete(new Path(view.toUri()), true);
-        }
+    private static void commit(OutputDirectory out, Continuation cont, String stateJson, Summary result,
+                               BeforeCommit beforeCommit) throws IOException {
+        CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE), stateJson);
+        out.stage(result.json());
+        List<String> retire = cont != null ? cont.retired(out) : out.previousFiles();
+        DriverTables.stagedReport(out, cont != null && cont.appending() ? DatasetView.of(out, retire) : null, beforeCommit,
+                result);
+        out.commit(retire);
     }
 
     /** The planned read and its shuffle output: the TCP frames of every split, each partition in file order. */
@@ -370,178 +352,6 @@ public final class Analyze {
                 partitions, Segment.MAX_PAYLOAD_PREFIX, true, o.filter());
         shuffled.readStage(spark.sparkContext());
         return new Read(readPlan, shuffled);
-    }
-
-    /** What the engine passes left: the connections' first frames (ranked), each task's result, rows per table. */
-    private record Engine(long[] ranks, ArchiveNumbering ranked, VantagePlan pairs, List<EngineTask.Result> results,
-                          Map<String, Long> tableRows) {
-    }
-
-    /**
-     * Pass 1 learns each connection's first frame, ranked on the driver into stream numbers; pass 2 runs the engine
-     * again over the same shuffle output and writes the engine tables, which are then moved into staging.
-     */
-    private static Engine enginePasses(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
-                                       ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
-                                       Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
-                                       Map<String, Double> phases, Map<String, String> sourceDirs,
-                                       EngineCarry carry, Continuation cont)
-            throws IOException {
-        String tag = cont == null ? "" : cont.tag();
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
-        long t = System.nanoTime();
-        progress.phase("numbering connections");
-        spark.sparkContext().setJobDescription(PASS1);
-        List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
-                EngineTask.connectionKeys(it, numberingB.value(), idx, carry)).iterator(), false).collect();
-        phases.put(PASS1, secondsSince(t));
-        if (cont != null) {
-            cont.afterPass1(out, pass1, numbering);
-        }
-        // a run that appends pairs nothing: afterPass1 found no new connection another source saw
-        boolean pairing = numbering.sources() >= 2 && (cont == null || !cont.appending());
-        long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
-        // a handful (attempts answered after their eviction): sent whole to every task
-        long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
-        ArchiveNumbering ranked = numbering.ranked(ranks);
-        JavaRDD<InternalRow> natRows = pairing
-                ? NatPairs.of(pass1).regroup(inFileOrder, inFileOrder.getNumPartitions()) : null;
-        VantagePlan pairs = pairing
-                ? vantagePass(spark, inFileOrder, natRows, pass1, ranks, ranked, numberingB, progress, phases) : null;
-        progress.phase("analysing connections");
-
-        t = System.nanoTime();
-        spark.sparkContext().setJobDescription(PASS2);
-        Broadcast<long[]> ranksB = jsc.broadcast(ranks);
-        Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
-        Broadcast<VantagePlan> planB = pairs == null ? null : jsc.broadcast(pairs);
-        String staging = out.staging().toString();
-        List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
-                EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
-                        rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value(), carry))
-                .iterator(), false).collect();
-        if (natRows != null) {
-            int first = inFileOrder.getNumPartitions();
-            results = new ArrayList<>(results);
-            results.addAll(natRows.mapPartitionsWithIndex((idx, it) -> List.of(NatPairs.write(first + idx,
-                    TaskContext.get().taskAttemptId(), it, ranksB.value(), rankedB.value(), planB.value(), staging,
-                    confB.value().value())).iterator(), false).collect());
-        }
-        Map<String, Long> tableRows = TableCommit.engineTables(out, results, spark.sparkContext().getConf()
-                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
-        phases.put(PASS2, secondsSince(t));
-        ranksB.destroy();
-        numberingB.destroy();
-        rankedB.destroy();
-        if (planB != null) {
-            planB.destroy();
-        }
-        return new Engine(ranks, ranked, pairs, results, tableRows);
-    }
-
-    /**
-     * With two or more sources, between the engine's passes: per partition, matches the connections of the 4-tuples
-     * two or more sources saw (pass 1 noted them: a handful per partition), then those of {@code natRows} (the
-     * candidates through a NAT, {@link NatPairs}; null without), and estimates each pair's clock on the driver from
-     * all partitions.
-     */
-    private static VantagePlan vantagePass(SparkSession spark, JavaRDD<InternalRow> inFileOrder,
-                                           JavaRDD<InternalRow> natRows, List<EngineTask.Pass1> pass1,
-                                           long[] ranks, ArchiveNumbering ranked,
-                                           Broadcast<ArchiveNumbering> numberingB, ProgressReporter progress,
-                                           Map<String, Double> phases) {
-        long t = System.nanoTime();
-        progress.phase("matching connections between sources");
-        spark.sparkContext().setJobDescription(VANTAGE);
-        long[][] shared = pass1.stream().map(EngineTask.Pass1::shared).toArray(long[][]::new);
-        List<VantagePlan.Found> found = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
-                VantagePlan.find(it, numberingB.value(), shared[idx])).iterator(), false).collect();
-        if (natRows != null) { // through a NAT (NatPairs): every connection of a group held
-            found = new ArrayList<>(found);
-            found.addAll(natRows.mapPartitions(it -> List.of(VantagePlan.find(it, numberingB.value(), null))
-                    .iterator()).collect());
-        }
-        VantagePlan pairs = VantagePlan.of(found, ranks, ranked);
-        phases.put(VANTAGE, secondsSince(t));
-        return pairs;
-    }
-
-    /**
-     * Merges the tasks' per-server latency aggregates into {@code latency_summary}, their cause aggregates into
-     * {@code findings} and their vantage sums into {@code source_pairs} and {@code host_times}, writes them; returns
-     * the connection attempts the tasks evicted.
-     */
-    private static long writeAggregates(OutputDirectory out, Engine engine, Configuration conf,
-                                        Map<String, Long> tableRows, Collection<String> sources,
-                                        Continuation cont) throws IOException {
-        LatencyAggregate latency = new LatencyAggregate();
-        FindingsAggregate findings = new FindingsAggregate();
-        VantageAggregate vantage = new VantageAggregate();
-        long attemptsEvicted = 0;
-        for (EngineTask.Result r : engine.results()) {
-            latency.merge(r.latency());
-            findings.merge(r.findings());
-            vantage.merge(r.vantage());
-            attemptsEvicted += r.attemptsEvicted();
-        }
-        if (cont != null) {
-            cont.keepFinals(out, latency, findings, sources);   // before the provisional rows are added
-        }
-        for (EngineTask.Result r : engine.results()) {
-            latency.merge(r.openLatency());
-            findings.merge(r.openFindings());
-        }
-        String tag = cont == null ? "" : cont.tag();
-        VantagePlan pairs = engine.pairs();
-        if (cont != null && cont.appending()) {
-            // nothing paired (Continuation#afterPass1): the earlier output's tables, empty, stay
-            tableRows.put(VantageTables.SOURCE_PAIRS.name(), 0L);
-            tableRows.put(VantageTables.HOST_TIMES.name(), 0L);
-        } else {
-            TableCommit.smallTable(out, VantageTables.SOURCE_PAIRS,
-                    pairs == null ? List.of() : vantage.sourcePairRows(pairs, engine.ranked()), conf, tableRows);
-            TableCommit.smallTable(out, VantageTables.HOST_TIMES,
-                    pairs == null ? List.of() : vantage.hostTimeRows(pairs, engine.ranked()), conf, tableRows);
-        }
-        TableCommit.partitioned(out, LatencySummaryTable.TABLE,
-                TableCommit.bySource(LatencySummaryTable.TABLE, latency.rows(), sources), conf, tableRows, tag);
-        TableCommit.partitioned(out, FindingsTable.TABLE,
-                TableCommit.bySource(FindingsTable.TABLE, findings.rows(), sources), conf, tableRows, tag);
-        return attemptsEvicted;
-    }
-
-    /** Frames read (all, with a TCP header, and dropped by the filters) and the files damaged, for the summary. */
-    private record Frames(long total, long tcp, long filtered, List<String> damaged) {
-    }
-
-    /** Writes {@code capture_files} and {@code sources} from the read's per-file statistics. */
-    private static Frames writeFileTables(OutputDirectory out, ReadPlan plan, List<SplitStats> perFile,
-                                          ArchiveNumbering numbering, Configuration conf,
-                                          Map<String, Long> tableRows, List<SourceRows.Totals> totals, String tag)
-            throws IOException {
-        Map<String, List<RowBuffer>> fileRows = new java.util.TreeMap<>();
-        List<String> damaged = new ArrayList<>();
-        long totalFrames = 0, tcpFrames = 0, filteredFrames = 0;
-        for (CaptureFile f : plan.files()) {
-            SplitStats s = perFile.get(f.index());
-            fileRows.computeIfAbsent(CaptureFileRows.dir(plan, f, perFile), d -> new ArrayList<>()).add(
-                    CaptureFileRows.fill(new RowBuffer(CaptureFilesTable.TABLE), f,
-                    plan.filePlans().get(f.index()), s, numbering,
-                    plan.archive() != null ? plan.archive().files().get(f.index()) : null));
-            if (s != null) {
-                totalFrames += s.frames().frames();
-                tcpFrames += s.frames().tcpFrames();
-                filteredFrames += s.frames().filteredFrames();
-                if (s.errorOffset() != null) {
-                    damaged.add(f.path() + ": byte " + s.errorOffset() + ": " + s.errorReason());
-                }
-            }
-        }
-        TableCommit.partitioned(out, CaptureFilesTable.TABLE, fileRows, conf, tableRows, tag);
-        TableCommit.partitioned(out, SourcesTable.TABLE, TableCommit.bySource(SourcesTable.TABLE,
-                SourceRows.rows(plan, numbering, totals), plan.sources()), conf, tableRows, tag);
-        return new Frames(totalFrames, tcpFrames, filteredFrames, damaged);
     }
 
     /**
@@ -568,7 +378,7 @@ public final class Analyze {
     /** Tasks per core of the job that compares overlapping files. */
     static final int OVERLAP_TASKS_PER_CORE = 4;
 
-    private static double secondsSince(long t) {
+    static double secondsSince(long t) {
         return (System.nanoTime() - t) / 1e9;
     }
 

@@ -316,7 +316,7 @@ public final class OutputDirectory implements AutoCloseable {
     }
 
     /** Everything in staging but the marker and the commit's own files, as relative paths. */
-    private List<String> stagedFiles() throws IOException {
+    List<String> stagedFiles() throws IOException {
         List<String> files = new ArrayList<>();
         for (FileStatus c : fs.listStatus(staging)) {
             String name = c.getPath().getName();
@@ -411,46 +411,6 @@ public final class OutputDirectory implements AutoCloseable {
         CommitSteps.step("commit-record");
         CommitSteps.rollForward(fs, dir, staging);
         committed = true;
-    }
-
-    /**
-     * The dataset as it will read once committed with {@code retire} retired, as a local directory of symbolic links
-     * ({@code staging/.view}: hidden, never committed): the earlier output's files that stay and the staged ones,
-     * and the staged marker (no report: one written into the view is a new file). For what reads a whole output before the commit (the report of a run that adds to an
-     * earlier output and stages only its new files). Null when the output is not on the local filesystem.
-     */
-    public java.nio.file.Path view(Collection<String> retire) throws IOException {
-        if (!"file".equals(fs.getUri().getScheme())) {
-            return null;
-        }
-        java.nio.file.Path root = java.nio.file.Path.of(dir.toUri()), stagingRoot = java.nio.file.Path.of(staging.toUri());
-        java.nio.file.Path view = stagingRoot.resolve(".view");
-        Set<String> kept = new TreeSet<>(previous == null ? List.of() : previousFiles());
-        kept.removeAll(retire);
-        List<String> added = stagedFiles();
-        kept.removeAll(added);
-        for (String f : kept) {
-            if (inTable(f)) {
-                link(view.resolve(f), root.resolve(f));
-            }
-        }
-        for (String f : added) {
-            if (inTable(f)) {
-                link(view.resolve(f), stagingRoot.resolve(f));
-            }
-        }
-        link(view.resolve(SUCCESS), stagingRoot.resolve(SUCCESS));
-        return view;
-    }
-
-    /** A file in a table's directory (not the report, the marker or the hidden state). */
-    private static boolean inTable(String f) {
-        return f.indexOf('/') > 0 && !f.startsWith("_") && !f.startsWith(".");
-    }
-
-    private static void link(java.nio.file.Path link, java.nio.file.Path target) throws IOException {
-        java.nio.file.Files.createDirectories(link.getParent());
-        java.nio.file.Files.createSymbolicLink(link, target);
     }
 
     /**

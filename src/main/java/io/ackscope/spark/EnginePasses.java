@@ -1,0 +1,123 @@
+package io.ackscope.spark;
+
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Spark jobs of {@code analyze}'s engine over the shuffled frames ({@link Analyze}, steps 3 and 4): pass 1
+ * ranks the connections into stream numbers (and, in a carrying run, hands each source's 4-tuples to
+ * {@link Continuation#afterPass1}), the vantage pass pairs connections between sources, pass 2 writes the engine
+ * tables ({@link EngineTask}).
+ */
+final class EnginePasses {
+    private EnginePasses() {
+    }
+
+    /** What the engine passes left: the connections' first frames (ranked), each task's result, rows per table. */
+    record Engine(long[] ranks, ArchiveNumbering ranked, VantagePlan pairs, List<EngineTask.Result> results,
+                          Map<String, Long> tableRows) {
+    }
+
+    /**
+     * Pass 1 learns each connection's first frame, ranked on the driver into stream numbers; pass 2 runs the engine
+     * again over the same shuffle output and writes the engine tables, which are then moved into staging.
+     */
+    static Engine run(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
+                                       ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
+                                       Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
+                                       Map<String, Double> phases, Map<String, String> sourceDirs,
+                                       Continuation cont)
+            throws IOException {
+        EngineCarry carry = cont == null ? null
+                : cont.carry(out, shuffled.rows().getNumPartitions(), confB.value());
+        String tag = cont == null ? "" : cont.tag();
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
+        long t = System.nanoTime();
+        progress.phase("numbering connections");
+        spark.sparkContext().setJobDescription(Analyze.PASS1);
+        List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
+                EngineTask.connectionKeys(it, numberingB.value(), idx, carry)).iterator(), false).collect();
+        phases.put(Analyze.PASS1, Analyze.secondsSince(t));
+        if (cont != null) {
+            cont.afterPass1(out, pass1, numbering);
+        }
+        // a run that appends pairs nothing: afterPass1 found no new connection another source saw
+        boolean pairing = numbering.sources() >= 2 && (cont == null || !cont.appending());
+        long[] ranks = Analyze.mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
+        // a handful (attempts answered after their eviction): sent whole to every task
+        long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
+        ArchiveNumbering ranked = numbering.ranked(ranks);
+        JavaRDD<InternalRow> natRows = pairing
+                ? NatPairs.of(pass1).regroup(inFileOrder, inFileOrder.getNumPartitions()) : null;
+        VantagePlan pairs = pairing
+                ? vantagePass(spark, inFileOrder, natRows, pass1, ranks, ranked, numberingB, progress, phases) : null;
+        progress.phase("analysing connections");
+
+        t = System.nanoTime();
+        spark.sparkContext().setJobDescription(Analyze.PASS2);
+        Broadcast<long[]> ranksB = jsc.broadcast(ranks);
+        Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
+        Broadcast<VantagePlan> planB = pairs == null ? null : jsc.broadcast(pairs);
+        String staging = out.staging().toString();
+        List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
+                EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
+                        rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value(), carry))
+                .iterator(), false).collect();
+        if (natRows != null) {
+            int first = inFileOrder.getNumPartitions();
+            results = new ArrayList<>(results);
+            results.addAll(natRows.mapPartitionsWithIndex((idx, it) -> List.of(NatPairs.write(first + idx,
+                    TaskContext.get().taskAttemptId(), it, ranksB.value(), rankedB.value(), planB.value(), staging,
+                    confB.value().value())).iterator(), false).collect());
+        }
+        Map<String, Long> tableRows = TableCommit.engineTables(out, results, spark.sparkContext().getConf()
+                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
+        phases.put(Analyze.PASS2, Analyze.secondsSince(t));
+        ranksB.destroy();
+        numberingB.destroy();
+        rankedB.destroy();
+        if (planB != null) {
+            planB.destroy();
+        }
+        return new Engine(ranks, ranked, pairs, results, tableRows);
+    }
+
+    /**
+     * With two or more sources, between the engine's passes: per partition, matches the connections of the 4-tuples
+     * two or more sources saw (pass 1 noted them: a handful per partition), then those of {@code natRows} (the
+     * candidates through a NAT, {@link NatPairs}; null without), and estimates each pair's clock on the driver from
+     * all partitions.
+     */
+    private static VantagePlan vantagePass(SparkSession spark, JavaRDD<InternalRow> inFileOrder,
+                                           JavaRDD<InternalRow> natRows, List<EngineTask.Pass1> pass1,
+                                           long[] ranks, ArchiveNumbering ranked,
+                                           Broadcast<ArchiveNumbering> numberingB, ProgressReporter progress,
+                                           Map<String, Double> phases) {
+        long t = System.nanoTime();
+        progress.phase("matching connections between sources");
+        spark.sparkContext().setJobDescription(Analyze.VANTAGE);
+        long[][] shared = pass1.stream().map(EngineTask.Pass1::shared).toArray(long[][]::new);
+        List<VantagePlan.Found> found = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
+                VantagePlan.find(it, numberingB.value(), shared[idx])).iterator(), false).collect();
+        if (natRows != null) { // through a NAT (NatPairs): every connection of a group held
+            found = new ArrayList<>(found);
+            found.addAll(natRows.mapPartitions(it -> List.of(VantagePlan.find(it, numberingB.value(), null))
+                    .iterator()).collect());
+        }
+        VantagePlan pairs = VantagePlan.of(found, ranks, ranked);
+        phases.put(Analyze.VANTAGE, Analyze.secondsSince(t));
+        return pairs;
+    }
+}
