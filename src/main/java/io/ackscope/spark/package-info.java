@@ -11,7 +11,9 @@
  * {@link io.ackscope.spark.OutputDirectory} commits them, file by file, into their partition directories
  * ({@link io.ackscope.spark.TableCommit}, {@code tables/HivePath}), with what they were made from
  * ({@link io.ackscope.spark.InputsState}; {@code --incremental} compares the inputs with it first:
- * {@link io.ackscope.spark.ArchiveInputs}, {@link io.ackscope.spark.Settle}). With two or more capture sources, a vantage pass between
+ * {@link io.ackscope.spark.ArchiveInputs}, {@link io.ackscope.spark.Settle}; a run that only adds files reads those
+ * alone and goes on from the state the run before kept: {@link io.ackscope.spark.Continuation}). With two or more
+ * capture sources, a vantage pass between
  * the engine's two passes matches connections between sources ({@link io.ackscope.spark.VantagePlan}: each pair's
  * clock from all partitions; connections through a NAT, in different partitions, are paired by their ISNs and
  * regrouped by {@link io.ackscope.spark.NatPairs}), and pass 2 writes the peer columns and {@code one_way_delays}
