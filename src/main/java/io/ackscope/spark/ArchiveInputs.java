@@ -176,6 +176,15 @@ public final class ArchiveInputs {
                 return "the earlier run kept no state of source " + source + " (it ran without --incremental)";
             }
         }
+        if (taken.sources().size() >= 2) {
+            for (String source : analysedSources) {
+                InputsState.Source s = state.sources().get(source);
+                if (s != null && !s.tuples()) {
+                    return "the earlier runs kept no 4-tuples of source " + source + " (the archive had one source):"
+                            + " capture points are paired over all files";
+                }
+            }
+        }
         if (!left.isEmpty()) {
             return left.keySet().iterator().next() + " is no longer listed";
         }

@@ -80,7 +80,12 @@ final class Continuation {
         if (appending()) {
             inputs.append.sources().forEach((name, s) -> from.put(name, new Path(out.dir(), s.held()).toString()));
         }
-        return new HeldState.Dirs(from, new Path(out.staging(), held).toString(), reducers, conf);
+        return new HeldState.Dirs(from, new Path(out.staging(), held).toString(), reducers, conf, keepsTuples());
+    }
+
+    /** Whether this run keeps each source's 4-tuples ({@link SourceTuples}): when the archive has two or more. */
+    boolean keepsTuples() {
+        return inputs.archive.sources().size() >= 2;
     }
 
     /** {@code sourceDirs} without the continued sources (they have a file in every table already). */
@@ -130,6 +135,9 @@ final class Continuation {
      */
     void afterPass1(OutputDirectory out, List<EngineTask.Pass1> pass1, ArchiveNumbering numbering)
             throws IOException {
+        if (!keepsTuples()) {
+            return;
+        }
         Map<String, long[][]> run = SourceTuples.ofRun(pass1, numbering);
         Map<String, long[][]> before = new LinkedHashMap<>();
         boolean pairing = appending() && inputs.archive.sources().size() >= 2;
@@ -252,7 +260,8 @@ final class Continuation {
         }
         files.addAll(inputs.state(plan, perFile, numbering, run));
         for (int s = 0; s < plan.sources().size(); s++) {
-            sources.put(plan.sources().get(s), new InputsState.Source(totals.get(s), numbering.next(s, perFile), held));
+            sources.put(plan.sources().get(s), new InputsState.Source(totals.get(s), numbering.next(s, perFile), held,
+                    keepsTuples()));
         }
         return InputsState.json(files, ArchiveInputs.options(o), sources,
                 appending() ? inputs.before.paired() : pairedSources);

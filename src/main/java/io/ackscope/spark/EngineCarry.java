@@ -35,6 +35,14 @@ interface EngineCarry extends Serializable {
     /** A task's held 4-tuples of {@code source} at its end, of kind {@code kind}. */
     void held(int kind, int partition, String source, List<HeldTuple> tuples) throws IOException;
 
+    /**
+     * Whether pass 1 notes each source's 4-tuples and handshakes ({@link SourceTuples}): in an archive of two or
+     * more sources, whose later runs must tell whether a new connection was seen by another source.
+     */
+    default boolean keepsTuples() {
+        return false;
+    }
+
     /** True for the id of a connection an earlier run held ({@link #carried}). */
     static boolean isCarried(ConnectionId id) {
         return id.firstFileIndex() < 0;

@@ -65,8 +65,8 @@ final class EngineTask {
      * @param shared  with two or more sources, the 4-tuple keys two or more of them saw ({@link SharedTuples}),
      *                sorted; empty otherwise
      * @param lone    with two or more sources, the handshakes of 4-tuples one of them alone saw (for {@link NatPairs})
-     * @param tuples  in a carrying run, per source the 4-tuples it alone saw and their first handshakes
-     *                ({@link SharedTuples#bySource}); null otherwise
+     * @param tuples  in a carrying run that keeps them ({@link EngineCarry#keepsTuples}), per source the 4-tuples it
+     *                alone saw and their first handshakes ({@link SharedTuples#bySource}); null otherwise
      */
     record Pass1(long[] keys, long[] revived, long[] shared, List<NatPairs.Candidate> lone, long[][][] tuples)
             implements Serializable {
@@ -108,7 +108,8 @@ final class EngineTask {
             }
         };
         boolean pairing = numbering.sources() >= 2;
-        SharedTuples shared = pairing || carry != null ? new SharedTuples(numbering) : null;
+        boolean keep = carry != null && carry.keepsTuples();
+        SharedTuples shared = pairing || keep ? new SharedTuples(numbering) : null;
         EngineCarry.Hooks hooks = carry == null ? null : new EngineCarry.Resuming(carry, 1, partition, numbering,
                 id -> EngineCarry.isCarried(id) ? id
                         : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
@@ -119,7 +120,7 @@ final class EngineTask {
         long[] revived = Arrays.copyOf(keys[1], n[1]);
         Arrays.sort(revived);
         return new Pass1(out, revived, pairing ? shared.shared() : new long[0], pairing ? shared.lone() : List.of(),
-                carry != null ? shared.bySource(numbering.sources()) : null);
+                keep ? shared.bySource(numbering.sources()) : null);
     }
 
     /** Engine figures summed over a partition's sources. */

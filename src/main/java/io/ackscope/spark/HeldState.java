@@ -229,9 +229,13 @@ final class HeldState {
      * ({@code <source>} the source name's UTF-8 bytes in hex, so any name is one path segment); {@code reducers}: the
      * analyze shuffle's partition count of this run.
      */
-    record Dirs(java.util.Map<String, String> from, String to, int reducers, SerializableConfiguration conf)
-            implements EngineCarry {
+    record Dirs(java.util.Map<String, String> from, String to, int reducers, SerializableConfiguration conf,
+                boolean keepsTuples) implements EngineCarry {
         private static final long serialVersionUID = 1L;
+
+        Dirs(java.util.Map<String, String> from, String to, int reducers, SerializableConfiguration conf) {
+            this(from, to, reducers, conf, false);
+        }
 
         private static final String[] KINDS = {null, "boundaries", "engine", "values"};
 

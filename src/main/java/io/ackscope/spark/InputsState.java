@@ -98,8 +98,10 @@ final class InputsState {
      * @param held   the directory (relative to {@code DIR}) of the run's carried state that holds the source's open
      *               connections and final aggregates ({@link HeldState.Dirs}, {@link FinalAggregates}); null when
      *               the run carried nothing (then the source cannot be appended to)
+     * @param tuples whether that directory holds the source's 4-tuples and handshakes ({@link SourceTuples}: kept
+     *               in archives of two or more sources)
      */
-    record Source(SourceRows.Totals totals, ArchiveNumbering.Start start, String held) {
+    record Source(SourceRows.Totals totals, ArchiveNumbering.Start start, String held, boolean tuples) {
     }
 
     /**
@@ -141,7 +143,7 @@ final class InputsState {
                     new ArchiveNumbering.Start(n.path("files").asInt(), n.path("frame_base").asLong(),
                             n.path("connections").asLong(), n.path("last_record_ns").asLong(Long.MIN_VALUE),
                             n.path("max_step_ns").asLong(), gaps),
-                    n.path("held").asText(null)));
+                    n.path("held").asText(null), n.path("tuples").asBoolean()));
         }
         return new State(out, root.path("options").asText(null), sources, root.path("paired_sources").asLong());
     }
@@ -174,7 +176,7 @@ final class InputsState {
             for (io.ackscope.capture.FileGap g : st.gaps()) {
                 gaps.addArray().add(g.afterFile()).add(g.start()).add(g.end());
             }
-            n.put("held", so.held());
+            n.put("held", so.held()).put("tuples", so.tuples());
         });
         ArrayNode files = root.putArray("files");
         for (Input i : inputs) {
