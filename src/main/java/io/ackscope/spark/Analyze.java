@@ -248,6 +248,12 @@ public final class Analyze {
             }
             Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
             Continuation cont = Continuation.of(o, inputs, id);
+            String damage = cont == null ? null : cont.damage(out);
+            if (damage != null) {
+                console.println("ackscope analyze: " + damage + "; reading all files again");
+                inputs = inputs.whole(damage);
+                cont = Continuation.of(o, inputs, id);
+            }
             Read read = read(spark, o, inputs.toRead(), hadoop, confB, splits);
             phases.put(READ, secondsSince(t));
             t = System.nanoTime();

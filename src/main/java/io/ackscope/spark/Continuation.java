@@ -104,8 +104,8 @@ final class Continuation {
                     Collection<String> sources) throws IOException {
         for (Map.Entry<String, InputsState.Source> e : appending() ? inputs.append.sources().entrySet()
                 : Map.<String, InputsState.Source>of().entrySet()) {
-            Path file = FinalAggregates.file(new Path(out.dir(), e.getValue().held()).toString(), e.getKey());
-            FinalAggregates.Of before = FinalAggregates.read(out.fs(), file);
+            FinalAggregates.Of before = finals.containsKey(e.getKey()) ? finals.remove(e.getKey())
+                    : FinalAggregates.read(out.fs(), FinalAggregates.file(heldDir(out, e.getValue()), e.getKey()));
             latency.merge(before.latency());
             findings.merge(before.findings());
         }
@@ -113,6 +113,37 @@ final class Continuation {
             FinalAggregates.write(out.fs(), FinalAggregates.file(new Path(out.staging(), held).toString(), s),
                     latency.only(s), findings.only(s));
         }
+    }
+
+    /** The continued sources' final aggregates, read by {@link #damage}. */
+    private final Map<String, FinalAggregates.Of> finals = new java.util.HashMap<>();
+
+    private static String heldDir(OutputDirectory out, InputsState.Source s) {
+        return new Path(out.dir(), s.held()).toString();
+    }
+
+    /**
+     * Before a run that appends reads anything: reads each continued source's carried state (its held 4-tuples,
+     * checked record by record, its final aggregates and its 4-tuple lists), and says what is damaged or missing
+     * (null: nothing), so that the run reads every file instead of failing half way: the state only saves work.
+     */
+    String damage(OutputDirectory out) {
+        if (!appending()) {
+            return null;
+        }
+        for (Map.Entry<String, InputsState.Source> e : inputs.append.sources().entrySet()) {
+            String name = e.getKey();
+            String root = heldDir(out, e.getValue());
+            try {
+                for (int kind = EngineCarry.BOUNDARIES; kind <= EngineCarry.VALUES; kind++) {
+                    HeldState.check(out.fs().getConf(), HeldState.Dirs.dir(root, kind, name));
+                }
+                finals.put(name, FinalAggregates.read(out.fs(), FinalAggregates.file(root, name)));
+            } catch (IOException | RuntimeException x) {
+                return "the carried state of source " + name + " cannot be read (" + x.getMessage() + ")";
+            }
+        }
+        return null;
     }
 
     /** A run that appends found a new connection that another source saw too: it must read every file. */

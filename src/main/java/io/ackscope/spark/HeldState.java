@@ -112,6 +112,42 @@ final class HeldState {
         return out;
     }
 
+    /**
+     * Reads every record of the {@link #SUFFIX} files of {@code dir} (none when it does not exist), checking each,
+     * keeping none: whether a later run can resume them; returns the records read.
+     */
+    static long check(Configuration conf, Path dir) throws IOException {
+        FileSystem fs = dir.getFileSystem(conf);
+        FileStatus[] files;
+        try {
+            files = fs.listStatus(dir, p -> p.getName().endsWith(SUFFIX));
+        } catch (FileNotFoundException e) {
+            return 0;
+        }
+        long[] n = {0};
+        List<HeldTuple> counting = new java.util.AbstractList<>() {
+            @Override
+            public boolean add(HeldTuple t) {
+                n[0]++;
+                return true;
+            }
+
+            @Override
+            public HeldTuple get(int i) {
+                throw new IndexOutOfBoundsException(i);
+            }
+
+            @Override
+            public int size() {
+                return 0;
+            }
+        };
+        for (FileStatus f : files) {
+            read(fs, f.getPath(), -1, 1, counting);
+        }
+        return n[0];
+    }
+
     /** Reads one file into {@code out}: its 4-tuples of {@code partition} of {@code reducers} (all with -1). */
     static void read(FileSystem fs, Path file, int partition, int reducers, List<HeldTuple> out) throws IOException {
         Reading in = new Reading(file, fs.open(file));

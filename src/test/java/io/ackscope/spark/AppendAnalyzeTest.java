@@ -191,4 +191,33 @@ class AppendAnalyzeTest {
         assertTrue(IncrementalAnalyzeTest.query(out, "SELECT count(*) FROM connections WHERE peer_stream IS NOT NULL")
                 > 0, "connections paired between the points");
     }
+
+    @Test
+    void damagedCarriedStateMakesTheRunReadEveryFileInsteadOfFailing() throws Exception {
+        List<Path> pieces = IncrementalAnalyzeTest.cut("nginx-nodelay-off.pcap.gz", 2000,
+                tmp.resolve("pieces-damage/src"));
+        Path archive = tmp.resolve("archive-damage");
+        Path out = tmp.resolve("out-damage");
+        IncrementalAnalyzeTest.add(archive, pieces.get(0), Duration.ofMinutes(5));
+        IncrementalAnalyzeTest.add(archive, pieces.get(1), Duration.ofMinutes(5));
+        run(archive, out, true);
+        List<Path> held;
+        try (Stream<Path> s = Files.walk(out.resolve(InputsState.DIR))) {
+            held = s.filter(p -> p.toString().endsWith(".held") || p.toString().endsWith(".agg")).toList();
+        }
+        assertTrue(held.size() >= 2, held.toString());
+        for (Path p : held) {       // cut every state file short, its checksum side file with it
+            Files.write(p, java.util.Arrays.copyOf(Files.readAllBytes(p), 10));
+            Files.deleteIfExists(p.resolveSibling("." + p.getFileName() + ".crc"));
+        }
+        IncrementalAnalyzeTest.add(archive, pieces.get(2), Duration.ofMinutes(5));
+        java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+        Analyze.Options o = new Analyze.Options(List.of(archive.toString()), out.toString(), false, true, 3);
+        Analyze.Summary s = Analyze.run(spark, o.incremental(Duration.ZERO), new PrintStream(said, true), false);
+        assertTrue(said.toString().contains("cannot be read"), said.toString());
+        assertEquals(3, s.files(), "every file read again");
+        Path ref = tmp.resolve("ref-damage");
+        run(archive, ref, false);
+        assertEquals(List.of(), SameRows.differences(ref, out));
+    }
 }
