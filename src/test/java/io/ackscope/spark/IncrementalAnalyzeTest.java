@@ -136,7 +136,12 @@ class IncrementalAnalyzeTest {
             add(archive, nginx.get(i), Duration.ofMinutes(5));
             assertFalse(run(archive, out, true, Duration.ZERO, true).nothingNew());
             add(archive, loss.get(i), Duration.ofMinutes(5));
-            assertEquals(2 * i + 2, run(archive, out, true, Duration.ZERO, true).files());
+            Analyze.Summary s = run(archive, out, true, Duration.ZERO, true);
+            assertEquals(2 * i + 2, s.outputFiles());
+            // the first run with both sources reads all (the run over one source kept no 4-tuples); then each adds
+            // its one file, unless a loss piece starts before the earlier one ends (then it reads all again)
+            assertTrue(i == 0 ? s.files() == 2 : s.files() == 1 || s.files() == 2 * i + 2, "run " + i + ": "
+                    + s.files());
         }
         Path ref = tmp.resolve("fed-ref");
         run(archive, ref, false, Duration.ZERO, true);
