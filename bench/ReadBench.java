@@ -19,7 +19,11 @@ import java.util.List;
 /**
  * Throughput harness for bench/read-bench.sh (not a test). Modes:
  * <pre>
- *   generate SRC.pcap DST.pcap MB    replicate SRC's records (timestamps shifted) into a classic pcap of about MB MiB
+ *   generate SRC.pcap DST.pcap MB [distinct]
+ *                                    replicate SRC's records (timestamps shifted) into a classic pcap of about MB MiB;
+ *                                    with "distinct", each replica's TCP ports from 32768 up (the clients' ephemeral
+ *                                    ports) are moved, so that every replica's connections are new ones that end
+ *                                    (without it a replica continues the connections of the one before)
  *   read FILE [ROUNDS]               iterate records without decoding
  *   decode FILE [ROUNDS]             iterate records and run PacketDecoder on each
  * </pre>
@@ -30,7 +34,8 @@ public final class ReadBench {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "generate" -> generate(Paths.get(args[1]), Paths.get(args[2]), Long.parseLong(args[3]));
+            case "generate" -> generate(Paths.get(args[1]), Paths.get(args[2]), Long.parseLong(args[3]),
+                    args.length > 4 && args[4].equals("distinct"));
             case "read", "decode" -> run(args[0], Paths.get(args[1]), args.length > 2 ? Integer.parseInt(args[2]) : 7);
             default -> throw new IllegalArgumentException("mode: generate | read | decode");
         }
@@ -85,8 +90,40 @@ public final class ReadBench {
         return n;
     }
 
+    /**
+     * A copy of an Ethernet (1) or raw IPv4 (101, 228) frame with each TCP port at or above 32768 moved by
+     * {@code round} (within 32768-65535), so the round's connections are other 4-tuples; checksums are left as they
+     * are (ackscope, like tshark by default, does not check them). Other frames are returned as they are.
+     */
+    private static byte[] movePorts(byte[] frame, int link, long round) {
+        int ip = link == 1 ? 14 : link == 101 || link == 228 ? 0 : -1;
+        if (ip < 0 || frame.length < ip + 20) {
+            return frame;
+        }
+        if (link == 1 && ((frame[12] & 0xff) << 8 | (frame[13] & 0xff)) != 0x0800) {
+            return frame;
+        }
+        if ((frame[ip] & 0xf0) != 0x40 || frame[ip + 9] != 6) {
+            return frame;
+        }
+        int tcp = ip + (frame[ip] & 0x0f) * 4;
+        if (frame.length < tcp + 4) {
+            return frame;
+        }
+        byte[] out = frame.clone();
+        for (int at = tcp; at <= tcp + 2; at += 2) {
+            int port = (out[at] & 0xff) << 8 | (out[at + 1] & 0xff);
+            if (port >= 32768) {
+                port = 32768 + (int) ((port - 32768 + round * 113) % 32768);
+                out[at] = (byte) (port >> 8);
+                out[at + 1] = (byte) port;
+            }
+        }
+        return out;
+    }
+
     /** Writes a classic pcap of about {@code mb} MiB by repeating the records of a classic pcap, shifting time. */
-    private static void generate(Path src, Path dst, long mb) throws IOException, CaptureException {
+    private static void generate(Path src, Path dst, long mb, boolean distinct) throws IOException, CaptureException {
         List<byte[]> records = new ArrayList<>();
         List<Long> times = new ArrayList<>();
         byte[] header;
@@ -103,6 +140,7 @@ public final class ReadBench {
             }
         }
         long span = times.get(times.size() - 1) - times.get(0) + 1_000_000;
+        int link = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getInt(20);
         long target = mb * 1024 * 1024;
         long written = 24;
         ByteBuffer rh = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
@@ -111,7 +149,7 @@ public final class ReadBench {
             for (long round = 0; written < target; round++) {
                 for (int i = 0; i < records.size() && written < target; i++) {
                     long ts = times.get(i) + round * span;
-                    byte[] d = records.get(i);
+                    byte[] d = distinct && round > 0 ? movePorts(records.get(i), link, round) : records.get(i);
                     rh.clear();
                     rh.putInt((int) (ts / 1_000_000_000L)).putInt((int) (ts % 1_000_000_000L)).putInt(d.length)
                             .putInt(d.length);

@@ -20,13 +20,19 @@
 # Each step is timed once (--runs N: N rounds, each from an empty output, medians printed).
 # Scratch files live in --work (default a new /tmp directory, deleted at the end unless --keep); never commit them.
 #
+#   --distinct: each replica of the sample gets other client ports (bench/ReadBench.java), so connections end as
+#      in real traffic; without it the sample's 21 connections run through the whole archive, and every run carries
+#      their exact latency values so far (the state grows with their history: 29 MB after 1 GB).
 # Usage: bench/incremental-bench.sh [--files 1000] [--size-mb 100] [--runs 1] [--heap-mb 2048] [--capture FILE]
-#                                   [--check] [--work DIR] [--keep]
+#                                   [--distinct] [--sample NAME] [--check] [--work DIR] [--keep]
+#   --sample NAME: the sample-pcaps capture replicated (default nginx-nodelay-on.pcap.gz, whose wrk connections never
+#      close in the capture; lab-cause-churn.pcap.gz's 60 connections each end).
 # Needs: java 17, maven (builds the jar once), editcap and capinfos (Debian wireshark-common).
 # The machine may be shared: the script prints nproc and the load average before and after.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-files=1000 size_mb=100 runs=1 heap_mb=2048 capture="" check=0 work="" keep=0
+files=1000 size_mb=100 runs=1 heap_mb=2048 capture="" check=0 work="" keep=0 distinct=0
+sample_name=nginx-nodelay-on.pcap.gz
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --files) files="$2"; shift 2 ;;
@@ -35,6 +41,8 @@ while [ "$#" -gt 0 ]; do
     --heap-mb) heap_mb="$2"; shift 2 ;;
     --capture) capture="$2"; shift 2 ;;
     --check) check=1; shift ;;
+    --distinct) distinct=1; shift ;;
+    --sample) sample_name="$2"; shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -51,21 +59,23 @@ cleanup() {
 }
 trap cleanup EXIT
 echo "== machine: $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg); build $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '(not a git checkout)')$(git -C "$root" diff --quiet HEAD -- src pom.xml 2>/dev/null || echo '+changes')"
-if [ ! -f "$root/target/ackscope.jar" ] || [ ! -d "$root/target/lib" ]; then
+# (re)built when missing or older than the sources: the figures are of the build named above
+if [ ! -f "$root/target/ackscope.jar" ] || [ ! -d "$root/target/lib" ] \
+    || [ -n "$(find "$root/src/main" "$root/pom.xml" -newer "$root/target/ackscope.jar" -print -quit)" ]; then
   "$root/jobs/build" ackscope
 fi
 export SPARK_LOCAL_IP=127.0.0.1
 ackscope() { JAVA_OPTS="-Xmx${heap_mb}m" "$root/jobs/ackscope" "$@"; }
 
 # ---- 1. the archive ---------------------------------------------------------------------------------------------
-sample="$root/sample-pcaps/nginx-nodelay-on.pcap.gz"
+sample="$root/sample-pcaps/$sample_name"
 if [ -z "$capture" ] && [ "$size_mb" = 0 ]; then
   capture="$sample"
 elif [ -z "$capture" ]; then
   capture="$work/traffic.pcap"
   (cd "$root" && mvn -B -o -q compile dependency:build-classpath -Dmdep.outputFile=target/bench.cp >/dev/null)
   java -Xmx1g -cp "$root/target/classes:$(cat "$root/target/bench.cp")" "$root/bench/ReadBench.java" generate \
-    "$sample" "$capture" "$size_mb"
+    "$sample" "$capture" "$size_mb" $([ "$distinct" = 1 ] && echo distinct)
 fi
 frames=$(capinfos -c -M "$capture" | awk '/Number of packets/ {print $4}')
 per_file=$(( frames / (files + 1) ))
