@@ -62,13 +62,7 @@ class AppendAnalyzeTest {
         int appended = 0;
         for (int i = 0; i < pieces.size(); i++) {
             IncrementalAnalyzeTest.add(archive, pieces.get(i), Duration.ofMinutes(5));
-            ArchiveInputs decided;
-            try (OutputDirectory od = OutputDirectory.prepare(out.toString(), List.of(archive.toString()),
-                    spark.sparkContext().hadoopConfiguration(), false, true)) {
-                decided = Analyze.decide(od, new Analyze.Options(List.of(archive.toString()), out.toString(), false,
-                        true, 3).incremental(Duration.ZERO), spark.sparkContext().hadoopConfiguration());
-                od.abort();
-            }
+            ArchiveInputs decided = decide(archive, out);
             Analyze.Summary s = run(archive, out, true);
             if (i > 0 && decided.append == null) {
                 // a file whose first record is not after the analysed files' last (capture times ran backwards
@@ -115,14 +109,9 @@ class AppendAnalyzeTest {
         IncrementalAnalyzeTest.add(archive, pieces.get(2), Duration.ofMinutes(5));
         run(archive, out, true);
         IncrementalAnalyzeTest.add(archive, pieces.get(1), Duration.ofMinutes(5));   // a late upload
-        try (OutputDirectory od = OutputDirectory.prepare(out.toString(), List.of(archive.toString()),
-                spark.sparkContext().hadoopConfiguration(), false, true)) {
-            ArchiveInputs d = Analyze.decide(od, new Analyze.Options(List.of(archive.toString()), out.toString(),
-                    false, true, 3).incremental(Duration.ZERO), spark.sparkContext().hadoopConfiguration());
-            od.abort();
-            assertNull(d.append);
-            assertTrue(d.whole.contains("sorts before"), d.whole);
-        }
+        ArchiveInputs d = decide(archive, out);
+        assertNull(d.append);
+        assertTrue(d.whole.contains("sorts before"), d.whole);
         assertEquals(3, run(archive, out, true).files(), "every file read again");
         Path ref = tmp.resolve("ref-late");
         run(archive, ref, false);
