@@ -34,8 +34,8 @@ final class DriverTables {
      * the connection attempts the tasks evicted.
      */
     static long writeAggregates(OutputDirectory out, EnginePasses.Engine engine, Configuration conf,
-                                        Map<String, Long> tableRows, Collection<String> sources,
-                                        Continuation cont) throws IOException {
+                                Map<String, Long> tableRows, Collection<String> sources, Continuation cont)
+            throws IOException {
         LatencyAggregate latency = new LatencyAggregate();
         FindingsAggregate findings = new FindingsAggregate();
         VantageAggregate vantage = new VantageAggregate();
@@ -78,9 +78,8 @@ final class DriverTables {
 
     /** Writes {@code capture_files} and {@code sources} from the read's per-file statistics. */
     static Frames writeFileTables(OutputDirectory out, ReadPlan plan, List<SplitStats> perFile,
-                                          ArchiveNumbering numbering, Configuration conf,
-                                          Map<String, Long> tableRows, List<SourceRows.Totals> totals, String tag)
-            throws IOException {
+                                  ArchiveNumbering numbering, Configuration conf, Map<String, Long> tableRows,
+                                  List<SourceRows.Totals> totals, String tag) throws IOException {
         Map<String, List<RowBuffer>> fileRows = new java.util.TreeMap<>();
         List<String> damaged = new ArrayList<>();
         long totalFrames = 0, tcpFrames = 0, filteredFrames = 0;
@@ -111,7 +110,7 @@ final class DriverTables {
      * staging.
      */
     static void stagedReport(OutputDirectory out, java.nio.file.Path view, Analyze.BeforeCommit beforeCommit,
-                                     Analyze.Summary result) throws IOException {
+                             Analyze.Summary result) throws IOException {
         if (view == null) {
             beforeCommit.staged(out.staging().toString(), result);
             return;

@@ -34,10 +34,9 @@ final class EnginePasses {
      * again over the same shuffle output and writes the engine tables, which are then moved into staging.
      */
     static Engine run(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
-                                       ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
-                                       Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
-                                       Map<String, Double> phases, Map<String, String> sourceDirs,
-                                       Continuation cont)
+                      ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
+                      Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
+                      Map<String, Double> phases, Map<String, String> sourceDirs, Continuation cont)
             throws IOException {
         EngineCarry carry = cont == null ? null
                 : cont.carry(out, shuffled.rows().getNumPartitions(), confB.value());
