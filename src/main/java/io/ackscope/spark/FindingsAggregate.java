@@ -256,6 +256,11 @@ final class FindingsAggregate implements Serializable {
         open.put(id, o);
     }
 
+    /** Forgets what open connection {@code id} has had so far (a revived attempt's first causes). */
+    void forget(ConnectionId id) {
+        open.remove(id);
+    }
+
     /** Takes over every open connection of {@code other} (which then has none). */
     void resumeAll(FindingsAggregate other) {
         open.putAll(other.open);

@@ -315,6 +315,11 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
     @Override
     public void onAttemptRevived(ConnectionId id) {
         pending.remove(id);    // superseded: the complete record comes when the revived connection ends
+        if (EngineCarry.isCarried(id)) {
+            // evicted in an earlier run, whose causes it carried: they come again with the complete record (a
+            // revival in this run drops them as they come: onCause)
+            findings.forget(id);
+        }
     }
 
     @Override

@@ -56,29 +56,38 @@ class RevivedAttemptAnalyzeTest {
 
     /** {@link #capture()}, with {@code synAgain} a retransmission of port 40000's SYN at 3 s. */
     private static byte[] capture(boolean synAgain) {
+        return capture(synAgain, 0, Long.MAX_VALUE);
+    }
+
+    /** {@link #capture(boolean)}'s frames from {@code fromMicros} to before {@code toMicros} alone. */
+    private static byte[] capture(boolean synAgain, long fromMicros, long toMicros) {
+        long[] w = {fromMicros, toMicros};
         ByteBuffer b = ByteBuffer.allocate(24 + 64 * (16 + 54));
         b.order(ByteOrder.LITTLE_ENDIAN).putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0)
                 .putInt(0).putInt(65535).putInt(1);      // pcap header: v2.4, snaplen 65535, Ethernet
-        frame(b, 0, 40009, true, SYN, 9000, 0);
-        frame(b, 0, 40009, false, SYN | ACK, 9900, 9001);
-        frame(b, 0, 40009, true, ACK, 9001, 9901);
-        frame(b, 1_000_000, 40000, true, SYN, 1000, 0);
+        frame(b, w, 0, 40009, true, SYN, 9000, 0);
+        frame(b, w, 0, 40009, false, SYN | ACK, 9900, 9001);
+        frame(b, w, 0, 40009, true, ACK, 9001, 9901);
+        frame(b, w, 1_000_000, 40000, true, SYN, 1000, 0);
         if (synAgain) {
-            frame(b, 3_000_000, 40000, true, SYN, 1000, 0);
+            frame(b, w, 3_000_000, 40000, true, SYN, 1000, 0);
         }
         for (long t = 5_000_000; t < 100_000_000; t += 5_000_000) {
-            frame(b, t, 40009, true, ACK, 9000, 9901);    // keep-alive (one byte before the next sequence number)
-            frame(b, t + 100, 40009, false, ACK, 9901, 9001);
+            frame(b, w, t, 40009, true, ACK, 9000, 9901);    // keep-alive (one byte before the next sequence number)
+            frame(b, w, t + 100, 40009, false, ACK, 9901, 9001);
         }
-        frame(b, 100_000_000, 40000, false, SYN | ACK, 5000, 1001);
-        frame(b, 100_000_100, 40000, true, RST, 1001, 0);
-        frame(b, 101_000_000, 40001, true, SYN, 7000, 0);
+        frame(b, w, 100_000_000, 40000, false, SYN | ACK, 5000, 1001);
+        frame(b, w, 100_000_100, 40000, true, RST, 1001, 0);
+        frame(b, w, 101_000_000, 40001, true, SYN, 7000, 0);
         return Arrays.copyOf(b.array(), b.position());
     }
 
     /** One 54-byte frame: Ethernet, IPv4 (checksum 0), TCP without options or payload. */
-    private static void frame(ByteBuffer b, long micros, int clientPort, boolean fromClient, int flags, long seq,
-                              long ack) {
+    private static void frame(ByteBuffer b, long[] window, long micros, int clientPort, boolean fromClient, int flags,
+                              long seq, long ack) {
+        if (micros < window[0] || micros >= window[1]) {
+            return;
+        }
         b.order(ByteOrder.LITTLE_ENDIAN);
         b.putInt((int) (1_700_000_000L + micros / 1_000_000)).putInt((int) (micros % 1_000_000)).putInt(54)
                 .putInt(54);                              // record header: seconds, µs, caplen, length
@@ -147,4 +156,29 @@ class RevivedAttemptAnalyzeTest {
         // counted with the evicted record and again with the complete one before: 2 events, 4,000 ms
         assertEquals(List.of(1L, 1L, 2_000_000L), synFinding(out));
     }
+
+    @Test
+    void anAttemptEvictedInOneFileAndRevivedInTheNextIsOneConnectionWhenTheFilesAreAppended() throws Exception {
+        Path root = tmp.resolve("revived-archive");
+        Path src = Files.createDirectories(root.resolve("src"));
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(0);
+        // the attempt's SYNs at 1 and 3 s and its eviction at about 61 s are in the first file; its answer at 100 s
+        // in the second, which an incremental run appends, resuming the held attempt
+        Files.write(src.resolve("a.pcap"), capture(true, 0, 80_000_000));
+        Files.setLastModifiedTime(src.resolve("a.pcap"), old);
+        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+        Path out = tmp.resolve("out-revived-append");
+        Analyze.Options o = new Analyze.Options(List.of(root.toString()), out.toString(), false, false, 2)
+                .incremental(java.time.Duration.ZERO);
+        Analyze.run(spark, o, quiet, false);
+        Files.write(src.resolve("b.pcap"), capture(true, 80_000_000, Long.MAX_VALUE));
+        Files.setLastModifiedTime(src.resolve("b.pcap"), old);
+        assertEquals(1, Analyze.run(spark, o, quiet, false).files(), "the second file appended alone");
+        Path ref = tmp.resolve("out-revived-ref");
+        Analyze.run(spark, new Analyze.Options(List.of(root.toString()), ref.toString(), false, false, 2), quiet,
+                false);
+        assertEquals(List.of(), io.ackscope.tables.SameRows.differences(ref, out));
+        assertEquals(List.of(1L, 1L, 2_000_000L), synFinding(out));
+    }
 }
+
