@@ -150,13 +150,14 @@ final class EndpointStats {
             return new ReportData.Distribution(metric, label, detail, 0, null, null, null, null, 0, new long[0]);
         }
         long[] all = new long[LatencyBins.count()];
-        int first = Integer.MAX_VALUE, last = -1;
-        for (int i = 0; i < v.size(); i++) {
-            int b = LatencyBins.bin(v.get(i));
-            all[b]++;
-            first = Math.min(first, b);
-            last = Math.max(last, b);
-        }
+        int[] range = {Integer.MAX_VALUE, -1};
+        v.forEach((value, count) -> {
+            int b = LatencyBins.bin(value);
+            all[b] += count;
+            range[0] = Math.min(range[0], b);
+            range[1] = Math.max(range[1], b);
+        });
+        int first = range[0], last = range[1];
         return new ReportData.Distribution(metric, label, detail, v.size(), v.percentile(0.5), v.percentile(0.9),
                 v.percentile(0.99), v.max(), first, java.util.Arrays.copyOfRange(all, first, last + 1));
     }

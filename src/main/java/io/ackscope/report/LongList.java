@@ -2,22 +2,19 @@ package io.ackscope.report;
 
 import io.ackscope.tcp.ValueCounts;
 
-import java.util.Arrays;
-
-/** A growable list of primitive longs (latency values in µs), with nearest-rank percentiles once sorted. */
+/**
+ * Latency values (µs) of one distribution of the page, kept as exact counts of distinct values ({@link ValueCounts},
+ * as {@code latency_summary} keeps them), so its memory follows the distinct values, not how many there are: a
+ * report over 9 million RTT samples holds each microsecond value once (one long per value took more than a 512 MB
+ * heap). Nearest-rank percentiles, the same definition as {@code latency_summary}'s, so the numbers agree.
+ */
 final class LongList {
-    private long[] values = new long[16];
+    private final ValueCounts counts = new ValueCounts();
     private int size;
-    private boolean sorted = true;
 
     void add(long v) {
-        if (size == values.length) {
-            values = Arrays.copyOf(values, size * 2);
-        }
-        if (size > 0 && v < values[size - 1]) {
-            sorted = false;
-        }
-        values[size++] = v;
+        counts.add(v);
+        size++;
     }
 
     int size() {
@@ -26,42 +23,18 @@ final class LongList {
 
     /**
      * Nearest-rank percentile ({@code percentile_disc}: the smallest value with at least {@code fraction} of the
-     * values at or below it), the same definition as the {@code latency_summary} table, so the numbers agree.
-     * Sorts the list on first use. Returns -1 for an empty list.
+     * values at or below it). Returns -1 for an empty list.
      */
     long percentile(double fraction) {
-        if (size == 0) {
-            return -1;
-        }
-        sort();
-        return values[(int) ValueCounts.nearestRank(fraction, size) - 1];
+        return size == 0 ? -1 : counts.percentile(fraction);
     }
 
     long max() {
-        if (size == 0) {
-            return -1;
-        }
-        sort();
-        return values[size - 1];
+        return size == 0 ? -1 : counts.max();
     }
 
-    long min() {
-        if (size == 0) {
-            return -1;
-        }
-        sort();
-        return values[0];
-    }
-
-    /** Value {@code i} (in sorted order once a percentile was asked for). */
-    long get(int i) {
-        return values[i];
-    }
-
-    private void sort() {
-        if (!sorted) {
-            Arrays.sort(values, 0, size);
-            sorted = true;
-        }
+    /** Each distinct value with how many times it was added, smallest first. */
+    void forEach(ValueCounts.ValueConsumer consumer) {
+        counts.forEach(consumer);
     }
 }
