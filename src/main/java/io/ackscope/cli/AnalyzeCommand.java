@@ -7,7 +7,7 @@ import com.beust.jcommander.ParametersDelegate;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.source.EarlyCount;
-import io.ackscope.spark.OutputDirectory;
+import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.tcp.EngineConfig;
 import io.ackscope.tcp.FrameFilter;
 import org.apache.logging.log4j.core.config.Configurator;
@@ -53,7 +53,7 @@ final class AnalyzeCommand extends Command {
     @Parameter(names = "--settle", description = "With --incremental or --watch: take each source's newest file only once it "
             + "has not been modified for this long (a capture may still be writing it)", converter =
             DurationConverter.class)
-    java.time.Duration settle = io.ackscope.spark.Settle.DEFAULT;
+    java.time.Duration settle = io.ackscope.spark.carry.Settle.DEFAULT;
 
     @Parameter(names = "--strict", description = "Exit with status 3 if any capture is damaged")
     boolean strict;
@@ -155,7 +155,7 @@ final class AnalyzeCommand extends Command {
         // an incremental run with nothing new ends here, before Spark starts (cron runs it every few minutes); a
         // one-shot run lists its inputs while Spark starts
         long started = System.nanoTime();
-        io.ackscope.spark.ArchiveInputs decided = !incremental ? null : Analyze.decide(prepared, options,
+        io.ackscope.spark.carry.ArchiveInputs decided = !incremental ? null : Analyze.decide(prepared, options,
                 org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc));
         if (decided != null && decided.nothingNew()) {
             EarlyCount.clear();

@@ -4,7 +4,7 @@ import com.beust.jcommander.Parameter;
 import io.ackscope.capture.Archive;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
-import io.ackscope.spark.WatchLoop;
+import io.ackscope.spark.watch.WatchLoop;
 import io.ackscope.tcp.FrameFilter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;

@@ -3,7 +3,7 @@ package io.ackscope.cli;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
-import io.ackscope.spark.OutputViews;
+import io.ackscope.spark.views.OutputViews;
 import io.ackscope.tables.EngineTables.Connections;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

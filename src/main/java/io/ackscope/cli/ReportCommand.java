@@ -65,7 +65,7 @@ final class ReportCommand extends Command {
         Path file = out != null ? Path.of(out) : dir.resolve(filter.fileName());
         long start = System.nanoTime();
         try (OutputLock lock = lock(dir)) {
-            if (lock != null && io.ackscope.spark.OutputDirectory.recoverLocal(dir)) {
+            if (lock != null && io.ackscope.spark.commit.OutputDirectory.recoverLocal(dir)) {
                 console.println("report: completed or removed what an interrupted analyze run left in " + dir);
             }
             ReportData d = Report.data(dir, filter, true);
@@ -120,7 +120,7 @@ final class ReportCommand extends Command {
         try {
             writeAfterAnalyze(staged, out, console);
         } catch (IOException | RuntimeException e) {
-            if (io.ackscope.spark.OutputDirectory.noSpace(e)) {
+            if (io.ackscope.spark.commit.OutputDirectory.noSpace(e)) {
                 throw e;
             }
             console.println("report: not written (" + e + "); the tables are complete: run ackscope report " + out);

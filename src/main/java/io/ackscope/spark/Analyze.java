@@ -1,5 +1,16 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.carry.ArchiveInputs;
+import io.ackscope.spark.carry.Continuation;
+import io.ackscope.spark.carry.InputsState;
+import io.ackscope.spark.carry.Settle;
+import io.ackscope.spark.commit.CommitSteps;
+import io.ackscope.spark.commit.DatasetView;
+import io.ackscope.spark.commit.OutputDirectory;
+import io.ackscope.spark.engine.ArchiveNumbering;
+import io.ackscope.spark.engine.CaptureFileRows;
+import io.ackscope.spark.engine.SegmentShuffle;
+import io.ackscope.spark.engine.SourceRows;
 import io.ackscope.spark.source.CapturePlanner;
 import io.ackscope.spark.source.HadoopArchiveStore;
 import io.ackscope.spark.source.ReadPlan;
@@ -199,7 +210,21 @@ public final class Analyze {
      * OutputDirectory, Options, ArchiveInputs, PrintStream, boolean, BeforeCommit)}.
      */
     public static ArchiveInputs decide(OutputDirectory out, Options o, Configuration conf) throws IOException {
-        return ArchiveInputs.of(o, out, conf, System.currentTimeMillis());
+        return ArchiveInputs.of(request(o), out, conf, System.currentTimeMillis());
+    }
+
+    /** What a run with options {@code o} asks of its inputs. */
+    private static ArchiveInputs.Request request(Options o) {
+        return new ArchiveInputs.Request(o.inputs(), o.sourceBy(), o.out(), o.incremental(), o.settle(),
+                stateOptions(o));
+    }
+
+    /**
+     * The options that shape the rows (the packets table, the source rule, the frame filters), as recorded in the
+     * state: an incremental run with other options than the output's analyses everything again.
+     */
+    private static String stateOptions(Options o) {
+        return "packets=" + o.packets() + "; source_by=" + o.sourceBy() + "; filter=" + o.filter().describe();
     }
 
     /** The summary of an incremental run that found nothing new (it wrote nothing), for {@code decided}. */
@@ -241,18 +266,18 @@ public final class Analyze {
             Configuration hadoop = CapturePlanner.hadoopConf(spark, Map.of());
             long t = System.nanoTime();
             ArchiveInputs inputs = decided != null ? decided
-                    : ArchiveInputs.of(o, out, hadoop, System.currentTimeMillis());
+                    : ArchiveInputs.of(request(o), out, hadoop, System.currentTimeMillis());
             if (inputs.nothingNew) {
                 out.abort();
                 return Summary.nothingNew(out.dir().toString(), inputs, secondsSince(start));
             }
             Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
-            Continuation cont = Continuation.of(o, inputs, id);
+            Continuation cont = Continuation.of(o.incremental(), inputs, id);
             String damage = cont == null ? null : cont.damage(out);
             if (damage != null) {
                 console.println("ackscope analyze: " + damage + "; reading all files again");
                 inputs = inputs.whole(damage);
-                cont = Continuation.of(o, inputs, id);
+                cont = Continuation.of(o.incremental(), inputs, id);
             }
             Read read = read(spark, o, inputs.toRead(), hadoop, confB, splits);
             phases.put(READ, secondsSince(t));
@@ -288,9 +313,9 @@ public final class Analyze {
                     secondsSince(start), phases, plan.partitions().size(), (int) plan.filePlans().stream()
                     .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
                     notRead(plan.archive()), o.filter(), inputs.heldBack, false, inputs.archive.files().size());
-            commit(out, cont, cont != null ? cont.inputsJson(o, read.plan(), perFile, numbering, totals,
-                            tableRows.getOrDefault(VantageTables.SOURCE_PAIRS.name(), 0L))
-                    : InputsState.json(inputs.state(read.plan(), perFile, numbering, id), ArchiveInputs.options(o)),
+            commit(out, cont, cont != null ? cont.inputsJson(stateOptions(o), read.plan(), perFile, numbering,
+                            totals, tableRows.getOrDefault(VantageTables.SOURCE_PAIRS.name(), 0L))
+                    : InputsState.json(inputs.state(read.plan(), perFile, numbering, id), stateOptions(o)),
                     result, beforeCommit);
             return result;
         } catch (Continuation.Paired e) {

@@ -1,5 +1,16 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.carry.Continuation;
+import io.ackscope.spark.commit.OutputDirectory;
+import io.ackscope.spark.commit.TableCommit;
+import io.ackscope.spark.engine.ArchiveNumbering;
+import io.ackscope.spark.engine.CaptureFileRows;
+import io.ackscope.spark.engine.EngineTask;
+import io.ackscope.spark.engine.FindingsAggregate;
+import io.ackscope.spark.engine.LatencyAggregate;
+import io.ackscope.spark.engine.SourceRows;
+import io.ackscope.spark.engine.VantageAggregate;
+import io.ackscope.spark.engine.VantagePlan;
 import io.ackscope.spark.source.CaptureFile;
 import io.ackscope.spark.source.ReadPlan;
 import io.ackscope.spark.source.SplitStats;
@@ -106,8 +117,8 @@ final class DriverTables {
 
     /**
      * Runs {@code beforeCommit} (the report) on the staged output, or when the run adds to an earlier output, on
-     * {@code view} ({@link DatasetView}: the whole dataset as it will be), moving what it writes there into
-     * staging.
+     * {@code view} ({@link io.ackscope.spark.commit.DatasetView}: the whole dataset as it will be), moving what it
+     * writes there into staging.
      */
     static void stagedReport(OutputDirectory out, java.nio.file.Path view, Analyze.BeforeCommit beforeCommit,
                              Analyze.Summary result) throws IOException {

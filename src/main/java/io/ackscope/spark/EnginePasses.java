@@ -1,5 +1,15 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.carry.Continuation;
+import io.ackscope.spark.commit.OutputDirectory;
+import io.ackscope.spark.commit.TableCommit;
+import io.ackscope.spark.commit.TableFiles;
+import io.ackscope.spark.engine.ArchiveNumbering;
+import io.ackscope.spark.engine.EngineCarry;
+import io.ackscope.spark.engine.EngineTask;
+import io.ackscope.spark.engine.NatPairs;
+import io.ackscope.spark.engine.SegmentShuffle;
+import io.ackscope.spark.engine.VantagePlan;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -81,7 +91,8 @@ final class EnginePasses {
                     TaskContext.get().taskAttemptId(), it, ranksB.value(), rankedB.value(), planB.value(), staging,
                     confB.value().value())).iterator(), false).collect());
         }
-        Map<String, Long> tableRows = TableCommit.engineTables(out, results, spark.sparkContext().getConf()
+        Map<String, Long> tableRows = TableCommit.engineTables(out,
+                results.stream().flatMap(r -> r.files().stream()).toList(), spark.sparkContext().getConf()
                 .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
         phases.put(Analyze.PASS2, Analyze.secondsSince(t));
         ranksB.destroy();

@@ -1,5 +1,9 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.commit.OutputDirectory;
+import io.ackscope.spark.commit.TableCommit;
+import io.ackscope.spark.commit.TableFiles;
+import io.ackscope.spark.engine.ArchiveNumbering;
 import io.ackscope.spark.source.CaptureFile;
 import io.ackscope.spark.source.ReadPlan;
 import io.ackscope.tables.HivePath;

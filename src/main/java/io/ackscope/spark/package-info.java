@@ -1,34 +1,42 @@
 /**
- * The {@code analyze} job: captures to Parquet tables. The {@code pcap} data source and the read planning it shares
- * with this job live in {@code io.ackscope.spark.source}, which this package uses and which does not use it.
+ * The {@code analyze} job's driver: captures in, Parquet tables out. This package decides what runs when; the work
+ * itself lives in its rooms, each a sub-package that uses only those below it (LayeringTest keeps the order):
+ * <ol>
+ *   <li>{@code spark.source}: the {@code pcap} data source and the read planning;</li>
+ *   <li>{@code spark.commit}: the output directory and its commit protocol; {@code spark.views}: finished outputs as
+ *       SQL views, for {@code sql} and {@code export};</li>
+ *   <li>{@code spark.engine}: the shuffle, the numbering and the per-partition task (the TCP engine, two-source
+ *       matching, the table rows); {@code spark.watch}: {@code analyze --watch};</li>
+ *   <li>{@code spark.carry}: what an incremental run takes from the output it adds to and leaves for the next;</li>
+ *   <li>{@code spark}: the driver, here.</li>
+ * </ol>
  *
- * <p><b>Data flow of analyze</b> ({@link io.ackscope.spark.Analyze}): {@code source/CapturePlanner} lists the inputs
- * and plans splits; read tasks decode each split's TCP frames into compact rows ({@code source/SegmentRows}) and
- * count every frame ({@code source/SplitStats}); {@link io.ackscope.spark.SegmentShuffle} groups them by connection
- * key, each group in file order; {@link io.ackscope.spark.ArchiveNumbering} renumbers frames per source; the TCP
- * engine runs per partition ({@link io.ackscope.spark.EngineTask}), makes its records into rows
- * ({@link io.ackscope.spark.EngineRows}) and writes the tables ({@link io.ackscope.spark.TableFiles});
- * {@link io.ackscope.spark.OutputDirectory} commits them, file by file, into their partition directories
- * ({@link io.ackscope.spark.TableCommit}, {@code tables/HivePath}), with what they were made from
- * ({@link io.ackscope.spark.InputsState}; {@code --incremental} compares the inputs with it first:
- * {@link io.ackscope.spark.ArchiveInputs}, {@link io.ackscope.spark.Settle}; a run that only adds files reads those
- * alone and goes on from the state the run before kept: {@link io.ackscope.spark.Continuation}). With two or more
- * capture sources, a vantage pass between
- * the engine's two passes matches connections between sources ({@link io.ackscope.spark.VantagePlan}: each pair's
- * clock from all partitions; connections through a NAT, in different partitions, are paired by their ISNs and
- * regrouped by {@link io.ackscope.spark.NatPairs}), and pass 2 writes the peer columns and {@code one_way_delays}
- * ({@link io.ackscope.spark.VantageRows}, sums in {@link io.ackscope.spark.VantageAggregate}).
+ * <p><b>Data flow of one run</b> ({@link io.ackscope.spark.Analyze}): the inputs are listed and the read planned
+ * ({@code carry/ArchiveInputs}, {@code source/CapturePlanner}); read tasks decode each split's TCP frames into compact
+ * rows and count every frame ({@code source/SegmentRows}, {@code source/SplitStats}); {@code engine/SegmentShuffle}
+ * groups them by connection key, each group in file order; {@code engine/ArchiveNumbering} renumbers frames per
+ * source; {@link io.ackscope.spark.EnginePasses} runs the engine's two passes over the shuffle (and, with two or more
+ * capture sources, the vantage pass between them); {@link io.ackscope.spark.DriverTables} makes the tables the driver
+ * owns; {@code commit/TableCommit} stages every table and {@code commit/OutputDirectory} commits the output, with the
+ * record of its inputs ({@code carry/InputsState}). An incremental run that only adds files reads those alone and goes
+ * on from the state the run before kept ({@code carry/Continuation}).
  *
- * <p><b>Tables.</b> Their schemas, the Parquet writer and the reader live in {@code tables}, which knows no Spark;
- * here are only the rows of each table ({@code EngineRows}, {@code CaptureFileRows}, {@code SourceRows}); the Spark
- * schema of each comes from {@code source/SparkSchemas}. The engine's events carry numbers; the {@code evidence}
- * column's words are made here ({@link io.ackscope.spark.EvidenceText}).
+ * <ul>
+ *   <li>{@link io.ackscope.spark.Analyze}: one run of {@code analyze}, from its options to the committed output and
+ *       its summary.</li>
+ *   <li>{@link io.ackscope.spark.EnginePasses}: the Spark jobs of the engine's passes over the shuffled frames, and
+ *       the commit of the tables their tasks wrote.</li>
+ *   <li>{@link io.ackscope.spark.DriverTables}: the tables made on the driver once the tasks are done
+ *       ({@code latency_summary}, {@code findings}, the pair tables, {@code capture_files}, {@code sources}) and the
+ *       report of the staged output.</li>
+ *   <li>{@link io.ackscope.spark.PacketsTable}: the {@code packets} table of {@code analyze --packets}, written by
+ *       Spark from the {@code pcap} source.</li>
+ *   <li>{@link io.ackscope.spark.ProgressReporter}: console progress of a run: files and bytes read, rate and ETA,
+ *       then the running stage's tasks.</li>
+ *   <li>{@link io.ackscope.spark.StageTimes}: where a run spends its task time, per phase.</li>
+ * </ul>
  *
- * <p><b>Watch</b> ({@link io.ackscope.spark.WatchLoop}): {@code analyze --watch} runs the job again, incrementally,
- * each time a Structured Streaming file source over the inputs ({@link io.ackscope.spark.WatchedInputs}) reports new
- * files, or files held back by the settle rule have been quiet for the settle period.
- *
- * <p>Uses {@code spark.source}, {@code vantage}, {@code tables}, {@code tcp}, {@code decode}, {@code capture},
- * {@code output} and {@code json}; nothing below knows Spark.
+ * <p>Uses its rooms, {@code vantage}, {@code tables}, {@code tcp}, {@code decode}, {@code capture}, {@code output} and
+ * {@code json}; nothing below knows Spark.
  */
 package io.ackscope.spark;

@@ -25,9 +25,11 @@ import org.junit.jupiter.api.Test;
  * the Parquet writer and reader) stand beside the engine: the packages above use them; {@code tables} uses nothing
  * of ackscope and no Spark, {@code output} only capture (the staging prefix the listing skips). {@code json} (the one
  * JSON writer) uses nothing of ackscope and sits at the bottom, for everyone.
- * A sub-package sits below its parent: {@code spark} (the analyze pipeline) uses {@code spark.source} (the
- * {@code pcap} data source and the read planning), never the other way; towards other packages a sub-package has the
- * layer it is given here.
+ * A sub-package sits below its parent, never the other way; towards other packages a sub-package has the layer it is
+ * given here. Inside {@code spark} the rooms have an order of their own ({@link #SPARK_ROOMS}): the driver
+ * ({@code spark}) on top, then {@code spark.carry} (what an incremental run keeps), then {@code spark.engine} (the
+ * per-partition task) and {@code spark.watch}, then {@code spark.commit} (the output directory and its commit) and
+ * {@code spark.views}, and {@code spark.source} (the {@code pcap} data source and the read planning) at the bottom.
  * Reads every main source file, strips comments and string literals, and fails on any reference (import or fully
  * qualified name) to a package at the same or a higher layer. A new package must be given its layer here.
  */
@@ -39,9 +41,22 @@ class LayeringTest {
             Map.entry("decode", 1),
             Map.entry("tcp", 2), Map.entry("output", 2), Map.entry("tables", 2),
             Map.entry("vantage", 3),
-            Map.entry("spark", 4), Map.entry("spark.source", 4), Map.entry("report", 4), Map.entry("probe", 4),
+            Map.entry("spark", 4), Map.entry("spark.source", 4), Map.entry("spark.views", 4),
+            Map.entry("spark.commit", 4), Map.entry("spark.watch", 4), Map.entry("spark.engine", 4),
+            Map.entry("spark.carry", 4), Map.entry("report", 4), Map.entry("probe", 4),
             Map.entry("load", 4), Map.entry("lab", 4),
             Map.entry("cli", 5));
+
+    /**
+     * The rooms of {@code spark} and their order: a room may use only rooms of a lower rank (rooms of one rank do
+     * not use each other). A new sub-package of {@code spark} must be given its rank here.
+     */
+    static final Map<String, Integer> SPARK_ROOMS = Map.of(
+            "spark.source", 0,
+            "spark.commit", 1, "spark.views", 1,
+            "spark.engine", 2, "spark.watch", 2,
+            "spark.carry", 3,
+            "spark", 4);
 
     /** A package named in code: lower-case segments after io.ackscope (a class name starts upper case). */
     private static final Pattern REF =
@@ -110,6 +125,27 @@ class LayeringTest {
                 violations("spark", "X.java", "import io.ackscope.spark.source.CaptureFile; class X {}"));
     }
 
+    @Test
+    void everyRoomOfSparkHasARank() {
+        for (String pkg : LAYER.keySet()) {
+            assertEquals(top(pkg).equals("spark"), SPARK_ROOMS.containsKey(pkg), pkg + " in SPARK_ROOMS");
+        }
+    }
+
+    @Test
+    void aSparkRoomUsesOnlyRoomsBelowIt() {
+        String carry = "import io.ackscope.spark.engine.EngineTask; import io.ackscope.spark.commit.TaskOutput; "
+                + "import io.ackscope.spark.source.ReadPlan; class C {}";
+        assertEquals(List.of(), violations("spark.carry", "C.java", carry));
+        assertEquals(List.of("spark.engine/E.java -> spark.carry", "spark.engine/E.java -> spark"),
+                violations("spark.engine", "E.java",
+                        "import io.ackscope.spark.carry.Continuation; import io.ackscope.spark.Analyze; class E {}"));
+        assertEquals(List.of("spark.commit/W.java -> spark.views"), violations("spark.commit", "W.java",
+                "class W { Object v = io.ackscope.spark.views.OutputViews.class; }"));
+        assertEquals(List.of("spark.engine/W.java -> spark.watch"),
+                violations("spark.engine", "W.java", "import io.ackscope.spark.watch.WatchLoop; class W {}"));
+    }
+
     static List<String> violations(String pkg, String file, String source) {
         Integer own = LAYER.get(pkg);
         assertTrue(own != null, "package " + pkg + " has no layer in LayeringTest.LAYER");
@@ -122,9 +158,11 @@ class LayeringTest {
             }
             Integer layer = LAYER.get(target);
             boolean sameTree = top(target).equals(top(pkg));   // a parent or a sibling in the same tree
+            boolean upward = sameTree && SPARK_ROOMS.containsKey(pkg) && SPARK_ROOMS.containsKey(target)
+                    ? SPARK_ROOMS.get(target) >= SPARK_ROOMS.get(pkg) : sameTree || layer != null && layer >= own;
             if (layer == null) {
                 out.add(pkg + "/" + file + " -> " + target + " (no layer)");
-            } else if ((sameTree || layer >= own) && !out.contains(pkg + "/" + file + " -> " + target)) {
+            } else if (upward && !out.contains(pkg + "/" + file + " -> " + target)) {
                 out.add(pkg + "/" + file + " -> " + target);
             }
         }

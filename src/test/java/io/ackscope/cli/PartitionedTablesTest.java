@@ -3,7 +3,7 @@ package io.ackscope.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ackscope.output.OutputMarker;
-import io.ackscope.spark.OutputViews;
+import io.ackscope.spark.views.OutputViews;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.ColumnType;
 import io.ackscope.tables.DuckTables;

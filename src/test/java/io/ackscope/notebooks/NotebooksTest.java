@@ -3,7 +3,7 @@ package io.ackscope.notebooks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ackscope.cli.Main;
-import io.ackscope.spark.OutputViews;
+import io.ackscope.spark.views.OutputViews;
 import io.ackscope.tables.DuckTables;
 import io.ackscope.tables.HiveLayout;
 import org.apache.spark.sql.Row;

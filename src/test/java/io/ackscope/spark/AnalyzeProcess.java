@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.commit.OutputDirectory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

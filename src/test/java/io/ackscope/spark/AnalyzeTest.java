@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.spark.source.SparkSchemas;
 import io.ackscope.spark.source.SplitStats;
 

@@ -1,5 +1,8 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.carry.ArchiveInputs;
+import io.ackscope.spark.carry.InputsState;
+import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.tables.SameRows;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;

@@ -14,9 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The page of a run that appends ({@code analyze --incremental} through the command, which makes the report from a
- * view of the whole dataset: {@link DatasetView}) is the page of one run over the files so far. Apart from
- * {@link AppendAnalyzeTest}: the command stops the Spark session it runs in.
+ * The page of a run that appends ({@code analyze --incremental} through the command, which makes the report from a view
+ * of the whole dataset: {@link io.ackscope.spark.commit.DatasetView}) is the page of one run over the files so far.
+ * Apart from {@link AppendAnalyzeTest}: the command stops the Spark session it runs in.
  */
 class AppendReportTest {
     @TempDir

@@ -1,5 +1,7 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.carry.InputsState;
+import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.output.OutputMarker;
 import io.ackscope.report.Report;
 import io.ackscope.report.ReportFilter;

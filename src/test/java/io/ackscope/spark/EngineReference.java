@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.engine.EngineRows;
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
 import io.ackscope.capture.FileGap;

@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.commit.TableFiles;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.EngineTables;

@@ -1,5 +1,7 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.commit.OutputDirectory;
+import io.ackscope.spark.watch.WatchedInputs;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.Captures;
 import io.ackscope.output.OutputLock;

@@ -1,0 +1,101 @@
+package io.ackscope.spark.carry;
+
+import io.ackscope.spark.engine.FindingsAggregate;
+import io.ackscope.spark.engine.HeldState;
+import io.ackscope.spark.engine.LatencyAggregate;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * One source's {@code latency_summary} and {@code findings} aggregates over its final rows, kept in the output's
+ * carried state ({@code held-<run>/final/<source in hex>.agg}) so that a run appending files to the source adds its own
+ * final rows to them and writes the source's rows of both tables exactly as one run over all its files would (exact
+ * counts of distinct values, so the percentiles are exact). The rows of connections still open are kept apart
+ * ({@link io.ackscope.spark.engine.EngineTask.Result#openLatency()}) and added only to the table, never to this state.
+ *
+ * <p>Java serialization of the two aggregates behind a magic and a version, read through an
+ * {@link ObjectInputFilter} that admits only the aggregates' own classes and the JDK collections they use, with
+ * bounded depth and references: a damaged or foreign file fails with its path, and the run then analyses the
+ * source again whole.
+ */
+final class FinalAggregates {
+    private FinalAggregates() {
+    }
+
+    private static final byte[] MAGIC = "ACKAGG".getBytes(StandardCharsets.US_ASCII);
+    static final int VERSION = 1;
+
+    /** The two aggregates of one source. */
+    record Of(LatencyAggregate latency, FindingsAggregate findings) {
+    }
+
+    /** The file of {@code source}'s aggregates under a run's carried state {@code root}. */
+    static Path file(String root, String source) {
+        return new Path(root, "final/" + HeldState.Dirs.hex(source) + ".agg");
+    }
+
+    static void write(FileSystem fs, Path file, LatencyAggregate latency, FindingsAggregate findings)
+            throws IOException {
+        try (FSDataOutputStream raw = fs.create(file, true);
+             ObjectOutputStream out = new ObjectOutputStream(new BufferedOutputStream(raw, 1 << 16))) {
+            out.write(MAGIC);
+            out.writeByte(VERSION);
+            out.writeObject(latency);
+            out.writeObject(findings);
+        }
+    }
+
+    static Of read(FileSystem fs, Path file) throws IOException {
+        long length = fs.getFileStatus(file).getLen();
+        try (FSDataInputStream raw = fs.open(file);
+             ObjectInputStream in = new ObjectInputStream(new BufferedInputStream(raw, 1 << 16))) {
+            in.setObjectInputFilter(filter(length));
+            byte[] magic = new byte[MAGIC.length];
+            in.readFully(magic);
+            int version = in.readUnsignedByte();
+            if (!Arrays.equals(magic, MAGIC) || version != VERSION) {
+                throw new IOException(file + ": not a version " + VERSION + " aggregate file");
+            }
+            return new Of((LatencyAggregate) in.readObject(), (FindingsAggregate) in.readObject());
+        } catch (ClassNotFoundException | ClassCastException | InvalidClassException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Only the aggregates' classes and the JDK types they hold. */
+    private static ObjectInputFilter filter(long bytes) {
+        return info -> {
+            if (info.depth() > 16 || info.references() > 50_000_000L || info.streamBytes() > bytes) {
+                return ObjectInputFilter.Status.REJECTED;
+            }
+            Class<?> c = info.serialClass();
+            if (c == null) {
+                return ObjectInputFilter.Status.UNDECIDED;
+            }
+            while (c.isArray()) {
+                c = c.getComponentType();
+            }
+            String n = c.getName();
+            boolean ok = c.isPrimitive() || n.startsWith("io.ackscope.spark.engine.LatencyAggregate")
+                    || n.startsWith("io.ackscope.spark.engine.FindingsAggregate")
+                    || n.equals("io.ackscope.tcp.ValueCounts")
+                    || n.equals("io.ackscope.tcp.Cause") || n.equals("java.lang.Enum") || n.equals("java.lang.String")
+                    || n.equals("java.lang.Number") || n.equals("java.lang.Long") || n.equals("java.util.TreeMap")
+                    || n.equals("java.util.EnumMap") || n.equals("java.util.ArrayList") || n.equals("java.util.HashMap")
+                    || n.equals("java.lang.Object");
+            return ok ? ObjectInputFilter.Status.ALLOWED : ObjectInputFilter.Status.REJECTED;
+        };
+    }
+}

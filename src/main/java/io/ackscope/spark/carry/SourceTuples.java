@@ -1,0 +1,128 @@
+package io.ackscope.spark.carry;
+
+import io.ackscope.spark.engine.ArchiveNumbering;
+import io.ackscope.spark.engine.EngineTask;
+import io.ackscope.spark.engine.HeldState;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The 4-tuples each source of an archive has had, and their first handshakes, kept in the output's carried state
+ * ({@code held-<run>/tuples/} and {@code handshakes/}, one sorted list of longs per source): a run that adds files to
+ * an archive of two or more capture points reads only the new files, so it cannot pair their connections with those the
+ * other points saw in earlier files ({@link io.ackscope.spark.engine.VantagePlan}); it appends only when no new 4-tuple
+ * ({@link io.ackscope.spark.source.SegmentRows#connectionKey}) and no new first handshake
+ * ({@link io.ackscope.spark.engine.SharedTuples#isnPair}: what {@link io.ackscope.spark.engine.NatPairs} pairs through
+ * a NAT) is one another source has, and otherwise reads every file again. A hash collision only costs that: a whole
+ * run.
+ *
+ * <p>Eight bytes per 4-tuple per source on the driver, read and written by each run that appends.
+ */
+final class SourceTuples {
+    private SourceTuples() {
+    }
+
+    /** What is kept: the 4-tuple keys and the first handshakes. */
+    static final int KEYS = 0, HANDSHAKES = 1;
+    private static final String[] DIRS = {"tuples", "handshakes"};
+    private static final int MAGIC = 0x41434b54; // "ACKT"
+
+    /** The file of {@code source}'s list of kind {@code kind} under a run's carried state {@code root}. */
+    static Path file(String root, int kind, String source) {
+        return new Path(root, DIRS[kind] + "/" + HeldState.Dirs.hex(source) + ".keys");
+    }
+
+    /** The two lists of each source of this run (by name), merged over the partitions of pass 1. */
+    static Map<String, long[][]> ofRun(List<EngineTask.Pass1> pass1, ArchiveNumbering numbering) {
+        Map<String, long[][]> out = new LinkedHashMap<>();
+        for (int s = 0; s < numbering.sources(); s++) {
+            long[][] both = new long[2][];
+            for (int kind = KEYS; kind <= HANDSHAKES; kind++) {
+                int source = s, k = kind;
+                both[kind] = distinct(pass1.stream().flatMapToLong(p -> Arrays.stream(p.tuples()[k][source]))
+                        .toArray());
+            }
+            out.put(numbering.sourceName(s), both);
+        }
+        return out;
+    }
+
+    /** {@code a}'s values, sorted, once each. */
+    static long[] distinct(long[] a) {
+        Arrays.sort(a);
+        int n = 0;
+        for (int i = 0; i < a.length; i++) {
+            if (n == 0 || a[n - 1] != a[i]) {
+                a[n++] = a[i];
+            }
+        }
+        return Arrays.copyOf(a, n);
+    }
+
+    /** The union of two sorted lists of distinct values. */
+    static long[] union(long[] a, long[] b) {
+        long[] both = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return distinct(both);
+    }
+
+    /** Whether two sorted lists share a value. */
+    static boolean intersect(long[] a, long[] b) {
+        int i = 0, j = 0;
+        while (i < a.length && j < b.length) {
+            if (a[i] == b[j]) {
+                return true;
+            }
+            if (a[i] < b[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return false;
+    }
+
+    static void write(FileSystem fs, Path file, long[] sorted) throws IOException {
+        try (FSDataOutputStream raw = fs.create(file, true);
+             DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(raw, 1 << 16))) {
+            out.writeInt(MAGIC);
+            out.writeLong(sorted.length);
+            for (long v : sorted) {
+                out.writeLong(v);
+            }
+        }
+    }
+
+    /** A list {@link #write} wrote; null when the file does not exist. */
+    static long[] read(FileSystem fs, Path file) throws IOException {
+        long length;
+        try {
+            length = fs.getFileStatus(file).getLen();
+        } catch (FileNotFoundException e) {
+            return null;
+        }
+        try (FSDataInputStream raw = fs.open(file);
+             DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16))) {
+            long n = length >= 12 && in.readInt() == MAGIC ? in.readLong() : -1;
+            if (n < 0 || 12 + 8 * n != length) {
+                throw new IOException(file + ": offset 0: not a list of 4-tuples of " + length + " bytes");
+            }
+            long[] out = new long[(int) n];
+            for (int i = 0; i < n; i++) {
+                out[i] = in.readLong();
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.ackscope.spark.engine;
+
+import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.HeldTuple;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+import io.ackscope.tcp.TcpEngine;
+
+/**
+ * The open connections a run carries into the next ({@code analyze --incremental}, design of issue 21, "Carry"):
+ * what the engine tasks ask of it at each source's start and end, in both passes. {@link EngineTask} without one
+ * holds nothing and behaves as before; {@link HeldState.Dirs} keeps the held 4-tuples in files.
+ *
+ * <p>At the end of a source a task holds its engine's 4-tuples ({@link io.ackscope.tcp.TcpEngine#hold}) before
+ * finishing it, so what the finish gives is provisional (the next run gives it again, complete), as are the records
+ * of evicted attempts still held then ({@link io.ackscope.tcp.TcpEngine#revivable}). The ids in held state are
+ * {@link #carried} ids: they keep their stream number and first frame and name their first file by its position in
+ * the source, as {@code -1 - position}, so that a later run tells them from its own connections (which it numbers
+ * after the source's count) and uses them as they are.
+ */
+public interface EngineCarry extends Serializable {
+    /** What is carried: pass 1's engine state, pass 2's, and pass 2's values of open connections ({@link OpenValues}). */
+    int BOUNDARIES = 1, ENGINE = 2, VALUES = 3;
+
+    /**
+     * The held 4-tuples of {@code source} that go to shuffle partition {@code partition}, of kind {@code kind}
+     * ({@link #BOUNDARIES}, {@link #ENGINE}, {@link #VALUES}); empty for a source seen for the first time.
+     */
+    List<HeldTuple> resumed(int kind, int partition, String source) throws IOException;
+
+    /** A task's held 4-tuples of {@code source} at its end, of kind {@code kind}. */
+    void held(int kind, int partition, String source, List<HeldTuple> tuples) throws IOException;
+
+    /**
+     * Whether pass 1 notes each source's 4-tuples and handshakes ({@link io.ackscope.spark.carry.SourceTuples}): in an
+     * archive of two or more sources, whose later runs must tell whether a new connection was seen by another source.
+     */
+    default boolean keepsTuples() {
+        return false;
+    }
+
+    /** True for the id of a connection an earlier run held ({@link #carried}). */
+    static boolean isCarried(ConnectionId id) {
+        return id.firstFileIndex() < 0;
+    }
+
+    /**
+     * The id a connection carries into the next run: stream number {@code stream} (the global one in pass 2, -1 in
+     * pass 1, which does not need it) and its first file's position in its source, {@code fileInSource}, as
+     * {@code -1 - fileInSource}; an id carried already stays as it is.
+     */
+    static ConnectionId carried(ConnectionId id, long stream, int fileInSource) {
+        if (isCarried(id)) {
+            return id;
+        }
+        return new ConnectionId(stream, -1 - fileInSource, id.firstFrameNumber(), id.firstNanos(), id.clientIp(),
+                id.clientPort(), id.serverIp(), id.serverPort());
+    }
+
+    /** The position in its source of the first file of carried id {@code id}. */
+    static int fileInSource(ConnectionId id) {
+        return -1 - id.firstFileIndex();
+    }
+
+    /**
+     * What a carrying run does around each source's engine in {@link EngineTask#feed}: it runs every source of the
+     * run in every partition, with or without frames there, so that each partition resumes and holds its 4-tuples
+     * again.
+     */
+    interface Hooks {
+        /** Before the source's first segment. */
+        void started(int source, TcpEngine engine) throws IOException;
+
+        /** After its last segment, before its engine finishes. */
+        void ending(int source, TcpEngine engine) throws IOException;
+    }
+
+    /** The hooks of one pass in one partition: resume the source's held 4-tuples, hold them at its end. */
+    class Resuming implements Hooks {
+        private final EngineCarry carry;
+        private final int pass;
+        private final int partition;
+        private final ArchiveNumbering numbering;
+        private final UnaryOperator<ConnectionId> ids;
+
+        Resuming(EngineCarry carry, int pass, int partition, ArchiveNumbering numbering,
+                 UnaryOperator<ConnectionId> ids) {
+            this.carry = carry;
+            this.pass = pass;
+            this.partition = partition;
+            this.numbering = numbering;
+            this.ids = ids;
+        }
+
+        @Override
+        public void started(int source, TcpEngine engine) throws IOException {
+            String name = numbering.sourceName(source);
+            try {
+                for (HeldTuple h : carry.resumed(pass, partition, name)) {
+                    engine.resume(h);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IOException("held state of source " + name + " (pass " + pass + "): " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void ending(int source, TcpEngine engine) throws IOException {
+            hold(source, engine);
+        }
+
+        /** Holds {@code engine}'s 4-tuples and hands them to the carry; returns them. */
+        List<HeldTuple> hold(int source, TcpEngine engine) throws IOException {
+            List<HeldTuple> held = engine.hold(ids);
+            carry.held(pass, partition, numbering.sourceName(source), held);
+            return held;
+        }
+
+        UnaryOperator<ConnectionId> ids() {
+            return ids;
+        }
+    }
+}

@@ -1,0 +1,374 @@
+package io.ackscope.spark.engine;
+
+import io.ackscope.spark.commit.TaskOutput;
+import io.ackscope.capture.FileGap;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.HivePath;
+import io.ackscope.tables.RowBuffer;
+import io.ackscope.tables.VantageTables;
+import io.ackscope.tcp.AckDelay;
+import io.ackscope.tcp.AnalysisSink;
+import io.ackscope.tcp.CauseEvent;
+import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.ConnectionRecord;
+import io.ackscope.tcp.Exchange;
+import io.ackscope.tcp.FrameAnalysis;
+import io.ackscope.tcp.LatencyEvent;
+import io.ackscope.tcp.RttSample;
+import io.ackscope.tcp.Segment;
+import io.ackscope.tcp.Stall;
+import io.ackscope.tcp.TcpEngine;
+import io.ackscope.tcp.ValueCounts;
+import org.apache.hadoop.conf.Configuration;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The sink of {@link EngineTask}'s pass 2: one lazily opened writer per table and partition directory, one reused
+ * row per table, the latency and cause aggregates (final and provisional apart), and in a carrying run the hooks
+ * that resume and hold each source's open connections with their values and causes ({@link #carrying}).
+ */
+final class PassTwoWriters implements AnalysisSink, AutoCloseable {
+    private static final long DAY_NANOS = 86_400_000_000_000L;
+
+    private final int partition;
+    private final long attempt;
+    private final String stagingRoot;
+    private final Configuration conf;
+    private final long[] ranks;
+    private final long[] revived;
+    /** Revived attempts whose first (superseded) record has come and was left out. */
+    private final java.util.Set<Long> superseded = new java.util.HashSet<>();
+    private final ArchiveNumbering numbering;
+    private final TaskOutput rttSamples = new TaskOutput(EngineTables.RTT_SAMPLES);
+    private final TaskOutput ackDelays = new TaskOutput(EngineTables.ACK_DELAYS);
+    private final TaskOutput stalls = new TaskOutput(EngineTables.STALLS);
+    private final TaskOutput latencyEvents = new TaskOutput(EngineTables.LATENCY_EVENTS);
+    private final TaskOutput exchanges = new TaskOutput(EngineTables.EXCHANGES);
+    private final TaskOutput connections = new TaskOutput(EngineTables.CONNECTIONS);
+    private final TaskOutput oneWayDelays = new TaskOutput(VantageTables.ONE_WAY_DELAYS);
+    private final List<TaskOutput> outputs = List.of(connections, rttSamples, ackDelays, stalls, latencyEvents,
+            exchanges, oneWayDelays);
+    private final VantagePlan plan;
+    /** The current source's segments for the vantage part, when there is a plan. */
+    PartitionPoints.Point points;
+    final VantageAggregate vantage = new VantageAggregate();
+    /** Values of open connections, until their record says which server endpoint they belong to. */
+    private final Map<ConnectionId, ValueCounts[]> openValues = new HashMap<>();
+    /** The last connection {@link #value} was called for, and its values (records come in runs). */
+    private ConnectionId lastValuesId;
+    private ValueCounts[] lastValues;
+    final LatencyAggregate finalLatency = new LatencyAggregate();
+    final FindingsAggregate finalFindings = new FindingsAggregate();
+    /** The aggregates of provisional rows ({@link #provisional}). */
+    final LatencyAggregate openLatency = new LatencyAggregate();
+    final FindingsAggregate openFindings = new FindingsAggregate();
+    /** Where rows go now: the final aggregates, or from a carrying run's hold on, the provisional ones. */
+    private LatencyAggregate latency = finalLatency;
+    private FindingsAggregate findings = finalFindings;
+    private ConnectionId lastId;
+    private long lastStream;
+    private String lastSource;
+    private String lastUid;
+    /** The partition directory of the last connection, and the source and UTC day it was made for. */
+    private String lastDir;
+    private String lastDirSource;
+    private long lastDay;
+    /** Uids of open connections, each computed once (a SHA-256), until the connection's record. */
+    private final Map<ConnectionId, String> uids = new HashMap<>();
+    private IOException failure;
+    /**
+     * The rows written now are provisional: the next run of a carrying run retires and replaces them (true from
+     * the hold at a source's end, through its finish). The row writer routes them ({@code open-*} files).
+     */
+    boolean provisional;
+    /** Carrying open connections (null: not): then evicted attempts' records wait in {@link #pending}. */
+    private EngineCarry carry;
+    /** The source whose engine runs, in a carrying run. */
+    private int current = -1;
+    /** The attempt the sweep is evicting (its record comes next), in a carrying run. */
+    private ConnectionId evicting;
+    /** Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived. */
+    private final Map<ConnectionId, ConnectionRecord> pending = new java.util.LinkedHashMap<>();
+
+    PassTwoWriters(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
+            ArchiveNumbering numbering, VantagePlan plan) {
+        this.revived = revived;
+        this.plan = plan;
+        this.partition = partition;
+        this.attempt = attempt;
+        this.stagingRoot = stagingRoot;
+        this.conf = conf;
+        this.ranks = ranks;
+        this.numbering = numbering;
+    }
+
+    private long stream(ConnectionId id) {
+        if (id == lastId) {
+            return lastStream;
+        }
+        if (EngineCarry.isCarried(id)) {
+            lastStream = id.stream();   // numbered by an earlier run, in the source running now
+            lastSource = numbering.sourceName(current);
+        } else {
+            int r = Arrays.binarySearch(ranks, EngineTask.key(id));
+            if (r < 0) {
+                throw new IllegalStateException("connection " + id + " was not seen in pass 1");
+            }
+            lastStream = numbering.stream(r, id.firstFileIndex());
+            lastSource = numbering.sourceName(numbering.source(id.firstFileIndex()));
+        }
+        lastId = id;
+        lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
+        long day = Math.floorDiv(id.firstNanos(), DAY_NANOS);
+        if (lastDir == null || day != lastDay || !lastSource.equals(lastDirSource)) {
+            lastDir = HivePath.sourceDateDir(lastSource, id.firstNanos());
+            lastDay = day;
+            lastDirSource = lastSource;
+        }
+        return lastStream;
+    }
+
+    /** The uid of the connection {@link #stream} was last called for. */
+    private String uid() {
+        return lastUid;
+    }
+
+    /** The source of the connection {@link #stream} was last called for. */
+    private String source() {
+        return lastSource;
+    }
+
+    /** The partition directory of the connection {@link #stream} was last called for. */
+    private String dir() {
+        return lastDir;
+    }
+
+    private void write(TaskOutput o) {
+        write(o, "");
+    }
+
+    private void write(TaskOutput o, String dir) {
+        if (failure != null) {
+            return;
+        }
+        try {
+            o.write(dir, provisional, stagingRoot, attempt, partition, conf);
+        } catch (IOException e) {
+            failure = e;
+        }
+    }
+
+    void check() throws IOException {
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    VantageRows.Sink oneWayDelaysSink() {
+        return new VantageRows.Sink() {
+            @Override
+            public RowBuffer row() {
+                return oneWayDelays.row;
+            }
+
+            @Override
+            public void written() {
+                write(oneWayDelays);
+            }
+        };
+    }
+
+    @Override
+    public void onFrame(Segment s, FrameAnalysis fa) {
+        if (points != null) {
+            points.onFrame(s, fa);
+        }
+    }
+
+    private void value(ConnectionId id, int metric, long nanos) {
+        if (id != lastValuesId) {
+            lastValues = openValues.computeIfAbsent(id, k -> new ValueCounts[LatencyAggregate.METRICS]);
+            lastValuesId = id;
+        }
+        ValueCounts[] v = lastValues;
+        if (v[metric] == null) {
+            v[metric] = new ValueCounts();
+        }
+        v[metric].add(nanos / 1000);
+    }
+
+    @Override
+    public void onRttSample(RttSample s) {
+        if (s.kind() == RttSample.Kind.DATA_ACK) {
+            value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
+        }
+        EngineRows.rttSample(rttSamples.row, s, stream(s.connection()), source(), uid());
+        write(rttSamples, dir());
+    }
+
+    @Override
+    public void onAckDelay(AckDelay a) {
+        value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
+        EngineRows.ackDelay(ackDelays.row, a, stream(a.connection()), source(), uid());
+        write(ackDelays, dir());
+    }
+
+    @Override
+    public void onStall(Stall s) {
+        findings.stall(s);
+        EngineRows.stall(stalls.row, s, stream(s.connection()), source(), uid());
+        if (plan != null) {
+            plan.stallRow(stalls.row, numbering.source(s.connection().firstFileIndex()), s.ackFrame());
+        }
+        write(stalls, dir());
+    }
+
+    @Override
+    public void onLatencyEvent(LatencyEvent e) {
+        EngineRows.latencyEvent(latencyEvents.row, e, stream(e.connection()), source(), uid());
+        write(latencyEvents, dir());
+    }
+
+    @Override
+    public void onCause(CauseEvent e) {
+        ConnectionId id = e.connection();
+        if (!EngineCarry.isCarried(id) && Arrays.binarySearch(revived, EngineTask.key(id)) >= 0
+                && !superseded.contains(EngineTask.key(id))) {
+            return;    // a revived attempt's first causes: they come again with its complete record
+        }
+        findings.cause(e);
+    }
+
+    @Override
+    public void onExchange(Exchange e) {
+        findings.exchange(e);
+        if (e.ttfbNanos() >= 0) {
+            value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
+        }
+        EngineRows.exchange(exchanges.row, e, stream(e.connection()), source(), uid());
+        if (plan != null) {
+            plan.exchangeRow(exchanges.row, EngineTask.key(e.connection()), e.index());
+        }
+        write(exchanges, dir());
+    }
+
+    /** The hooks of a carrying run's pass 2 (see {@link #write(int, long, Iterator, long[], long[], ArchiveNumbering, VantagePlan, String, Configuration, EngineCarry)}). */
+    EngineCarry.Hooks carrying(EngineCarry carry) {
+        this.carry = carry;
+        return new EngineCarry.Resuming(carry, 2, partition, numbering,
+                id -> EngineCarry.isCarried(id) ? id
+                        : EngineCarry.carried(id, stream(id), numbering.fileInSource(id.firstFileIndex()))) {
+            @Override
+            public void started(int source, TcpEngine engine) throws IOException {
+                current = source;
+                provisional = false;
+                super.started(source, engine);
+                String name = numbering.sourceName(source);
+                latency = finalLatency;
+                findings = finalFindings;
+                for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.VALUES, partition, name)) {
+                    try {
+                        OpenValues.Open o = OpenValues.read(t.state());
+                        openValues.put(o.id(), o.values());
+                        if (o.findings() != null) {
+                            finalFindings.resume(o.id(), o.findings());
+                        }
+                    } catch (IOException e) {
+                        throw new IOException("held values of source " + name + ": " + e.getMessage(), e);
+                    }
+                }
+            }
+
+            @Override
+            public void ending(int source, TcpEngine engine) throws IOException {
+                List<io.ackscope.tcp.HeldTuple> held = hold(source, engine);
+                carry.held(EngineCarry.VALUES, partition, numbering.sourceName(source),
+                        OpenValues.of(held, openValues, finalFindings, ids()));
+                provisional = true;           // what the finish gives, and the attempts still pending
+                openFindings.resumeAll(finalFindings);    // what the open connections noted so far
+                latency = openLatency;
+                findings = openFindings;
+                List<ConnectionRecord> kept = List.copyOf(pending.values());
+                pending.clear();
+                kept.forEach(PassTwoWriters.this::onConnection);
+            }
+        };
+    }
+
+    @Override
+    public void onAttemptEvicted(ConnectionId id) {
+        evicting = carry == null ? null : id;
+    }
+
+    @Override
+    public void onAttemptSettled(ConnectionId id) {
+        ConnectionRecord c = pending.remove(id);
+        if (c != null) {
+            onConnection(c);
+        }
+    }
+
+    @Override
+    public void onAttemptRevived(ConnectionId id) {
+        pending.remove(id);    // superseded: the complete record comes when the revived connection ends
+        if (EngineCarry.isCarried(id)) {
+            // evicted in an earlier run, whose causes it carried: they come again with the complete record (a
+            // revival in this run drops them as they come: onCause)
+            findings.forget(id);
+        }
+    }
+
+    @Override
+    public void onConnection(ConnectionRecord c) {
+        boolean carried = EngineCarry.isCarried(c.id());
+        long key = carried ? -1 : EngineTask.key(c.id());
+        if (!carried && Arrays.binarySearch(revived, key) >= 0 && superseded.add(key)) {
+            return;      // the attempt's early record: the complete one comes when the revived connection ends
+        }
+        if (c.id().equals(evicting)) {
+            evicting = null;
+            pending.put(c.id(), c);     // final once settled; provisional if still held at the end
+            return;
+        }
+        long stream = stream(c.id());
+        int source = carried ? current : numbering.source(c.id().firstFileIndex());
+        latency.connection(c, openValues.remove(c.id()), source());
+        findings.connection(c, source());
+        uids.remove(c.id());
+        if (c.id() == lastValuesId) {
+            lastValuesId = null;
+            lastValues = null;
+        }
+        EngineRows.connection(connections.row, c, stream, carried ? EngineCarry.fileInSource(c.id())
+                        : numbering.fileInSource(c.id().firstFileIndex()), source(),
+                FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
+                plan == null ? null : plan.peer(key));
+        write(connections, dir());
+    }
+
+    List<TaskOutput.Written> written() {
+        return outputs.stream().flatMap(o -> o.written().stream()).toList();
+    }
+
+    @Override
+    public void close() throws IOException {
+        IOException first = failure;
+        for (TaskOutput o : outputs) {
+            try {
+                o.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package io.ackscope.spark.views;
+
+import io.ackscope.output.OutputMarker;
+import io.ackscope.spark.source.SparkSchemas;
+import io.ackscope.tables.SchemaDoc;
+import io.ackscope.tables.TableSchema;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Registers the tables of one or more {@code analyze} outputs as Spark SQL views, for {@code ackscope sql} and
+ * {@code ackscope export}: each table a view of its name over every output that has it (outputs of several runs,
+ * each with its own {@code source} values, read as one dataset). Only complete outputs are read: each one's
+ * {@code _SUCCESS} must parse and name tables that are there, on any Hadoop filesystem, as {@code report} demands
+ * locally.
+ *
+ * <p>A table is read with Spark's partition discovery over its directory: a Hive-partitioned table (schema version
+ * 4: {@code NAME/source=.../date=.../*.parquet}) gives its partition columns, {@code date} as a {@code DATE} beside
+ * the files' own columns and {@code source} in its place among them (the value from the path, unescaped, which is
+ * the files' value; always a string, even when a source's name reads as a number), so {@code WHERE source = ... AND
+ * date >= ...} reads only those directories; a flat table (up to version 3, and the unpartitioned small tables)
+ * has no {@code date}. Outputs are read one by one and joined by column name, so flat and partitioned outputs, or
+ * outputs of different schema versions, make one view (a column one lacks is null in its rows).
+ */
+public final class OutputViews {
+
+    private OutputViews() {
+    }
+
+    /**
+     * Checks each output and registers its tables; returns view name to the directories it reads.
+     *
+     * @throws IOException naming the output that is not complete
+     */
+    public static Map<String, List<String>> register(SparkSession spark, List<String> outputs) throws IOException {
+        Configuration conf = spark.sparkContext().hadoopConfiguration();
+        Map<String, List<String>> tables = new LinkedHashMap<>();
+        for (String out : outputs) {
+            Path dir = new Path(out);
+            FileSystem fs = dir.getFileSystem(conf);
+            OutputMarker marker = marker(fs, dir, out);
+            for (String table : marker.tables().keySet()) {
+                Path t = new Path(dir, table);
+                if (!fs.isDirectory(t)) {
+                    throw new OutputMarker.Invalid(out + " is not a complete ackscope analyze output: table " + table
+                            + " is missing");
+                }
+                tables.computeIfAbsent(table, k -> new ArrayList<>()).add(t.toString());
+            }
+        }
+        for (Map.Entry<String, List<String>> e : tables.entrySet()) {
+            Dataset<Row> view = null;
+            for (String t : e.getValue()) {
+                Dataset<Row> df = hasFiles(new Path(t), conf) ? table(spark, t) : empty(spark, e.getKey());
+                if (df == null) {
+                    continue;
+                }
+                view = view == null ? df : view.unionByName(df, true);
+            }
+            if (view != null) {
+                view.createOrReplaceTempView(e.getKey());
+            }
+        }
+        return tables;
+    }
+
+    /**
+     * One output's table directory, with its partition columns; {@code source} read as a string (partition
+     * discovery would type a source named {@code 2026} as a number).
+     */
+    public static Dataset<Row> table(SparkSession spark, String dir) {
+        Dataset<Row> df = spark.read().parquet(dir);
+        StructType schema = df.schema();
+        int source = java.util.Arrays.asList(schema.fieldNames()).indexOf(SOURCE);
+        if (source < 0 || schema.fields()[source].dataType() == DataTypes.StringType) {
+            return df;
+        }
+        StructField[] fields = schema.fields().clone();
+        fields[source] = DataTypes.createStructField(SOURCE, DataTypes.StringType, true);
+        return spark.read().schema(new StructType(fields)).parquet(dir);
+    }
+
+    /**
+     * True when the table directory holds a Parquet file outside hidden entries ({@code _*}, {@code .*}): Spark
+     * cannot infer the schema of one that holds none (a table without rows, where the writer left no file).
+     */
+    private static boolean hasFiles(Path table, Configuration conf) throws IOException {
+        FileSystem fs = table.getFileSystem(conf);
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(table, true);
+        String root = table.toUri().getPath();
+        while (it.hasNext()) {
+            Path p = it.next().getPath();
+            String rel = "/" + p.toUri().getPath().substring(Math.min(root.length(), p.toUri().getPath().length()));
+            if (p.getName().endsWith(".parquet") && !rel.contains("/_") && !rel.contains("/.")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An empty table of ackscope's schema for {@code name}, or null for a table this version does not know. */
+    private static Dataset<Row> empty(SparkSession spark, String name) {
+        for (TableSchema t : SchemaDoc.tables()) {
+            if (t.name().equals(name)) {
+                return spark.createDataFrame(List.of(), SparkSchemas.of(t));
+            }
+        }
+        return null;
+    }
+
+    /** The partition column (and data column) that names the capture source. */
+    private static final String SOURCE = "source";
+
+    /** Registers the captures {@code paths} (files, directories, globs) as the view {@code pcap}: one row a frame. */
+    public static void registerCaptures(SparkSession spark, List<String> paths) {
+        spark.read().format("pcap").load(paths.toArray(new String[0])).createOrReplaceTempView("pcap");
+    }
+
+    private static OutputMarker marker(FileSystem fs, Path dir, String name) throws IOException {
+        Path file = new Path(dir, OutputMarker.FILE);
+        if (!fs.exists(file)) {
+            throw new OutputMarker.Invalid(name + " is not a complete ackscope analyze output (no "
+                    + OutputMarker.FILE + (fs.isDirectory(dir) ? " marker)" : "; no such directory)"));
+        }
+        String text;
+        try (FSDataInputStream in = fs.open(file)) {
+            text = new String(in.readNBytes(16 << 20), StandardCharsets.UTF_8);
+        }
+        try {
+            return OutputMarker.parse(text, file.toString());
+        } catch (OutputMarker.Invalid e) {
+            throw new OutputMarker.Invalid(name + " is not a complete ackscope analyze output: " + e.getMessage());
+        }
+    }
+}
