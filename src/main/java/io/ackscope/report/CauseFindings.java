@@ -18,8 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The latency causes of the selected endpoints, as {@code analyze} ranked them in the {@code findings} table
- * (issue 18): what the page leads with. The report does not rank causes itself; it reads the table and applies the
+ * The latency causes of the selected endpoints, as {@code analyze} ranked them in the {@code findings} table: what
+ * the page leads with. The report does not rank causes itself; it reads the table and applies the
  * one rule {@code diagnose} applies ({@link CauseRanking#isVerdict}, {@link CauseRanking#costOrder}).
  *
  * <p>Evidence: a row names frame numbers, not connections. The readers report the frames they see ({@link #seen}:

@@ -64,11 +64,14 @@ import java.util.UUID;
  *
  * <p><b>Incremental runs</b> ({@link Options#incremental}): the inputs are listed and compared with the output's
  * {@code _ackscope_state/inputs.json} before anything is read ({@link #decide}, {@link ArchiveInputs}); with nothing
- * new nothing is done, and otherwise (until open connections are carried between runs) every file is analysed
- * again and every file of the earlier output retired in the same commit, so the tables, the pair tables of two
- * capture points and the report are always those of one run over the files taken. A caller that runs batches
- * ({@code analyze --watch}) calls {@link #run(SparkSession, Options, PrintStream, boolean, BeforeCommit)} with
- * {@code options.incremental(settle)} once per batch.
+ * new nothing is done. When the new files only follow the analysed ones, the run appends ({@link Continuation}): it
+ * reads the new files alone, resumes the connections the earlier runs held open, and retires only the rows and state
+ * it supersedes. Otherwise (a changed or vanished file, other options, unreadable carried state, a new connection
+ * another capture source saw too) every file is analysed again and every file of the earlier output retired in the
+ * same commit. Either way the tables, the pair tables of two capture points and the report are those of one run over
+ * the files taken. A caller that runs batches ({@code analyze --watch}) calls
+ * {@link #run(SparkSession, Options, PrintStream, boolean, BeforeCommit)} with {@code options.incremental(settle)}
+ * once per batch.
  *
  * <p><b>Memory</b> follows the connections open at once and the distinct latency values, never the capture size:
  * a read task holds one record buffer and one reused row, and Spark's shuffle writer spills when it must; an engine
@@ -111,7 +114,7 @@ public final class Analyze {
             this(inputs, out, overwrite, packets, partitions, sourceBy, filter, false, Settle.DEFAULT);
         }
 
-        /** These options for an incremental run with {@code settle} (h-watch runs one per batch). */
+        /** These options for an incremental run with {@code settle} ({@code analyze --watch} runs one per batch). */
         public Options incremental(Duration settle) {
             return new Options(inputs, out, false, packets, partitions, sourceBy, filter, true, settle);
         }

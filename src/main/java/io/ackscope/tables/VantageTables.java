@@ -11,7 +11,7 @@ import static io.ackscope.tables.ColumnType.STRING;
 import static io.ackscope.tables.ColumnType.TIMESTAMP;
 
 /**
- * The tables of two vantage points (issue 19; method in docs/vantage.md): when an input has two or more capture
+ * The tables of two vantage points (method in docs/vantage.md): when an input has two or more capture
  * sources, every pair of them that saw connections in common gets a {@code source_pairs} row, each segment both
  * saw a {@code one_way_delays} row, and each server endpoint of the pair a {@code host_times} row splitting its
  * time between the client host, the network each way and the server host. With a single source the three tables

@@ -9,8 +9,8 @@ import java.util.Set;
 
 /**
  * The latency causes of one server endpoint ranked by the time each cost: the {@link CauseEvent}s of its connections
- * and its Nagle x delayed-ACK stalls, summed per {@link Cause}. What {@code diagnose} leads with (issue 18: the
- * diagnosis starts from "requests were slow" and names what cost the most first).
+ * and its Nagle x delayed-ACK stalls, summed per {@link Cause}. What {@code diagnose} leads with (the diagnosis
+ * starts from "requests were slow" and names what cost the most first).
  *
  * <p>A cause's share is its time lost over the endpoint's response time: the sum of its requests' response times
  * (first request byte to last new response byte, as {@link Exchange} measures them) plus the time lost that those

@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code jobs/lab-rotated-capture} for about 3 s of load (as root; tcpdump on lo): one capture into one file and one
  * rotated by size ({@code tcpdump -C 1}: cap, cap1, ... cap12, names that do not sort in time), of the same traffic
  * at the same time. The rotated files together hold the single file's frames (by content: each capture stamps its
- * own copy of a frame, so the two timestamps differ); and (once archives are read as sources, issue 16)
+ * own copy of a frame, so the two timestamps differ); and, the rotated files being one capture source,
  * {@code analyze} of the rotated directory gives the single file's tables, times and frame positions aside.
  */
 class LabRotatedCaptureTest {

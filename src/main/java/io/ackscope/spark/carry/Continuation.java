@@ -29,7 +29,7 @@ import java.util.Map;
 
 /**
  * What an incremental run ({@code analyze --incremental}, {@code --watch}) takes from the earlier output's state and
- * leaves in its own, so that the next run can add files to it (the design of issue 21, "Carry").
+ * leaves in its own, so that the next run can add files to it.
  *
  * <p>Every incremental run carries: at the end of each source its engine tasks hold the open connections
  * ({@link EngineCarry}; their rows from the engines' finish are provisional, in {@code open-*} files), and each

@@ -7,7 +7,7 @@ import io.ackscope.tcp.Stall;
 /**
  * The {@code evidence} column of {@code stalls} and {@code latency_events}: the numbers the engine's events carry
  * (frames, durations, sides, bytes), in words. Made here, where the rows are written, so that the engine hands on
- * facts and the wording is one place to change; the texts are those the engine wrote before it carried numbers.
+ * facts and the wording is one place to change.
  */
 final class EvidenceText {
     private EvidenceText() {

@@ -43,7 +43,7 @@ import java.util.function.Function;
  * 32 files, whose per-task cost (launch, result, four shuffle files each) made the read stage 2-3 times as long as
  * with 7 tasks. Such files are packed up to Spark's size computed with that cost instead (their bytes and open
  * costs shared among the cores, at most the split size), so a few hundred small files still make a task per core.
- * Splits of a large file and files on other filesystems keep Spark's cost and size, so those plans are as before.
+ * Splits of a large file and files on other filesystems keep Spark's cost and size, so those plans are Spark's.
  */
 public final class CapturePlanner {
     private CapturePlanner() {
