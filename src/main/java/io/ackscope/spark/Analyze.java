@@ -39,6 +39,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -242,18 +243,40 @@ public final class Analyze {
     public static Summary run(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
                               PrintStream console, boolean terminal, BeforeCommit beforeCommit) throws IOException {
         try {
-            return attempt(spark, out, o, decided, console, terminal, beforeCommit);
-        } catch (Continuation.Paired p) {
-            console.println("ackscope analyze: " + p.getMessage() + "; reading all files again");
+            Attempt first = attempt(spark, out, o, decided, console, terminal, beforeCommit);
+            if (first instanceof Done done) {
+                return done.summary();
+            }
+            ReadAll again = (ReadAll) first;
+            console.println("ackscope analyze: " + again.why() + "; reading all files again");
             out.restage();
-            return attempt(spark, out, o, p.inputs.whole(p.getMessage()), console, terminal, beforeCommit);
+            Attempt second = attempt(spark, out, o, again.inputs().whole(again.why()), console, terminal,
+                    beforeCommit);
+            if (second instanceof Done done) {
+                return done.summary();
+            }
+            throw new IllegalStateException("a run that reads every file cannot be told to read every file again");
         } finally {
             out.close();
         }
     }
 
+    /**
+     * What one attempt came to: the committed run's summary, or the decision to read every file again into the
+     * same staging directory ({@link Continuation#afterPass1}).
+     */
+    private sealed interface Attempt permits Done, ReadAll {
+    }
+
+    private record Done(Summary summary) implements Attempt {
+    }
+
+    /** The run, deciding on {@code inputs}, must read every file instead, {@code why}. */
+    private record ReadAll(ArchiveInputs inputs, String why) implements Attempt {
+    }
+
     /** One attempt at {@link #run(SparkSession, OutputDirectory, Options, ArchiveInputs, PrintStream, boolean, BeforeCommit)}. */
-    private static Summary attempt(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
+    private static Attempt attempt(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
                                    PrintStream console, boolean terminal, BeforeCommit beforeCommit)
             throws IOException {
         long start = System.nanoTime();
@@ -272,14 +295,14 @@ public final class Analyze {
                     : ArchiveInputs.of(request(o), out, hadoop, System.currentTimeMillis());
             if (inputs.nothingNew) {
                 out.abort();
-                return Summary.nothingNew(out.dir().toString(), inputs, secondsSince(start));
+                return new Done(Summary.nothingNew(out.dir().toString(), inputs, secondsSince(start)));
             }
             Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
             Continuation cont = Continuation.of(o.incremental(), inputs, id);
-            String damage = cont == null ? null : cont.damage(out);
-            if (damage != null) {
-                console.println("ackscope analyze: " + damage + "; reading all files again");
-                inputs = inputs.whole(damage);
+            Optional<String> damage = cont.damage(out);
+            if (damage.isPresent()) {
+                console.println("ackscope analyze: " + damage.get() + "; reading all files again");
+                inputs = inputs.whole(damage.get());
                 cont = Continuation.of(o.incremental(), inputs, id);
             }
             Read read = read(spark, o, inputs.toRead(), hadoop, confB, splits);
@@ -288,13 +311,17 @@ public final class Analyze {
             List<SplitStats> perFile = read.plan().perFile(splits.value());
             long[][] duplicates = duplicates(jsc, read.plan(), perFile, confB);
             ArchiveNumbering numbering = ArchiveNumbering.of(read.plan(), perFile, duplicates,
-                    cont == null ? Map.of() : cont.starts());
+                    cont.starts());
             Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
             phases.put(OVERLAPS, secondsSince(t));
             Map<String, String> sourceDirs = CaptureFileRows.sourceDirs(read.plan(), perFile);
-            Map<String, String> newSources = cont == null ? sourceDirs : cont.newSources(sourceDirs);
-            EnginePasses.Engine engine = EnginePasses.run(spark, out, read.shuffled(), numbering, numberingB, confB,
+            Map<String, String> newSources = cont.newSources(sourceDirs);
+            EnginePasses.Outcome passes = EnginePasses.run(spark, out, read.shuffled(), numbering, numberingB, confB,
                     progress, phases, newSources, cont);
+            if (passes instanceof EnginePasses.ReadAll readAll) {
+                return new ReadAll(inputs, readAll.why());
+            }
+            EnginePasses.Engine engine = (EnginePasses.Engine) passes;
             Map<String, Long> tableRows = engine.tableRows();
 
             t = System.nanoTime();
@@ -303,9 +330,9 @@ public final class Analyze {
             phases.put("latency summary", secondsSince(t));
             ReadPlan plan = splits.plan();
             List<SourceRows.Totals> totals = SourceRows.totals(plan, perFile, numbering,
-                    cont == null ? Map.of() : cont.totalsBefore());
+                    cont.totalsBefore());
             DriverTables.Frames frames = DriverTables.writeFileTables(out, plan, perFile, numbering, conf,
-                    tableRows, totals, cont == null ? "" : cont.tag());
+                    tableRows, totals, cont.tag());
             if (o.packets()) {
                 packets(spark, o, out, numbering, read.plan(), newSources, progress, phases);
                 tableRows.put("packets", frames.total() - frames.filtered());
@@ -316,13 +343,9 @@ public final class Analyze {
                     secondsSince(start), phases, plan.partitions().size(), (int) plan.filePlans().stream()
                     .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
                     notRead(plan.archive()), o.filter(), inputs.heldBack, false, inputs.archive.files().size());
-            commit(out, cont, cont != null ? cont.inputsJson(stateOptions(o), read.plan(), perFile, numbering,
-                            totals, tableRows.getOrDefault(VantageTables.SOURCE_PAIRS.name(), 0L))
-                    : InputsState.json(inputs.state(read.plan(), perFile, numbering, id), stateOptions(o)),
-                    result, beforeCommit);
-            return result;
-        } catch (Continuation.Paired e) {
-            throw e;       // the caller reads every file again, into the same staging directory
+            commit(out, cont, cont.inputsJson(stateOptions(o), read.plan(), perFile, numbering, totals,
+                    tableRows.getOrDefault(VantageTables.SOURCE_PAIRS.name(), 0L)), result, beforeCommit);
+            return new Done(result);
         } catch (Throwable e) {
             // Throwable: Spark rethrows a task's failure as SparkException, a checked exception Scala does not declare
             long staged = OutputDirectory.noSpace(e) ? out.stagedBytes() : -1;
@@ -359,9 +382,8 @@ public final class Analyze {
                                BeforeCommit beforeCommit) throws IOException {
         CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE), stateJson);
         out.stage(result.json());
-        List<String> retire = cont != null ? cont.retired(out) : out.previousFiles();
-        DriverTables.stagedReport(out, cont != null && cont.appending() ? DatasetView.of(out, retire) : null, beforeCommit,
-                result);
+        List<String> retire = cont.retired(out);
+        DriverTables.stagedReport(out, cont.appending() ? DatasetView.of(out, retire) : null, beforeCommit, result);
         out.commit(retire);
     }
 

@@ -57,16 +57,14 @@ final class DriverTables {
             vantage.merge(r.vantage());
             attemptsEvicted += r.attemptsEvicted();
         }
-        if (cont != null) {
-            cont.keepFinals(out, latency, findings, sources);   // before the provisional rows are added
-        }
+        cont.keepFinals(out, latency, findings, sources);   // before the provisional rows are added
         for (EngineTask.Result r : engine.results()) {
             latency.merge(r.openLatency());
             findings.merge(r.openFindings());
         }
-        String tag = cont == null ? "" : cont.tag();
+        String tag = cont.tag();
         VantagePlan pairs = engine.pairs();
-        if (cont != null && cont.appending()) {
+        if (cont.appending()) {
             // nothing paired (Continuation#afterPass1): the earlier output's tables, empty, stay
             tableRows.put(VantageTables.SOURCE_PAIRS.name(), 0L);
             tableRows.put(VantageTables.HOST_TIMES.name(), 0L);

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The Spark jobs of {@code analyze}'s engine over the shuffled frames ({@link Analyze}, steps 3 and 4): pass 1
@@ -34,23 +35,33 @@ final class EnginePasses {
     private EnginePasses() {
     }
 
+    /**
+     * What the passes came to: the engine's results, or, in a run that appends, why it must read every file instead
+     * ({@link Continuation#afterPass1}).
+     */
+    sealed interface Outcome permits Engine, ReadAll {
+    }
+
+    /** A run that appends must read every file instead, {@code why}. */
+    record ReadAll(String why) implements Outcome {
+    }
+
     /** What the engine passes left: the connections' first frames (ranked), each task's result, rows per table. */
     record Engine(long[] ranks, ArchiveNumbering ranked, VantagePlan pairs, List<EngineTask.Result> results,
-                          Map<String, Long> tableRows) {
+                          Map<String, Long> tableRows) implements Outcome {
     }
 
     /**
      * Pass 1 learns each connection's first frame, ranked on the driver into stream numbers; pass 2 runs the engine
      * again over the same shuffle output and writes the engine tables, which are then moved into staging.
      */
-    static Engine run(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
+    static Outcome run(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
                       ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
                       Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
                       Map<String, Double> phases, Map<String, String> sourceDirs, Continuation cont)
             throws IOException {
-        EngineCarry carry = cont == null ? null
-                : cont.carry(out, shuffled.rows().getNumPartitions(), confB.value());
-        String tag = cont == null ? "" : cont.tag();
+        EngineCarry carry = cont.carry(out, shuffled.rows().getNumPartitions(), confB.value());
+        String tag = cont.tag();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
         long t = System.nanoTime();
@@ -59,11 +70,12 @@ final class EnginePasses {
         List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 EngineTask.connectionKeys(it, numberingB.value(), idx, carry)).iterator(), false).collect();
         phases.put(Analyze.PASS1, Analyze.secondsSince(t));
-        if (cont != null) {
-            cont.afterPass1(out, pass1, numbering);
+        Optional<String> readAll = cont.afterPass1(out, pass1, numbering);
+        if (readAll.isPresent()) {
+            return new ReadAll(readAll.get());
         }
         // a run that appends pairs nothing: afterPass1 found no new connection another source saw
-        boolean pairing = numbering.sources() >= 2 && (cont == null || !cont.appending());
+        boolean pairing = numbering.sources() >= 2 && !cont.appending();
         long[] ranks = Analyze.mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
         // a handful (attempts answered after their eviction): sent whole to every task
         long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();

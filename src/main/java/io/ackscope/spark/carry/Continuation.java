@@ -26,6 +26,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What an incremental run ({@code analyze --incremental}, {@code --watch}) takes from the earlier output's state and
@@ -44,25 +45,42 @@ import java.util.Map;
  * with its id ({@link io.ackscope.spark.commit.TableCommit#tagged}), so that none takes the name of a file that stays.
  */
 public final class Continuation {
+    /** What a run is to the output it writes: every run is one of these, so a continuation is never absent. */
+    public enum Kind {
+        /** A run without {@code --incremental}: it reads every file, carries nothing and replaces the output. */
+        WHOLE,
+        /** An incremental run that reads every file: it replaces the output and carries its open connections. */
+        CARRYING,
+        /** An incremental run that adds new files: it goes on from the state the run before it carried. */
+        APPENDING
+    }
+
     private final ArchiveInputs inputs;
     private final String run;
+    private final Kind kind;
     /** This run's carried state, relative to {@code DIR}. */
     final String held;
 
-    private Continuation(ArchiveInputs inputs, String run) {
+    private Continuation(ArchiveInputs inputs, String run, Kind kind) {
         this.inputs = inputs;
         this.run = run;
+        this.kind = kind;
         this.held = InputsState.DIR + "/held-" + run;
     }
 
-    /** The continuation of an incremental run, null for another. */
+    /** The continuation of run {@code run}, reading what {@code inputs} says. */
     public static Continuation of(boolean incremental, ArchiveInputs inputs, String run) {
-        return incremental ? new Continuation(inputs, run) : null;
+        return new Continuation(inputs, run,
+                !incremental ? Kind.WHOLE : inputs.append != null ? Kind.APPENDING : Kind.CARRYING);
+    }
+
+    public Kind kind() {
+        return kind;
     }
 
     /** Whether the run adds files to the earlier output (rather than analysing every file). */
     public boolean appending() {
-        return inputs.append != null;
+        return kind == Kind.APPENDING;
     }
 
     /**
@@ -85,9 +103,12 @@ public final class Continuation {
 
     /**
      * The carry of the engine tasks: each continued source's held 4-tuples from its earlier run's directory, this
-     * run's into {@link #held} in staging.
+     * run's into {@link #held} in staging; null for a {@link Kind#WHOLE} run, whose tasks hold nothing.
      */
     public EngineCarry carry(OutputDirectory out, int reducers, SerializableConfiguration conf) {
+        if (kind == Kind.WHOLE) {
+            return null;
+        }
         Map<String, String> from = new LinkedHashMap<>();
         if (appending()) {
             inputs.append.sources().forEach((name, s) -> from.put(name, new Path(out.dir(), s.held()).toString()));
@@ -114,6 +135,9 @@ public final class Continuation {
      */
     public void keepFinals(OutputDirectory out, LatencyAggregate latency, FindingsAggregate findings,
                     Collection<String> sources) throws IOException {
+        if (kind == Kind.WHOLE) {
+            return;
+        }
         for (Map.Entry<String, InputsState.Source> e : appending() ? inputs.append.sources().entrySet()
                 : Map.<String, InputsState.Source>of().entrySet()) {
             FinalAggregates.Of before = finals.containsKey(e.getKey()) ? finals.remove(e.getKey())
@@ -137,36 +161,26 @@ public final class Continuation {
     /**
      * Before a run that appends reads anything: reads each continued source's carried state (its held 4-tuples,
      * checked record by record, its final aggregates and its 4-tuple lists), and says what is damaged or missing
-     * (null: nothing), so that the run reads every file instead of failing half way: the state only saves work.
+     * (empty: nothing), so that the run reads every file instead of failing half way: the state only saves work.
      */
-    public String damage(OutputDirectory out) {
+    public Optional<String> damage(OutputDirectory out) {
         if (!appending()) {
-            return null;
+            return Optional.empty();
         }
         for (Map.Entry<String, InputsState.Source> e : inputs.append.sources().entrySet()) {
             String name = e.getKey();
             String root = heldDir(out, e.getValue());
             try {
-                for (int kind = EngineCarry.BOUNDARIES; kind <= EngineCarry.VALUES; kind++) {
+                for (EngineCarry.Kind kind : EngineCarry.Kind.values()) {
                     HeldState.check(out.fs().getConf(), HeldState.Dirs.dir(root, kind, name));
                 }
                 finals.put(name, FinalAggregates.read(out.fs(), FinalAggregates.file(root, name)));
             } catch (IOException | RuntimeException x) {
-                return "the carried state of source " + name + " cannot be read (" + x.getMessage() + ")";
+                return Optional.of("the carried state of source " + name + " cannot be read (" + x.getMessage()
+                        + ")");
             }
         }
-        return null;
-    }
-
-    /** A run that appends found a new connection that another source saw too: it must read every file. */
-    public static final class Paired extends RuntimeException {
-        /** What the run was deciding on. */
-        public final transient ArchiveInputs inputs;
-
-        Paired(ArchiveInputs inputs, String message) {
-            super(message);
-            this.inputs = inputs;
-        }
+        return Optional.empty();
     }
 
     /**
@@ -174,12 +188,13 @@ public final class Continuation {
      * with those of its earlier files), and in a run that appends to an archive of two or more sources, checks that
      * no new one is another source's.
      *
-     * @throws Paired when one is: the caller reads every file again
+     * @return why the run must read every file instead (a new connection another source saw too, or an earlier run
+     *         that kept no 4-tuples); empty: it goes on
      */
-    public void afterPass1(OutputDirectory out, List<EngineTask.Pass1> pass1, ArchiveNumbering numbering)
+    public Optional<String> afterPass1(OutputDirectory out, List<EngineTask.Pass1> pass1, ArchiveNumbering numbering)
             throws IOException {
-        if (!keepsTuples()) {
-            return;
+        if (kind == Kind.WHOLE || !keepsTuples()) {
+            return Optional.empty();
         }
         Map<String, long[][]> run = SourceTuples.ofRun(pass1, numbering);
         Map<String, long[][]> before = new LinkedHashMap<>();
@@ -190,11 +205,11 @@ public final class Continuation {
                 continue;         // a source new to the output: nothing before
             }
             long[][] both = new long[2][];
-            for (int k = SourceTuples.KEYS; k <= SourceTuples.HANDSHAKES; k++) {
-                both[k] = SourceTuples.read(out.fs(), SourceTuples.file(new Path(out.dir(), s.held()).toString(), k,
+            for (SourceTuples.Kind k : SourceTuples.Kind.values()) {
+                both[k.ordinal()] = SourceTuples.read(out.fs(), SourceTuples.file(new Path(out.dir(), s.held()).toString(), k,
                         name));
-                if (both[k] == null) {
-                    throw new Paired(inputs, "the earlier run kept no 4-tuples of source " + name);
+                if (both[k.ordinal()] == null) {
+                    return Optional.of("the earlier run kept no 4-tuples of source " + name);
                 }
             }
             before.put(name, both);
@@ -202,18 +217,20 @@ public final class Continuation {
         if (pairing) {
             String found = sharedWithAnother(run, before);
             if (found != null) {
-                throw new Paired(inputs, found);
+                return Optional.of(found);
             }
         }
         for (Map.Entry<String, long[][]> e : run.entrySet()) {
             long[][] old = before.get(e.getKey());
-            for (int k = SourceTuples.KEYS; k <= SourceTuples.HANDSHAKES; k++) {
-                long[] all = old == null || !inputs.append.sources().containsKey(e.getKey()) ? e.getValue()[k]
-                        : SourceTuples.union(old[k], e.getValue()[k]);
+            for (SourceTuples.Kind k : SourceTuples.Kind.values()) {
+                long[] mine = e.getValue()[k.ordinal()];
+                long[] all = old == null || !inputs.append.sources().containsKey(e.getKey()) ? mine
+                        : SourceTuples.union(old[k.ordinal()], mine);
                 SourceTuples.write(out.fs(), SourceTuples.file(new Path(out.staging(), held).toString(), k,
                         e.getKey()), all);
             }
         }
+        return Optional.empty();
     }
 
     /** The first new 4-tuple or handshake of a source of {@code run} that another source has, said; null: none. */
@@ -223,12 +240,13 @@ public final class Continuation {
                 if (other.equals(mine.getKey())) {
                     continue;
                 }
-                for (int k = SourceTuples.KEYS; k <= SourceTuples.HANDSHAKES; k++) {
-                    long[] a = run.containsKey(other) ? run.get(other)[k] : new long[0];
-                    long[] b = before.containsKey(other) ? before.get(other)[k] : new long[0];
-                    if (SourceTuples.intersect(mine.getValue()[k], a) || SourceTuples.intersect(mine.getValue()[k], b)) {
+                for (SourceTuples.Kind k : SourceTuples.Kind.values()) {
+                    long[] a = run.containsKey(other) ? run.get(other)[k.ordinal()] : new long[0];
+                    long[] b = before.containsKey(other) ? before.get(other)[k.ordinal()] : new long[0];
+                    long[] added = mine.getValue()[k.ordinal()];
+                    if (SourceTuples.intersect(added, a) || SourceTuples.intersect(added, b)) {
                         return "a new connection of source " + mine.getKey() + " was also seen by source " + other
-                                + (k == SourceTuples.KEYS ? "" : " (the same handshake: through a NAT?)")
+                                + (k == SourceTuples.Kind.KEYS ? "" : " (the same handshake: through a NAT?)")
                                 + ": the two capture points are paired over all files";
                     }
                 }
@@ -270,7 +288,7 @@ public final class Continuation {
                 prefixes.add(s.held() + "/" + d + "/");
             }
             prefixes.add(relative(FinalAggregates.file(s.held(), name)));
-            for (int k = SourceTuples.KEYS; k <= SourceTuples.HANDSHAKES; k++) {
+            for (SourceTuples.Kind k : SourceTuples.Kind.values()) {
                 prefixes.add(relative(SourceTuples.file(s.held(), k, name)));
             }
         });
@@ -291,10 +309,14 @@ public final class Continuation {
 
     /**
      * The text of the new {@code inputs.json}: the earlier inputs that stay (when appending) and this run's, the
-     * options, and each source's figures ({@code totals} of this run's sources, in their order).
+     * options, and each source's figures ({@code totals} of this run's sources, in their order); a
+     * {@link Kind#WHOLE} run records its files and options alone.
      */
     public String inputsJson(String options, ReadPlan plan, List<SplitStats> perFile, ArchiveNumbering numbering,
                       List<SourceRows.Totals> totals, long pairedSources) throws IOException {
+        if (kind == Kind.WHOLE) {
+            return InputsState.json(inputs.state(plan, perFile, numbering, run), options);
+        }
         List<InputsState.Input> files = new ArrayList<>();
         Map<String, InputsState.Source> sources = new LinkedHashMap<>();
         if (appending()) {

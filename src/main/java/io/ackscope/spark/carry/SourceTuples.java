@@ -33,14 +33,27 @@ final class SourceTuples {
     private SourceTuples() {
     }
 
-    /** What is kept: the 4-tuple keys and the first handshakes. */
-    static final int KEYS = 0, HANDSHAKES = 1;
-    private static final String[] DIRS = {"tuples", "handshakes"};
+    /**
+     * What is kept, each kind in a directory of its own; a kind's {@link #ordinal} is its index in pass 1's
+     * {@link EngineTask.Pass1#tuples} and in each source's pair of lists here.
+     */
+    enum Kind {
+        /** The 4-tuple keys ({@link io.ackscope.spark.source.SegmentRows#connectionKey}). */
+        KEYS("tuples"),
+        /** The first handshakes ({@link io.ackscope.spark.engine.SharedTuples#isnPair}). */
+        HANDSHAKES("handshakes");
+
+        private final String dir;
+
+        Kind(String dir) {
+            this.dir = dir;
+        }
+    }
     private static final int MAGIC = 0x41434b54; // "ACKT"
 
     /** The file of {@code source}'s list of kind {@code kind} under a run's carried state {@code root}. */
-    static Path file(String root, int kind, String source) {
-        return new Path(root, DIRS[kind] + "/" + HeldState.Dirs.hex(source) + ".keys");
+    static Path file(String root, Kind kind, String source) {
+        return new Path(root, kind.dir + "/" + HeldState.Dirs.hex(source) + ".keys");
     }
 
     /** The two lists of each source of this run (by name), merged over the partitions of pass 1. */
@@ -48,9 +61,9 @@ final class SourceTuples {
         Map<String, long[][]> out = new LinkedHashMap<>();
         for (int s = 0; s < numbering.sources(); s++) {
             long[][] both = new long[2][];
-            for (int kind = KEYS; kind <= HANDSHAKES; kind++) {
-                int source = s, k = kind;
-                both[kind] = distinct(pass1.stream().flatMapToLong(p -> Arrays.stream(p.tuples()[k][source]))
+            for (Kind kind : Kind.values()) {
+                int source = s, k = kind.ordinal();
+                both[k] = distinct(pass1.stream().flatMapToLong(p -> Arrays.stream(p.tuples()[k][source]))
                         .toArray());
             }
             out.put(numbering.sourceName(s), both);

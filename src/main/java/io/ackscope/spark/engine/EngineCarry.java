@@ -24,17 +24,35 @@ import io.ackscope.tcp.TcpEngine;
  * after the source's count) and uses them as they are.
  */
 public interface EngineCarry extends Serializable {
-    /** What is carried: pass 1's engine state, pass 2's, and pass 2's values of open connections ({@link OpenValues}). */
-    int BOUNDARIES = 1, ENGINE = 2, VALUES = 3;
+    /** What is carried, each kind in a directory of its own under a run's carried state. */
+    enum Kind {
+        /** Pass 1's engine state: enough to tell each connection's first appearance. */
+        BOUNDARIES("boundaries"),
+        /** Pass 2's engine state. */
+        ENGINE("engine"),
+        /** Pass 2's latency values of open connections ({@link OpenValues}). */
+        VALUES("values");
+
+        private final String dir;
+
+        Kind(String dir) {
+            this.dir = dir;
+        }
+
+        /** The name of this kind's directory. */
+        public String dir() {
+            return dir;
+        }
+    }
 
     /**
-     * The held 4-tuples of {@code source} that go to shuffle partition {@code partition}, of kind {@code kind}
-     * ({@link #BOUNDARIES}, {@link #ENGINE}, {@link #VALUES}); empty for a source seen for the first time.
+     * The held 4-tuples of {@code source} that go to shuffle partition {@code partition}, of kind {@code kind}; empty
+     * for a source seen for the first time.
      */
-    List<HeldTuple> resumed(int kind, int partition, String source) throws IOException;
+    List<HeldTuple> resumed(Kind kind, int partition, String source) throws IOException;
 
     /** A task's held 4-tuples of {@code source} at its end, of kind {@code kind}. */
-    void held(int kind, int partition, String source, List<HeldTuple> tuples) throws IOException;
+    void held(Kind kind, int partition, String source, List<HeldTuple> tuples) throws IOException;
 
     /**
      * Whether pass 1 notes each source's 4-tuples and handshakes ({@link io.ackscope.spark.carry.SourceTuples}): in an
@@ -83,15 +101,15 @@ public interface EngineCarry extends Serializable {
     /** The hooks of one pass in one partition: resume the source's held 4-tuples, hold them at its end. */
     class Resuming implements Hooks {
         private final EngineCarry carry;
-        private final int pass;
+        private final Kind kind;
         private final int partition;
         private final ArchiveNumbering numbering;
         private final UnaryOperator<ConnectionId> ids;
 
-        Resuming(EngineCarry carry, int pass, int partition, ArchiveNumbering numbering,
+        Resuming(EngineCarry carry, Kind kind, int partition, ArchiveNumbering numbering,
                  UnaryOperator<ConnectionId> ids) {
             this.carry = carry;
-            this.pass = pass;
+            this.kind = kind;
             this.partition = partition;
             this.numbering = numbering;
             this.ids = ids;
@@ -101,11 +119,11 @@ public interface EngineCarry extends Serializable {
         public void started(int source, TcpEngine engine) throws IOException {
             String name = numbering.sourceName(source);
             try {
-                for (HeldTuple h : carry.resumed(pass, partition, name)) {
+                for (HeldTuple h : carry.resumed(kind, partition, name)) {
                     engine.resume(h);
                 }
             } catch (IllegalArgumentException e) {
-                throw new IOException("held state of source " + name + " (pass " + pass + "): " + e.getMessage(), e);
+                throw new IOException("held state of source " + name + " (" + kind.dir() + "): " + e.getMessage(), e);
             }
         }
 
@@ -117,7 +135,7 @@ public interface EngineCarry extends Serializable {
         /** Holds {@code engine}'s 4-tuples and hands them to the carry; returns them. */
         List<HeldTuple> hold(int source, TcpEngine engine) throws IOException {
             List<HeldTuple> held = engine.hold(ids);
-            carry.held(pass, partition, numbering.sourceName(source), held);
+            carry.held(kind, partition, numbering.sourceName(source), held);
             return held;
         }
 

@@ -111,7 +111,8 @@ public final class EngineTask {
         boolean pairing = numbering.sources() >= 2;
         boolean keep = carry != null && carry.keepsTuples();
         SharedTuples shared = pairing || keep ? new SharedTuples(numbering) : null;
-        EngineCarry.Hooks hooks = carry == null ? null : new EngineCarry.Resuming(carry, 1, partition, numbering,
+        EngineCarry.Hooks hooks = carry == null ? null : new EngineCarry.Resuming(carry, EngineCarry.Kind.BOUNDARIES, partition,
+                numbering,
                 id -> EngineCarry.isCarried(id) ? id
                         : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
         feed(shared == null ? rows : shared.watch(rows), numbering,

@@ -275,15 +275,14 @@ public final class HeldState {
             this(from, to, reducers, conf, false);
         }
 
-        private static final String[] KINDS = {null, "boundaries", "engine", "values"};
-
         /** Every source's held 4-tuples {@code from} one directory (null: none). */
         Dirs(String from, String to, int reducers, SerializableConfiguration conf) {
             this(from == null ? java.util.Map.of() : new AllSources(from), to, reducers, conf);
         }
 
-        public static Path dir(String root, int kind, String source) {
-            return new Path(root, KINDS[kind] + "/" + hex(source));
+        /** The directory of {@code source}'s held 4-tuples of kind {@code kind} under a run's carried state. */
+        public static Path dir(String root, Kind kind, String source) {
+            return new Path(root, kind.dir() + "/" + hex(source));
         }
 
         /** A source name as one path segment. */
@@ -294,20 +293,20 @@ public final class HeldState {
         /** The directories under a run's root that hold source {@code source}'s held 4-tuples, relative to it. */
         public static List<String> sourceDirs(String source) {
             List<String> out = new ArrayList<>();
-            for (int k = BOUNDARIES; k <= VALUES; k++) {
-                out.add(KINDS[k] + "/" + hex(source));
+            for (Kind k : Kind.values()) {
+                out.add(k.dir() + "/" + hex(source));
             }
             return out;
         }
 
         @Override
-        public List<HeldTuple> resumed(int kind, int partition, String source) throws IOException {
+        public List<HeldTuple> resumed(Kind kind, int partition, String source) throws IOException {
             String root = from.get(source);
             return root == null ? List.of() : read(conf.value(), dir(root, kind, source), partition, reducers);
         }
 
         @Override
-        public void held(int kind, int partition, String source, List<HeldTuple> tuples) throws IOException {
+        public void held(Kind kind, int partition, String source, List<HeldTuple> tuples) throws IOException {
             if (!tuples.isEmpty()) {
                 write(conf.value(), new Path(dir(to, kind, source), fileName(partition)), partition, reducers, tuples);
             }

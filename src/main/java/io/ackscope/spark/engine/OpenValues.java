@@ -19,7 +19,7 @@ import java.util.function.UnaryOperator;
 
 /**
  * The latency values pass 2 keeps for each open connection until its record names its server endpoint
- * ({@link LatencyAggregate}), carried with the held 4-tuples ({@link EngineCarry#VALUES}): a connection continued in
+ * ({@link LatencyAggregate}), carried with the held 4-tuples ({@link EngineCarry.Kind#VALUES}): a connection continued in
  * a later run gets its earlier values back, so its final record adds them all to {@code latency_summary}. Stored as
  * {@link HeldTuple}s (the connection's 4-tuple, so that they go to the shuffle partition its frames go to, and bytes:
  * a version byte, the carried id, then per metric a present flag and its value and count pairs).

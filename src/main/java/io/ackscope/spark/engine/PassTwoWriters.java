@@ -260,7 +260,7 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
     /** The hooks of a carrying run's pass 2 (see {@link #write(int, long, Iterator, long[], long[], ArchiveNumbering, VantagePlan, String, Configuration, EngineCarry)}). */
     EngineCarry.Hooks carrying(EngineCarry carry) {
         this.carry = carry;
-        return new EngineCarry.Resuming(carry, 2, partition, numbering,
+        return new EngineCarry.Resuming(carry, EngineCarry.Kind.ENGINE, partition, numbering,
                 id -> EngineCarry.isCarried(id) ? id
                         : EngineCarry.carried(id, stream(id), numbering.fileInSource(id.firstFileIndex()))) {
             @Override
@@ -271,7 +271,7 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
                 String name = numbering.sourceName(source);
                 latency = finalLatency;
                 findings = finalFindings;
-                for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.VALUES, partition, name)) {
+                for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.Kind.VALUES, partition, name)) {
                     try {
                         OpenValues.Open o = OpenValues.read(t.state());
                         openValues.put(o.id(), o.values());
@@ -287,7 +287,7 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
             @Override
             public void ending(int source, TcpEngine engine) throws IOException {
                 List<io.ackscope.tcp.HeldTuple> held = hold(source, engine);
-                carry.held(EngineCarry.VALUES, partition, numbering.sourceName(source),
+                carry.held(EngineCarry.Kind.VALUES, partition, numbering.sourceName(source),
                         OpenValues.of(held, openValues, finalFindings, ids()));
                 provisional = true;           // what the finish gives, and the attempts still pending
                 openFindings.resumeAll(finalFindings);    // what the open connections noted so far

@@ -140,14 +140,14 @@ class HeldStateTest {
         List<HeldTuple> all = held();
         SerializableConfiguration conf = new SerializableConfiguration(CONF);
         HeldState.Dirs first = new HeldState.Dirs((String) null, dir.resolve("run1").toString(), 1, conf);
-        assertEquals(List.of(), first.resumed(2, 0, "a"));
-        first.held(2, 0, "a/b=c:d", all);
-        first.held(1, 0, "a/b=c:d", all.subList(0, 1));
+        assertEquals(List.of(), first.resumed(EngineCarry.Kind.ENGINE, 0, "a"));
+        first.held(EngineCarry.Kind.ENGINE, 0, "a/b=c:d", all);
+        first.held(EngineCarry.Kind.BOUNDARIES, 0, "a/b=c:d", all.subList(0, 1));
         HeldState.Dirs second = new HeldState.Dirs(dir.resolve("run1").toString(), dir.resolve("run2").toString(), 1,
                 conf);
-        assertSame(all, second.resumed(2, 0, "a/b=c:d"));
-        assertSame(all.subList(0, 1), second.resumed(1, 0, "a/b=c:d"));
-        assertEquals(List.of(), second.resumed(2, 0, "a"));
+        assertSame(all, second.resumed(EngineCarry.Kind.ENGINE, 0, "a/b=c:d"));
+        assertSame(all.subList(0, 1), second.resumed(EngineCarry.Kind.BOUNDARIES, 0, "a/b=c:d"));
+        assertEquals(List.of(), second.resumed(EngineCarry.Kind.ENGINE, 0, "a"));
     }
 
     @Test
