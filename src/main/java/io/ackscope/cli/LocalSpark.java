@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.spark.NioLocalFileSystem;
 import org.apache.spark.SparkConf;
 
 import java.util.List;
@@ -7,7 +8,8 @@ import java.util.List;
 /**
  * The Spark configuration of a command that runs Spark: {@code --conf k=v} pairs, {@code --master} or what
  * spark-submit set, else embedded {@code local[*]} bound to the loopback interface with no UI and a reserve that
- * lets a small heap start (see {@link AnalyzeCommand#smallHeap}).
+ * lets a small heap start (see {@link AnalyzeCommand#smallHeap}); {@code file:} is {@link NioLocalFileSystem} unless the
+ * configuration names another.
  */
 final class LocalSpark {
 
@@ -24,6 +26,8 @@ final class LocalSpark {
             }
             sc.set(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
         }
+        // file: outputs without a chmod process per directory and file (on every master: the class is in the jar)
+        sc.setIfMissing("spark.hadoop." + NioLocalFileSystem.KEY, NioLocalFileSystem.class.getName());
         boolean embedded = master != null ? master.startsWith("local") : !sc.contains("spark.master");
         if (master != null) {
             sc.setMaster(master);

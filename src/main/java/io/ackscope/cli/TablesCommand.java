@@ -36,6 +36,12 @@ abstract class TablesCommand extends Command {
         SparkConf sc = LocalSpark.conf(appName, master, conf);
         sc.setIfMissing("spark.sql.datetime.java8API.enabled", "true");
         sc.setIfMissing("spark.sql.session.timeZone", "UTC");
+        // a query over one machine's tables: Spark's 200 shuffle partitions are 200 tasks per aggregation or sort
+        // (analyze uses twice its parallelism too)
+        if (!sc.contains("spark.sql.shuffle.partitions")) {
+            int cores = Runtime.getRuntime().availableProcessors();
+            sc.set("spark.sql.shuffle.partitions", Integer.toString(Math.max(2, 2 * cores)));
+        }
         return org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
     }
 }

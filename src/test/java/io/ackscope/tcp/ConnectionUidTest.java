@@ -40,4 +40,29 @@ class ConnectionUidTest {
         }
         assertEquals(100_000, seen.size());
     }
+
+    @Test
+    void equalsTheBigIntegerDerivationOverManyKeys() throws Exception {
+        java.math.BigInteger base = java.math.BigInteger.valueOf(62);
+        char[] digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
+        java.util.Random random = new java.util.Random(7);
+        for (int i = 0; i < 20_000; i++) {
+            String source = "src" + random.nextInt(5);
+            String client = "10.0." + random.nextInt(256) + "." + random.nextInt(256);
+            int port = random.nextInt(65536);
+            long micros = random.nextLong() >>> 1;
+            String key = source + '\0' + client + '\0' + port + '\0' + "192.0.2.1" + '\0' + 443 + '\0' + micros;
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            java.math.BigInteger n = new java.math.BigInteger(1, java.util.Arrays.copyOf(h, 16)).mod(base.pow(17));
+            char[] want = new char[18];
+            want[0] = 'C';
+            for (int d = 17; d >= 1; d--) {
+                java.math.BigInteger[] qr = n.divideAndRemainder(base);
+                want[d] = digits[qr[1].intValue()];
+                n = qr[0];
+            }
+            assertEquals(new String(want), ConnectionUid.of(source, client, port, "192.0.2.1", 443, micros), key);
+        }
+    }
 }

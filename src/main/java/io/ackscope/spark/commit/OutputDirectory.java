@@ -273,7 +273,9 @@ public final class OutputDirectory implements AutoCloseable {
                 return false;
             }
         }
-        FileSystem fs = FileSystem.getLocal(new Configuration());
+        Configuration conf = new Configuration();
+        NioLocalFileSystem.use(conf);
+        FileSystem fs = FileSystem.getLocal(conf);
         CommitSteps.recover(fs, fs.makeQualified(new Path(dir.toAbsolutePath().toUri())));
         return true;
     }

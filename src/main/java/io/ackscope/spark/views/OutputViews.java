@@ -50,6 +50,16 @@ public final class OutputViews {
      * @throws IOException naming the output that is not complete
      */
     public static Map<String, List<String>> register(SparkSession spark, List<String> outputs) throws IOException {
+        return register(spark, outputs, name -> true);
+    }
+
+    /**
+     * As {@link #register(SparkSession, List)}, but makes views only of the tables {@code wanted} accepts (each
+     * view costs a listing and a schema read per output), or of all of them when it accepts none; every output is
+     * checked and every table is in the map returned.
+     */
+    public static Map<String, List<String>> register(SparkSession spark, List<String> outputs,
+                                                     java.util.function.Predicate<String> wanted) throws IOException {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         Map<String, List<String>> tables = new LinkedHashMap<>();
         for (String out : outputs) {
@@ -65,7 +75,11 @@ public final class OutputViews {
                 tables.computeIfAbsent(table, k -> new ArrayList<>()).add(t.toString());
             }
         }
+        boolean any = tables.keySet().stream().anyMatch(wanted);
         for (Map.Entry<String, List<String>> e : tables.entrySet()) {
+            if (any && !wanted.test(e.getKey())) {
+                continue;
+            }
             Dataset<Row> view = null;
             for (String t : e.getValue()) {
                 Dataset<Row> df = hasFiles(new Path(t), conf) ? table(spark, t) : empty(spark, e.getKey());
@@ -123,6 +137,16 @@ public final class OutputViews {
             }
         }
         return null;
+    }
+
+    /**
+     * The tables a SQL text can refer to: those whose name occurs in it as a word, in any case (a name in a comment
+     * or a string counts too, which only costs a view).
+     */
+    public static java.util.function.Predicate<String> namedIn(String sql) {
+        String lower = sql.toLowerCase(java.util.Locale.ROOT);
+        return name -> java.util.regex.Pattern.compile("(?<![A-Za-z0-9_])" + java.util.regex.Pattern.quote(
+                name.toLowerCase(java.util.Locale.ROOT)) + "(?![A-Za-z0-9_])").matcher(lower).find();
     }
 
     /** The partition column (and data column) that names the capture source. */
