@@ -23,6 +23,9 @@ import java.util.Map;
  *   <li>Comparisons {@code == != > < >= <=} and their words {@code eq ne gt lt ge le}; numbers in decimal or
  *       {@code 0x} hex (as {@code tcp.flags} prints), addresses with an optional {@code /prefix} for a subnet.</li>
  *   <li>{@code && and || or ! not} and parentheses; {@code and} binds tighter than {@code or}.</li>
+ *   <li>Set membership {@code tcp.stream in {1, 2, 10..20}} (commas, as Wireshark 4.0 requires, or blanks, as
+ *       older filters were written) and a bitwise test {@code tcp.flags & 0x02}, alone (non-zero) or compared
+ *       ({@code tcp.flags & 0x12 == 0x12}).</li>
  *   <li>Wireshark's either-side fields {@code ip.addr}, {@code ipv6.addr}, {@code tcp.port}, {@code udp.port}
  *       (true if the source or the destination matches; {@code !=} is true when the frame has the field and
  *       neither side matches, as Wireshark 3.6 and later read it), and the flag bits {@code tcp.flags.fin syn reset push ack urg ece cwr}.</li>
@@ -103,10 +106,12 @@ final class DisplayFilter {
                 continue;
             }
             int start = i;
-            if ("()".indexOf(c) >= 0) {
+            if ("(){},".indexOf(c) >= 0) {
                 i++;
             } else if (text.startsWith("&&", i) || text.startsWith("||", i)) {
                 i += 2;
+            } else if (c == '&') {
+                i++;
             } else if ("=!<>".indexOf(c) >= 0) {
                 i += i + 1 < text.length() && text.charAt(i + 1) == '=' ? 2 : 1;
             } else if (c == '"') {
@@ -117,7 +122,7 @@ final class DisplayFilter {
                 i = end + 1;
             } else {
                 while (i < text.length() && !Character.isWhitespace(text.charAt(i))
-                        && "()=!<>&|\"".indexOf(text.charAt(i)) < 0) {
+                        && "(){},=!<>&|\"".indexOf(text.charAt(i)) < 0) {
                     i++;
                 }
                 if (i == start) {
@@ -189,10 +194,28 @@ final class DisplayFilter {
         }
         int fieldToken = at;
         String name = tokens.get(at++);
-        Operand field = operand(name, fieldToken);
+        Operand operand = operand(name, fieldToken);
+        if ("&".equals(peek())) {
+            at++;
+            if (at >= tokens.size()) {
+                throw errorAtEnd("expected a mask after '&'");
+            }
+            BigDecimal mask = Value.number(tokens.get(at));
+            if (mask == null || mask.scale() > 0 || mask.signum() < 0) {
+                throw error("not a mask: '" + tokens.get(at) + "'", at);
+            }
+            at++;
+            operand = operand.masked(mask.longValueExact());
+        }
+        Operand field = operand;
+        if ("in".equals(peek())) {
+            at++;
+            List<Value[]> set = set();
+            return (f, c) -> field.in(f, c, set);
+        }
         String op = peek() == null ? null : wordOperator(peek());
         if (op == null) {
-            return field::present;
+            return field.mask() >= 0 ? (f, c) -> field.maskedNonZero(f, c) : field::present;
         }
         at++;
         if (at >= tokens.size()) {
@@ -206,6 +229,40 @@ final class DisplayFilter {
             return (f, c) -> field.present(f, c) && !field.matches(f, c, "==", value);
         }
         return (f, c) -> field.matches(f, c, op, value);
+    }
+
+    /** {@code {a b c}} or {@code {a, b, c}}, each element a value or a range {@code lo..hi}; after {@code in}. */
+    private List<Value[]> set() {
+        if (!"{".equals(peek())) {
+            throw at < tokens.size() ? error("expected '{' after 'in'", at) : errorAtEnd("expected '{' after 'in'");
+        }
+        at++;
+        List<Value[]> set = new ArrayList<>();
+        while (!"}".equals(peek())) {
+            if (at >= tokens.size()) {
+                throw errorAtEnd("expected '}'");
+            }
+            String t = tokens.get(at);
+            int token = at;
+            java.util.function.Supplier<ParameterException> bad = () -> error("not a number, address or string: '"
+                    + tokens.get(token) + "'", token);
+            int dots = t.startsWith("\"") ? -1 : t.indexOf("..");
+            if (dots > 0) {
+                set.add(new Value[] {Value.parse(t.substring(0, dots), bad), Value.parse(t.substring(dots + 2), bad)});
+            } else {
+                Value v = Value.parse(t, bad);
+                set.add(new Value[] {v, v});
+            }
+            at++;
+            if (",".equals(peek())) {
+                at++;
+            }
+        }
+        at++;
+        if (set.isEmpty()) {
+            throw error("empty set", at - 1);
+        }
+        return set;
     }
 
     private static String wordOperator(String t) {
@@ -224,20 +281,20 @@ final class DisplayFilter {
     private Operand operand(String name, int token) {
         String lower = name.toLowerCase(Locale.ROOT);
         if (PROTOCOLS.containsKey(lower)) {
-            return new Operand(List.of(field(PROTOCOLS.get(lower))), -1);
+            return new Operand(List.of(field(PROTOCOLS.get(lower))), -1, -1);
         }
         if (EITHER.containsKey(lower)) {
-            return new Operand(EITHER.get(lower).stream().map(this::field).toList(), -1);
+            return new Operand(EITHER.get(lower).stream().map(this::field).toList(), -1, -1);
         }
         if (lower.startsWith("tcp.flags.") && FLAG_BITS.contains(lower.substring("tcp.flags.".length()))) {
-            return new Operand(List.of(field("tcp.flags")), FLAG_BITS.indexOf(lower.substring(10)));
+            return new Operand(List.of(field("tcp.flags")), FLAG_BITS.indexOf(lower.substring(10)), -1);
         }
         FrameFields.Field f = FrameFields.get(lower);
         if (f == null) {
             throw error("unknown field '" + name + "' (fields -e list shows the known ones; also ip, ipv6, tcp, udp, "
                     + "ip.addr, ipv6.addr, tcp.port, udp.port, tcp.flags.syn and the other flag bits)", token);
         }
-        return new Operand(List.of(track(f)), -1);
+        return new Operand(List.of(track(f)), -1, -1);
     }
 
     private FrameFields.Field field(String name) {
@@ -251,8 +308,57 @@ final class DisplayFilter {
         return f;
     }
 
-    /** One or more fields read as one (either side matches), or one bit of a flags field when {@code bit >= 0}. */
-    private record Operand(List<FrameFields.Field> fields, int bit) {
+    /**
+     * One or more fields read as one (either side matches), one bit of a flags field when {@code bit >= 0}, or a
+     * field ANDed with {@code mask} when {@code mask >= 0} ({@code tcp.flags & 0x02}).
+     */
+    private record Operand(List<FrameFields.Field> fields, int bit, long mask) {
+        Operand masked(long m) {
+            return new Operand(fields, bit, m);
+        }
+
+        /** The cell as the operand reads it: the bit or the masked value for numbers, else the text. */
+        private static String read(String t, int bit, long mask) {
+            if (bit < 0 && mask < 0) {
+                return t;
+            }
+            BigDecimal n = Value.number(t);
+            if (n == null) {
+                return "";
+            }
+            long v = n.longValue();
+            return Long.toString(bit >= 0 ? (v >> bit) & 1 : v & mask);
+        }
+
+        /** {@code field & mask} alone: true when some side has a non-zero masked value. */
+        boolean maskedNonZero(FrameFields.Frame f, Cells cells) throws IOException {
+            for (FrameFields.Field field : fields) {
+                String t = read(cells.text(field, f), bit, mask);
+                if (!t.isEmpty() && !t.equals("0")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** {@code field in {...}}: some side equals a value or falls in a range of the set. */
+        boolean in(FrameFields.Frame f, Cells cells, List<Value[]> set) throws IOException {
+            for (FrameFields.Field field : fields) {
+                String t = cells.text(field, f);
+                if (t.isEmpty()) {
+                    continue;
+                }
+                t = read(t, bit, mask);
+                for (Value[] range : set) {
+                    if (range[0] == range[1] ? range[0].compare(t, "==")
+                            : range[0].compare(t, ">=") && range[1].compare(t, "<=")) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
         boolean present(FrameFields.Frame f, Cells cells) throws IOException {
             for (FrameFields.Field field : fields) {
                 String t = cells.text(field, f);
@@ -269,9 +375,7 @@ final class DisplayFilter {
                 if (t.isEmpty()) {
                     continue;
                 }
-                if (bit >= 0) {
-                    t = Long.toString((Value.number(t).longValue() >> bit) & 1);
-                }
+                t = read(t, bit, mask);
                 if (value.compare(t, op)) {
                     return true;
                 }

@@ -40,6 +40,10 @@ final class ExportCommand extends TablesCommand {
             + "header lines) to this file, or - for standard output", required = true)
     String zeekConn;
 
+    @Parameter(names = "--format", description = "tsv: Zeek's ASCII log; json: Zeek's JSON log (one object per "
+            + "line, as LogAscii::use_json writes it)")
+    String format = "tsv";
+
     ExportCommand() {
         this(System.out, System.err);
     }
@@ -50,6 +54,11 @@ final class ExportCommand extends TablesCommand {
 
     @Override
     public int run() throws Exception {
+        ZeekConnLog.Format logFormat = switch (format) {
+            case "tsv" -> ZeekConnLog.Format.TSV;
+            case "json" -> ZeekConnLog.Format.JSON;
+            default -> throw new ParameterException("--format must be tsv or json, not " + format);
+        };
         boolean toStdout = zeekConn.equals("-");
         if (!toStdout) {
             checkOutputFile("--zeek-conn", zeekConn);
@@ -64,15 +73,28 @@ final class ExportCommand extends TablesCommand {
                         + " column (an output written before schema version " + FIRST_TIME_VERSION
                         + "): analyze the captures again");
             }
-            Dataset<Row> rows = spark.table("connections")
-                    .select(ZeekConnLog.COLUMNS.stream().map(org.apache.spark.sql.functions::col)
-                            .toArray(org.apache.spark.sql.Column[]::new))
+            Dataset<Row> connections = spark.table("connections");
+            org.apache.spark.sql.Column httpSeen = org.apache.spark.sql.functions.lit(false);
+            if (spark.catalog().tableExists("exchanges")) {
+                // one row per connection with an HTTP request or response; joined on the tables' key
+                Dataset<Row> http = spark.table("exchanges")
+                        .where("http_method IS NOT NULL OR http_status IS NOT NULL")
+                        .select("source", "stream").distinct().withColumn("http", org.apache.spark.sql.functions.lit(true));
+                connections = connections.join(http, scala.jdk.javaapi.CollectionConverters.asScala(
+                        List.of("source", "stream")).toSeq(), "left");
+                httpSeen = org.apache.spark.sql.functions.coalesce(org.apache.spark.sql.functions.col("http"),
+                        org.apache.spark.sql.functions.lit(false));
+            }
+            List<org.apache.spark.sql.Column> columns = new ArrayList<>();
+            ZeekConnLog.COLUMNS.forEach(c -> columns.add(org.apache.spark.sql.functions.col(c)));
+            columns.add(httpSeen.as(ZeekConnLog.HTTP_SEEN));
+            Dataset<Row> rows = connections.select(columns.toArray(new org.apache.spark.sql.Column[0]))
                     .orderBy(Connections.FIRST_TIME.name(), "source", "client_ip", "client_port");
             Writer w = toStdout ? new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8))
                     : Files.newBufferedWriter(Path.of(zeekConn), StandardCharsets.UTF_8);
             long n;
             try {
-                n = ZeekConnLog.write(rows.toLocalIterator(), w, Instant.now());
+                n = ZeekConnLog.write(rows.toLocalIterator(), w, Instant.now(), logFormat);
                 w.flush();
             } finally {
                 if (!toStdout) {

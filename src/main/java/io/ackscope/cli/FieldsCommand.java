@@ -53,8 +53,21 @@ public final class FieldsCommand extends Command {
 
     @Parameter(names = {"-Y", "--display-filter"}, description = "Print only the frames that pass this Wireshark "
             + "display filter (the fields -e knows, ip/ipv6/tcp/udp, ip.addr, tcp.port, tcp.flags.syn ...; "
-            + "== != > < >= <=, and or not, parentheses)")
+            + "== != > < >= <=, in {1, 2, 5..9}, field & mask, and or not, parentheses)")
     String displayFilter;
+
+    @Parameter(names = "-T", description = "Output format, as tshark's -T; only 'fields' (the default) is printed")
+    String format = "fields";
+
+    @Parameter(names = "-E", splitter = WholeValue.class, description = "tshark's field print option (repeatable): header=y|n (default y), "
+            + "separator=/t|/s|CHAR (default /t), quote=d|s|n (default n), occurrence=f (the only one printed)")
+    List<String> printOptions = new ArrayList<>();
+
+    @Parameter(names = "-n", description = "Accepted for tshark's command lines: ackscope never resolves names")
+    boolean noResolve;
+
+    @Parameter(names = "-c", description = "Read only the first N frames (as tshark's -c with -r, counted before -Y)")
+    long count = -1;
 
     @Parameter(names = {"--stats"}, description = "After the rows, print to standard error how many frames "
             + "decoded and where the others stopped")
@@ -63,8 +76,14 @@ public final class FieldsCommand extends Command {
     @Parameter(names = "--strict", description = "Exit with status 3 if the capture is damaged or cut short")
     boolean strict;
 
+    /** The zone of {@code frame.time}: the local one, as tshark's. */
+    java.time.ZoneId zone = java.time.ZoneId.systemDefault();
+
     private final PrintStream out;
     private final PrintStream err;
+    private boolean header = true;
+    private byte separator = '\t';
+    private byte quote;
     /** The parsed {@code -Y}, or null. */
     private DisplayFilter filter;
 
@@ -79,6 +98,17 @@ public final class FieldsCommand extends Command {
 
     @Override
     public int run() throws IOException, CommandFailure {
+        if (!format.equals("fields")) {
+            err.println(TerminalText.escape("ackscope fields: -T " + format + " is not supported; -T fields is "
+                    + "the only output format"));
+            return EXIT_USAGE;
+        }
+        String bad = printOptions();
+        if (bad != null) {
+            err.println(TerminalText.escape("ackscope fields: -E " + bad + ": expected header=y|n, separator=/t|/s|"
+                    + "CHAR, quote=d|s|n or occurrence=f"));
+            return EXIT_USAGE;
+        }
         List<String> names = fields.isEmpty() ? DEFAULT_FIELDS : fields;
         if (names.contains("list")) {
             for (FrameFields.Field f : FrameFields.all()) {
@@ -106,6 +136,61 @@ public final class FieldsCommand extends Command {
         return print(selected, pass);
     }
 
+    /** Takes an option's value whole: {@code -E separator=,} must not be split at its comma. */
+    public static final class WholeValue implements com.beust.jcommander.converters.IParameterSplitter {
+        @Override
+        public List<String> split(String value) {
+            return List.of(value);
+        }
+    }
+
+    /** Applies the -E options; returns the first one it cannot follow, or null. */
+    private String printOptions() {
+        for (String option : printOptions) {
+            int eq = option.indexOf('=');
+            String key = eq < 0 ? option : option.substring(0, eq);
+            String value = eq < 0 ? "" : option.substring(eq + 1);
+            switch (key) {
+                case "header" -> {
+                    if (!value.equals("y") && !value.equals("n")) {
+                        return option;
+                    }
+                    header = value.equals("y");
+                }
+                case "separator" -> {
+                    if (value.equals("/t")) {
+                        separator = '\t';
+                    } else if (value.equals("/s")) {
+                        separator = ' ';
+                    } else if (value.length() == 1 && value.charAt(0) > ' ' && value.charAt(0) < 127) {
+                        separator = (byte) value.charAt(0);
+                    } else {
+                        return option;
+                    }
+                }
+                case "quote" -> {
+                    switch (value) {
+                        case "d" -> quote = '"';
+                        case "s" -> quote = '\'';
+                        case "n" -> quote = 0;
+                        default -> {
+                            return option;
+                        }
+                    }
+                }
+                case "occurrence" -> {
+                    if (!value.equals("f")) {
+                        return option; // each field has one occurrence here; a, l or a number would differ
+                    }
+                }
+                default -> {
+                    return option;
+                }
+            }
+        }
+        return null;
+    }
+
     private static String knownFields() {
         StringBuilder sb = new StringBuilder();
         for (FrameFields.Field f : FrameFields.all()) {
@@ -118,14 +203,18 @@ public final class FieldsCommand extends Command {
         boolean decode = pass != FrameFields.Pass.READ;
         boolean analyse = pass == FrameFields.Pass.TCP_ANALYSIS;
         TsvOutput o = new TsvOutput(out, OUTPUT_BUFFER);
-        for (int i = 0; i < selected.length; i++) {
-            if (i > 0) {
-                o.tab();
+        o.format(separator, quote);
+        if (header) {
+            for (int i = 0; i < selected.length; i++) {
+                if (i > 0) {
+                    o.tab();
+                }
+                o.ascii(selected[i].name());
             }
-            o.ascii(selected[i].name());
+            o.newline();
         }
-        o.newline();
         FrameFields.Frame frame = new FrameFields.Frame();
+        frame.zone = zone;
         frame.decoder = new PacketDecoder();
         Segment segment = new Segment();
         // one pass in frame order, as tshark without -2; the sink sees the frame's analysis before its row is written
@@ -151,6 +240,11 @@ public final class FieldsCommand extends Command {
             frame.reader = r;
             try {
                 while (r.next()) {
+                    if (count >= 0 && r.frameNumber() > count) {
+                        // -c: the frames after the first N are not read, numbered blocks included
+                        nextNumber = nonPacketRows(o, selected, nextNumber, count + 1);
+                        break;
+                    }
                     nextNumber = nonPacketRows(o, selected, nextNumber, r.frameNumber());
                     nextNumber = r.frameNumber() + 1;
                     if (decode) {
@@ -158,24 +252,30 @@ public final class FieldsCommand extends Command {
                                 r.originalLength());
                         counts.add(frame.decoder);
                     }
+                    frame.arrive();
                     frame.analysis = null;
                     if (analyse && segment.fill(frame.decoder, r.data(), 0, r.frameNumber(), r.timestampNanos(),
                             r.originalLength())) {
                         engine.accept(segment);
                     }
                     if (filter != null && !filter.test(frame)) {
+                        frame.advance(false);
                         continue;
                     }
                     for (int i = 0; i < selected.length; i++) {
                         if (i > 0) {
                             o.tab();
                         }
+                        o.beginCell();
                         selected[i].writer().write(frame, o);
+                        o.endCell();
                     }
                     o.newline();
+                    frame.advance(true);
                 }
                 // pcapng blocks that tshark numbers as frames after the last packet
-                nonPacketRows(o, selected, nextNumber, r.frameNumber() + 1);
+                long end = r.frameNumber() + 1;
+                nonPacketRows(o, selected, nextNumber, count >= 0 ? Math.min(end, count + 1) : end);
                 if (r.tailProblem() != null) {
                     o.flush();
                     exit = CaptureInput.cutShort(err, "fields", file, r.tailProblem(),

@@ -8,6 +8,10 @@ import io.ackscope.tcp.FrameAnalysis;
 import io.ackscope.decode.StopReasons;
 
 import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -53,7 +57,52 @@ final class FrameFields {
         PacketDecoder decoder;
         /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS pass only). */
         FrameAnalysis analysis;
+        /** The zone {@code frame.time} is shown in (tshark: the local zone). */
+        ZoneId zone = ZoneId.systemDefault();
+        /**
+         * Timestamps of the first frame, of the previous frame and of the previous frame printed (passed -Y), or
+         * {@link CaptureReader#NO_TIMESTAMP}; the command sets them as it reads ({@link #advance}).
+         */
+        long firstTs = CaptureReader.NO_TIMESTAMP, previousTs = CaptureReader.NO_TIMESTAMP,
+                previousShownTs = CaptureReader.NO_TIMESTAMP;
+        /** {@code frame.time} of the second the last one was written in: its text up to the seconds, its zone. */
+        private long clockSecond = Long.MIN_VALUE;
+        private String clockHead = "", clockZone = "";
+
+        /** After the current frame's row (or its filtering): it becomes the previous frame. */
+        void advance(boolean shown) {
+            long ts = reader.timestampNanos();
+            if (ts == CaptureReader.NO_TIMESTAMP) {
+                return;
+            }
+            previousTs = ts;
+            if (shown) {
+                previousShownTs = ts;
+            }
+        }
+
+        /** Before the current frame's fields: the first frame's time is the reference of frame.time_relative. */
+        void arrive() {
+            if (firstTs == CaptureReader.NO_TIMESTAMP) {
+                firstTs = reader.timestampNanos();
+            }
+        }
+
+        /** Sets the {@code frame.time} texts of second {@code seconds}: formatted once per second, not per frame. */
+        private void clock(long seconds) {
+            if (seconds != clockSecond) {
+                clockSecond = seconds;
+                String text = CLOCK.format(Instant.ofEpochSecond(seconds).atZone(zone));
+                int bar = text.indexOf('|');
+                clockHead = text.substring(0, bar);
+                clockZone = text.substring(bar + 1);
+            }
+        }
     }
+
+    /** C locale {@code %b %e, %Y %H:%M:%S} and, after the fraction, {@code %Z}: "Jan  6, 2013 17:22:32|UTC". */
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("MMM ppd, yyyy HH:mm:ss|zzz",
+            Locale.ROOT);
 
     private static final Map<String, Field> FIELDS = new LinkedHashMap<>();
 
@@ -76,11 +125,28 @@ final class FrameFields {
                 o.decimal(encap);
             }
         });
+        add("frame.time", "capture time in the local zone, as \"Jan  6, 2013 17:22:32.275121000 UTC\"", Pass.READ,
+                FrameFields::clockTime);
+        add("frame.time_relative", "seconds since the first frame", Pass.READ,
+                (f, o) -> sinceTime(f, o, f.firstTs));
+        add("frame.time_delta", "seconds since the previous frame", Pass.READ,
+                (f, o) -> sinceTime(f, o, f.previousTs));
+        add("frame.time_delta_displayed", "seconds since the previous frame printed (that passed -Y)", Pass.READ,
+                (f, o) -> sinceTime(f, o, f.previousShownTs));
         add("frame.len", "length on the wire", Pass.READ, (f, o) -> o.decimal(f.reader.originalLength()));
         add("frame.cap_len", "captured length", Pass.READ, (f, o) -> o.decimal(f.reader.capturedLength()));
 
         add("ip.src", "source of the first IPv4 header", Pass.DECODE, (f, o) -> ipv4(f, o, 12));
         add("ip.dst", "destination of the first IPv4 header", Pass.DECODE, (f, o) -> ipv4(f, o, 16));
+        add("ip.len", "total length field of the first IPv4 header", Pass.DECODE, (f, o) -> {
+            int off = f.decoder.firstIpv4Offset();
+            if (off >= 0 && 4 <= f.decoder.captureEnd() - off) {
+                byte[] b = f.reader.data();
+                int len = ((b[off + 2] & 0xff) << 8) | (b[off + 3] & 0xff);
+                // 0 (TSO, BIG TCP): tshark takes the length the frame reports from this header on
+                o.decimal(len != 0 ? len : f.reader.originalLength() - (off - f.reader.dataOffset()));
+            }
+        });
         add("ipv6.src", "source of the first IPv6 header", Pass.DECODE, (f, o) -> ipv6(f, o, 8));
         add("ipv6.dst", "destination of the first IPv6 header", Pass.DECODE, (f, o) -> ipv6(f, o, 24));
 
@@ -111,6 +177,27 @@ final class FrameFields {
                 o.hex4(f.decoder.tcpFlags());
             }
         });
+        flagBit("tcp.flags.res", "reserved bits (1 if any is set)", 0x0e00);
+        flagBit("tcp.flags.ae", "AccECN bit (formerly NS)", 0x0100);
+        flagBit("tcp.flags.cwr", "CWR bit", 0x0080);
+        flagBit("tcp.flags.ece", "ECE bit", 0x0040);
+        flagBit("tcp.flags.urg", "URG bit", 0x0020);
+        flagBit("tcp.flags.ack", "ACK bit", 0x0010);
+        flagBit("tcp.flags.push", "PSH bit", 0x0008);
+        flagBit("tcp.flags.reset", "RST bit", 0x0004);
+        flagBit("tcp.flags.syn", "SYN bit", 0x0002);
+        flagBit("tcp.flags.fin", "FIN bit", 0x0001);
+        add("tcp.hdr_len", "TCP header length in bytes (data offset times 4)", Pass.DECODE, (f, o) -> {
+            if (tcpFixedFields(f.decoder)) {
+                o.decimal(f.decoder.tcpHeaderLength());
+            }
+        });
+        add("tcp.flags.str", "the 12 flag bits as letters, \u00b7 for a clear bit (\"\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7\u00b7AP\u00b7\u00b7\u00b7\")",
+                Pass.DECODE, (f, o) -> {
+                    if (tcpFixedFields(f.decoder)) {
+                        flagLetters(f.decoder.tcpFlags(), o);
+                    }
+                });
         add("tcp.seq_raw", "TCP sequence number as on the wire", Pass.DECODE, (f, o) -> {
             PacketDecoder d = f.decoder;
             // tshark shows no sequence number for a TCP header quoted behind an IPv4 header, and shows it (alone
@@ -144,6 +231,30 @@ final class FrameFields {
                         o.decimal(f.analysis.stream);
                     }
                 });
+        add("tcp.seq", "TCP sequence number relative to the sender's first (tshark's relative numbering); as on "
+                + "the wire for a TCP header quoted in an ICMP error", Pass.TCP_ANALYSIS, (f, o) -> {
+                    PacketDecoder d = f.decoder;
+                    if (f.analysis != null) {
+                        o.decimal(f.analysis.relativeSeq);
+                    } else if (d.quotedTcp() && d.quotedTcpBytes() >= 8) {
+                        o.decimal(d.seq()); // no connection, so nothing to be relative to
+                    }
+                });
+        analysed("tcp.ack", "TCP acknowledgment number relative to the peer's first (as on the wire without ACK)",
+                (a, o) -> o.decimal(a.relativeAck));
+        analysed("tcp.nxtseq", "relative sequence number after this segment (SYN and FIN count one)",
+                (a, o) -> o.decimal(a.relativeNextSeq));
+        analysed("tcp.window_size", "window field times the sender's scale factor, when known",
+                (a, o) -> o.decimal(a.scaledWindow));
+        analysed("tcp.window_size_scalefactor", "2^shift, -1 unknown, -2 no scaling; empty on SYNs", (a, o) -> {
+            if (a.windowScaleFactor != 0) {
+                o.decimal(a.windowScaleFactor);
+            }
+        });
+        analysed("tcp.time_relative", "seconds since the connection's first frame",
+                (a, o) -> o.epoch9(a.sinceFirstFrameNanos));
+        analysed("tcp.time_delta", "seconds since the connection's previous frame",
+                (a, o) -> o.epoch9(a.sincePreviousFrameNanos));
         add("tcp.analysis.ack_rtt", "seconds from the segment this frame acknowledges to this frame",
                 Pass.TCP_ANALYSIS, (f, o) -> {
                     if (f.analysis != null && f.analysis.ackRttShown) {
@@ -162,11 +273,120 @@ final class FrameFields {
                         o.decimal(1);
                     }
                 });
+        analysisFlag("tcp.analysis.fast_retransmission", "1 for a fast retransmission", FrameAnalysis.FAST_RETRANSMISSION);
+        analysisFlag("tcp.analysis.spurious_retransmission", "1 for a retransmission of acknowledged data",
+                FrameAnalysis.SPURIOUS_RETRANSMISSION);
+        analysisFlag("tcp.analysis.out_of_order", "1 for an out-of-order segment", FrameAnalysis.OUT_OF_ORDER);
+        analysisFlag("tcp.analysis.lost_segment", "1 when a previous segment was not captured",
+                FrameAnalysis.LOST_SEGMENT);
+        analysisFlag("tcp.analysis.keep_alive", "1 for a keep-alive", FrameAnalysis.KEEP_ALIVE);
+        analysisFlag("tcp.analysis.keep_alive_ack", "1 for the ACK of a keep-alive", FrameAnalysis.KEEP_ALIVE_ACK);
+        analysisFlag("tcp.analysis.zero_window", "1 for a zero window advertisement", FrameAnalysis.ZERO_WINDOW);
+        analysisFlag("tcp.analysis.zero_window_probe", "1 for a zero window probe", FrameAnalysis.ZERO_WINDOW_PROBE);
+        analysisFlag("tcp.analysis.zero_window_probe_ack", "1 for the ACK of a zero window probe",
+                FrameAnalysis.ZERO_WINDOW_PROBE_ACK);
+        analysisFlag("tcp.analysis.window_full", "1 when this segment fills the peer's window",
+                FrameAnalysis.WINDOW_FULL);
+        analysisFlag("tcp.analysis.window_update", "1 for a window update", FrameAnalysis.WINDOW_UPDATE);
+        analysed("tcp.analysis.duplicate_ack_num", "ordinal of a duplicate ACK", (a, o) -> {
+            if (a.duplicateAck()) {
+                o.decimal(a.dupAckNum);
+            }
+        });
+        analysed("tcp.analysis.acks_frame", "frame whose segment this frame acknowledges", (a, o) -> {
+            if (a.ackedFrame >= 0) {
+                o.decimal(a.ackedFrame);
+            }
+        });
+        analysed("tcp.analysis.bytes_in_flight", "unacknowledged payload bytes after this segment", (a, o) -> {
+            if (a.bytesInFlight >= 0) {
+                o.decimal(a.bytesInFlight);
+            }
+        });
+        analysed("tcp.analysis.rto", "seconds from the first transmission to this retransmission", (a, o) -> {
+            if (a.rtoNanos > 0 && a.has(FrameAnalysis.RETRANSMISSION)) {
+                o.epoch9(a.rtoNanos);
+            }
+        });
+        analysed("tcp.analysis.rto_frame", "frame this retransmission's tcp.analysis.rto is measured from",
+                (a, o) -> {
+                    if (a.rtoNanos > 0 && a.has(FrameAnalysis.RETRANSMISSION)) {
+                        o.decimal(a.rtoFrame());
+                    }
+                });
         add("tcp.analysis.duplicate_ack", "1 for a duplicate ACK", Pass.TCP_ANALYSIS, (f, o) -> {
             if (f.analysis != null && f.analysis.duplicateAck()) {
                 o.decimal(1);
             }
         });
+    }
+
+    /** What a field of the engine's analysis writes; called only for frames the engine analysed. */
+    @FunctionalInterface
+    private interface AnalysisWriter {
+        void write(FrameAnalysis a, TsvOutput out) throws IOException;
+    }
+
+    private static void analysed(String name, String description, AnalysisWriter writer) {
+        add(name, description, Pass.TCP_ANALYSIS, (f, o) -> {
+            if (f.analysis != null) {
+                writer.write(f.analysis, o);
+            }
+        });
+    }
+
+    private static void analysisFlag(String name, String description, int flag) {
+        analysed(name, description, (a, o) -> {
+            if (a.has(flag)) {
+                o.decimal(1);
+            }
+        });
+    }
+
+    /** A bit of tcp.flags as tshark prints a boolean: 1 or 0, present with tcp.flags. */
+    private static void flagBit(String name, String description, int mask) {
+        add(name, description, Pass.DECODE, (f, o) -> {
+            if (tcpFixedFields(f.decoder)) {
+                o.decimal((f.decoder.tcpFlags() & mask) != 0 ? 1 : 0);
+            }
+        });
+    }
+
+    /** tshark's letters for tcp.flags bits 11 down to 0, and the UTF-8 middle dot it prints for a clear bit. */
+    private static final byte[] FLAG_LETTERS = "RRRACEUAPRSF".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] MIDDLE_DOT = {(byte) 0xc2, (byte) 0xb7};
+
+    private static void flagLetters(int flags, TsvOutput o) throws IOException {
+        for (int bit = 11; bit >= 0; bit--) {
+            if ((flags & (1 << bit)) != 0) {
+                o.raw(FLAG_LETTERS, 11 - bit, 1);
+            } else {
+                o.raw(MIDDLE_DOT, 0, 2);
+            }
+        }
+    }
+
+    /** Seconds from {@code since} to the current frame, when both have a timestamp. */
+    private static void sinceTime(Frame f, TsvOutput o, long since) throws IOException {
+        long ts = f.reader.timestampNanos();
+        if (ts != CaptureReader.NO_TIMESTAMP) {
+            o.epoch9(since == CaptureReader.NO_TIMESTAMP ? 0 : ts - since);
+        }
+    }
+
+    /** frame.time: "%b %e, %Y %H:%M:%S", nine decimals and the zone name. */
+    private static void clockTime(Frame f, TsvOutput o) throws IOException {
+        long ts = f.reader.timestampNanos();
+        if (ts == CaptureReader.NO_TIMESTAMP) {
+            return;
+        }
+        long seconds = Math.floorDiv(ts, 1_000_000_000L);
+        f.clock(seconds);
+        o.ascii(f.clockHead);
+        o.ascii(".");
+        o.fraction9(Math.floorMod(ts, 1_000_000_000L));
+        o.ascii(" ");
+        o.ascii(f.clockZone);
     }
 
     private static void add(String name, String description, Pass pass, CellWriter writer) {

@@ -60,8 +60,12 @@ public final class LoadCommand extends Command {
             + "latency corrected for coordinated omission); 0 = closed loop", defaultValueDescription = "0")
     private double rate;
 
-    @Parameter(names = "--latency", description = "Print the latency distribution")
+    @Parameter(names = {"-L", "--latency"}, description = "Print the latency distribution (wrk's -L/--latency)")
     private boolean latency;
+
+    @Parameter(names = {"-U", "--u_latency"}, description = "Print the uncorrected latency distribution too "
+            + "(wrk2's -U): with -R, a raw column beside the corrected one; without -R latencies are not corrected")
+    private boolean uncorrectedLatency;
 
     @Parameter(names = "--quickack", description = "Set TCP_QUICKACK, re-armed after every read")
     private boolean quickAck;
@@ -128,7 +132,7 @@ public final class LoadCommand extends Command {
                 }
                 System.out.println(LoadReport.json(result, out));
             } else {
-                System.out.print(LoadReport.text(result, latency));
+                System.out.print(LoadReport.text(result, latency || uncorrectedLatency));
                 System.out.flush();
                 if (out != null) {
                     long rows = RequestParquet.write(result, Path.of(out));

@@ -126,9 +126,13 @@ public final class ProbeCommand extends Command {
         out.flush();
     }
 
+    /**
+     * A connect() probe sees no packet, only whether connect() succeeded or was refused: it says that, not the
+     * flags a SYN/ACK or RST would have had.
+     */
     private static void printConnect(PrintStream out, ProbeReply r) {
-        out.printf(Locale.ROOT, "ip=%s sport=%d flags=%s seq=%d rtt=%.3f ms%n", r.from(), r.srcPort(),
-                ProbeReply.flagLetters(r.flags()), r.seq(), ms(r.rttNanos()));
+        out.printf(Locale.ROOT, "ip=%s port=%d connect=%s seq=%d rtt=%.3f ms%n", r.from(), r.srcPort(),
+                r.isSynAck() ? "open" : "refused", r.seq(), ms(r.rttNanos()));
         out.flush();
     }
 

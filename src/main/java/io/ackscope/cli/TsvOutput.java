@@ -13,14 +13,22 @@ final class TsvOutput {
     private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** Longest single item written at once (an address is at most {@value Addresses#MAX_TEXT} characters). */
     private static final int MAX_ITEM = 64;
+    /** Longest cell a field writes (a few items), plus its two quotes. */
+    static final int MAX_CELL = 4 * MAX_ITEM;
 
     private final OutputStream out;
     private final byte[] buf;
     private int n;
+    /** Between cells ({@code -E separator}): a tab unless set. */
+    private byte separator = '\t';
+    /** Around non-empty cells ({@code -E quote}): 0 for none, else the quote character. */
+    private byte quote;
+    /** Where the current cell started in {@link #buf}. */
+    private int cellStart;
 
     TsvOutput(OutputStream out, int bufferSize) {
         this.out = out;
-        this.buf = new byte[Math.max(bufferSize, 4 * MAX_ITEM)];
+        this.buf = new byte[Math.max(bufferSize, 2 * MAX_CELL)];
     }
 
     private void room(int k) throws IOException {
@@ -37,9 +45,51 @@ final class TsvOutput {
         out.flush();
     }
 
+    /** Writes the separator between two cells (a tab unless {@link #format} set another). */
     void tab() throws IOException {
         room(1);
-        buf[n++] = '\t';
+        buf[n++] = separator;
+    }
+
+    /** The separator between cells and the quote around non-empty ones (0: none), as tshark's {@code -E}. */
+    void format(byte separator, byte quote) {
+        this.separator = separator;
+        this.quote = quote;
+    }
+
+    /**
+     * Starts a cell that {@link #endCell} may quote. A cell is at most {@value #MAX_CELL} bytes, so it is never
+     * split by a flush and can be quoted in place.
+     */
+    void beginCell() throws IOException {
+        room(MAX_CELL);
+        cellStart = n;
+    }
+
+    /** Ends the cell begun by {@link #beginCell}: quotes it when quoting is on and it is not empty. */
+    void endCell() {
+        if (quote == 0 || n == cellStart) {
+            return;
+        }
+        System.arraycopy(buf, cellStart, buf, cellStart + 1, n - cellStart);
+        buf[cellStart] = quote;
+        n += 1;
+        buf[n++] = quote;
+    }
+
+    /** Writes {@code len} bytes of {@code b} from {@code off} as they are ({@code len} at most {@value #MAX_ITEM}). */
+    void raw(byte[] b, int off, int len) throws IOException {
+        room(len);
+        System.arraycopy(b, off, buf, n, len);
+        n += len;
+    }
+
+    /** The 9 decimals of a nanosecond fraction ({@code 0 <= frac < 10^9}). */
+    void fraction9(long frac) throws IOException {
+        room(9);
+        for (long div = 100_000_000L; div > 0; div /= 10) {
+            buf[n++] = (byte) ('0' + (frac / div) % 10);
+        }
     }
 
     void newline() throws IOException {

@@ -199,6 +199,13 @@ public final class ConnectionAnalyzer extends Handshake {
      * @param reusedPorts the tuple tracker saw a SYN or SYN/ACK whose ISN differs from (or repeats) the connection's
      *                    base sequence number, which tshark marks as "TCP port numbers reused"
      */
+    /** tcp.window_size and tcp.window_size_scalefactor, from the scale known before this segment. */
+    private void scaledWindow(Segment s, Flow fwd) {
+        boolean syn = (s.flags & SYN) != 0;
+        fa.scaledWindow = syn || fwd.winScale < 0 ? s.window : (long) s.window << fwd.winScale;
+        fa.windowScaleFactor = syn ? 0 : fwd.winScale < 0 ? fwd.winScale : 1 << fwd.winScale;
+    }
+
     void accept(Segment s, boolean reusedPorts) {
         boolean fromA = isFromA(s);
         Flow fwd = fromA ? a : b;
@@ -215,8 +222,12 @@ public final class ConnectionAnalyzer extends Handshake {
         }
         if (firstTs < 0) {
             firstTs = now;
+            lastTs = now;
         }
+        fa.sinceFirstFrameNanos = now - firstTs;
+        fa.sincePreviousFrameNanos = now - lastTs;
         lastTs = now;
+        scaledWindow(s, fwd);
         if (attemptOnly && ((s.flags & (SYN | ACK | FIN | RST)) != SYN || s.payloadLength != 0 || fromA != origIsA)) {
             attemptOnly = false;
         }

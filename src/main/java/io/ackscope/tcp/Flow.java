@@ -25,6 +25,12 @@ final class Flow implements java.io.Serializable {
     long lastAckTime;
     int dupAckNum;
     final UnackedList unacked = new UnackedList();
+    /**
+     * The SACK blocks of this side's latest segment (Wireshark's num_sack_ranges and sack edges): at most the first
+     * three, and the bytes they cover; the peer's bytes in flight subtract them.
+     */
+    int sackRanges;
+    long sackDelivered;
 
     // ---- ackscope: what this side said and did ----
     /** Address and port of this side (the sender of this direction's segments). */

@@ -54,6 +54,25 @@ public final class FrameAnalysis {
     /** True when tshark would have attached its SEQ/ACK analysis to this frame. */
     public boolean hasAnalysis;
 
+    // ---- tshark's per-frame TCP values (tcp.seq, tcp.ack, tcp.nxtseq, tcp.window_size, tcp.time_*) ----
+    /** {@code tcp.seq}: sequence number relative to the sender's base sequence number. */
+    public long relativeSeq;
+    /** {@code tcp.ack}: acknowledgment number relative to the peer's base; as on the wire without the ACK flag. */
+    public long relativeAck;
+    /** {@code tcp.nxtseq}: relative sequence number after this segment (SYN and FIN count one). */
+    public long relativeNextSeq;
+    /** {@code tcp.window_size}: the window field shifted by the sender's known scale (SYNs are never scaled). */
+    public long scaledWindow;
+    /**
+     * {@code tcp.window_size_scalefactor}: -1 unknown, -2 no scaling used, otherwise 2^shift; 0 on SYNs, where
+     * tshark shows none.
+     */
+    public int windowScaleFactor;
+    /** {@code tcp.analysis.bytes_in_flight}: unacknowledged payload bytes after this segment, -1 when not shown. */
+    public long bytesInFlight;
+    /** {@code tcp.time_relative} and {@code tcp.time_delta}: ns since the connection's first and previous frame. */
+    public long sinceFirstFrameNanos, sincePreviousFrameNanos;
+
     // ---- what the frame acknowledged, from SequenceAnalysis's ACK walk, for the engine's own analysis after it (ACK
     // delay, RTT samples, RTO events): per engine like this object, not per connection, and not for sinks ----
     /** Data segments of the peer this frame acknowledged in full, and their payload bytes. */
@@ -92,7 +111,21 @@ public final class FrameAnalysis {
         initialRttNanos = -1;
         initialRttShown = false;
         rtoNanos = -1;
+        rtoStartFrame = -1;
         hasAnalysis = false;
+        relativeSeq = 0;
+        relativeAck = 0;
+        relativeNextSeq = 0;
+        scaledWindow = 0;
+        windowScaleFactor = 0;
+        bytesInFlight = -1;
+        sinceFirstFrameNanos = 0;
+        sincePreviousFrameNanos = 0;
+    }
+
+    /** {@code tcp.analysis.rto_frame}: the frame {@link #rtoNanos} is measured from, -1 if not a retransmission. */
+    public long rtoFrame() {
+        return rtoNanos < 0 ? -1 : rtoStartFrame;
     }
 
     public boolean has(int flag) {

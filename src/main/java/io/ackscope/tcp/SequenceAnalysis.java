@@ -47,6 +47,9 @@ final class SequenceAnalysis {
         if ((flags & ACK) != 0) {
             rev.validBif = true;
         }
+        fa.relativeSeq = Seq.add(seq, -fwd.baseSeq);
+        fa.relativeNextSeq = Seq.add(fa.relativeSeq, s.payloadLength + ((flags & (SYN | FIN)) != 0 ? 1 : 0));
+        fa.relativeAck = (flags & ACK) != 0 ? Seq.add(ack, -rev.baseSeq) : ack; // tshark: raw without ACK
 
         forwardChecks(s, fwd, rev, fa);
         // finished_fwd:
@@ -67,6 +70,30 @@ final class SequenceAnalysis {
         // bytes in flight (payload-based): Wireshark creates its analysis record for every such data segment
         if (s.payloadLength != 0 && fwd.unacked.size > 0 && fwd.validBif) {
             fa.hasAnalysis = true;
+            bytesInFlight(fwd, rev, flags, fa);
+        }
+    }
+
+    /**
+     * tcp.analysis.bytes_in_flight, payload-based as tshark's default: the span from the lowest unacknowledged
+     * sequence number to the highest end, both relative to the base in unsigned 32-bit arithmetic; shown when
+     * between 0 and 2e9, exclusive, less the bytes the peer's latest SACK blocks say were delivered.
+     */
+    private static void bytesInFlight(Flow fwd, Flow rev, int flags, FrameAnalysis fa) {
+        UnackedList u = fwd.unacked;
+        int newest = u.size - 1;
+        long first = Seq.add(u.seq[newest], -fwd.baseSeq);
+        long last = Seq.add(u.nextSeq[newest], -fwd.baseSeq);
+        for (int i = newest - 1; i >= 0; i--) {
+            first = Math.min(first, Seq.add(u.seq[i], -fwd.baseSeq));
+            last = Math.max(last, Seq.add(u.nextSeq[i], -fwd.baseSeq));
+        }
+        long inFlight = Seq.add(last, -first);
+        if (rev.sackRanges > 0) {
+            inFlight = Seq.add(inFlight, -rev.sackDelivered);
+        }
+        if (inFlight > 0 && inFlight < 2_000_000_000L) {
+            fa.bytesInFlight = (flags & (SYN | FIN)) != 0 ? inFlight - 1 : inFlight; // SYN and FIN are virtual
         }
     }
 
@@ -291,6 +318,14 @@ final class SequenceAnalysis {
         if (s.windowScale >= 0) {
             fwd.winScale = Math.min(14, s.windowScale);
         }
+        // the SACK blocks of this segment, for the peer's bytes in flight: dissect_tcpopt_sack keeps blocks 1..3 only
+        // (its array is indexed from 1 and sized 4)
+        fwd.sackRanges = Math.min(3, s.sackBlockCount);
+        long delivered = 0;
+        for (int i = 0; i < fwd.sackRanges; i++) {
+            delivered += Seq.add(s.sackRight[i], -s.sackLeft[i]);
+        }
+        fwd.sackDelivered = delivered;
         if ((f & SYN) != 0) {
             // verify_tcp_window_scaling
             if (fwd.winScale == -1) {

@@ -82,6 +82,51 @@ class FieldsCommandTest {
                 lines());
     }
 
+    /**
+     * Command lines copied from tshark habits (-n, -T fields, -E header/separator/quote, -c) print what tshark
+     * prints, byte for byte; tshark is run here with a UTC zone for frame.time.
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("tshark")
+    void copiedTsharkCommandLinesPrintWhatTsharkPrints() throws Exception {
+        io.ackscope.probe.NetTestSupport.requireTool("/usr/bin/tshark", "tshark");
+        String file = io.ackscope.capture.Corpus.capture("zeek__bro.org.pcap").toString();
+        List<List<String>> options = List.of(
+                List.of("-T", "fields", "-E", "header=y", "-E", "separator=,", "-c", "30"),
+                List.of("-T", "fields", "-E", "header=y", "-E", "separator=/s", "-E", "quote=d", "-c", "12",
+                        "-Y", "tcp.len > 0"),
+                List.of("-T", "fields", "-E", "header=n", "-E", "separator=/t", "-E", "quote=s", "-c", "40",
+                        "-Y", "tcp.flags & 0x02"));
+        List<String> fields = List.of("-e", "frame.number", "-e", "frame.time", "-e", "frame.time_relative", "-e",
+                "frame.time_delta_displayed", "-e", "ip.src", "-e", "tcp.seq", "-e", "tcp.ack", "-e",
+                "tcp.analysis.bytes_in_flight", "-e", "tcp.flags.str");
+        for (List<String> o : options) {
+            List<String> args = new java.util.ArrayList<>(List.of("-n", "-r", file));
+            args.addAll(o);
+            args.addAll(fields);
+            List<String> tshark = new java.util.ArrayList<>(List.of("env", "TZ=UTC", "tshark"));
+            tshark.addAll(args);
+            String want = io.ackscope.probe.NetTestSupport.check(60, tshark);
+            out.reset();
+            FieldsCommand cmd = new FieldsCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            cmd.zone = java.time.ZoneId.of("UTC");
+            JCommander.newBuilder().addObject(cmd).build().parse(args.toArray(new String[0]));
+            assertEquals(0, cmd.run(), err.toString(StandardCharsets.UTF_8));
+            assertTrue(want.lines().count() > 5, String.join(" ", args) + ": " + want);
+            assertEquals(want, out.toString(StandardCharsets.UTF_8), String.join(" ", args));
+        }
+    }
+
+    @Test
+    void printOptionsItCannotFollowAreUsageErrors() throws IOException {
+        Path p = pcap(frame(io.ackscope.decode.Fixtures.ETHERNET_IPV4_TCP_SYN));
+        assertEquals(2, run("-r", p.toString(), "-E", "occurrence=a"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-E occurrence=a"), err.toString());
+        assertEquals(2, run("-r", p.toString(), "-T", "json"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-T json is not supported"), err.toString());
+    }
+
     @Test
     void mainDispatchesToFields() {
         PrintStream ps = new PrintStream(out, true, StandardCharsets.UTF_8);

@@ -183,7 +183,8 @@ class FieldsConformanceTest {
         return split(bytes.toString(StandardCharsets.UTF_8));
     }
 
-    private static List<String[]> split(String text) {
+    /** Rows of a tab-separated text, each split on tabs; empty lines dropped. */
+    static List<String[]> split(String text) {
         List<String[]> rows = new ArrayList<>();
         for (String line : text.split("\n")) {
             if (!line.isEmpty()) {

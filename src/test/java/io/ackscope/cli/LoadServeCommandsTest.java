@@ -212,6 +212,20 @@ class LoadServeCommandsTest {
         assertTrue(lines[12].matches("Transfer/sec: +[0-9.]+[KM]B"), lines[12]);
     }
 
+    @Test
+    void wrkAndWrk2SpellingsOfTheLatencyFlagsPrintTheDistribution() {
+        for (String[] flags : new String[][] {{"-L"}, {"-U"}, {"--latency", "-U"}}) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("load",
+                    "http://127.0.0.1:" + port + "/", "-c", "1", "-t", "1", "-d", "300ms"));
+            args.addAll(java.util.List.of(flags));
+            Result r = inProcess(args.toArray(new String[0]));
+            assertEquals(0, r.code(), String.join(" ", flags) + ": " + r.out());
+            String[] lines = r.out().split("\n");
+            assertEquals("  Latency Distribution", lines[5], String.join(" ", flags));
+            assertTrue(lines[9].matches("     99% +[0-9.]+ms"), lines[9]);
+        }
+    }
+
     private record Result(int code, String out) {
     }
 

@@ -221,7 +221,8 @@ class SqlExportCommandsTest {
         // as zeek-cut reads it: columns by the names of #fields, types from #types
         List<String> fields = Arrays.asList(lines.get(6).substring("#fields\t".length()).split("\t"));
         List<String> types = Arrays.asList(lines.get(7).substring("#types\t".length()).split("\t"));
-        assertEquals(21, fields.size());
+        assertEquals(22, fields.size());
+        assertEquals("source", fields.get(21), "the source is the last column, after Zeek's own");
         assertEquals(fields.size(), types.size());
         List<String> data = lines.subList(8, lines.size() - 1);
         assertEquals(21, data.size());
@@ -242,6 +243,7 @@ class SqlExportCommandsTest {
                     Integer.parseInt(w.get(8)), Long.parseLong(w.get(9))), w.get(5));
             uids.add(f[fields.indexOf("uid")]);
             assertEquals("tcp", f[fields.indexOf("proto")]);
+            assertEquals(w.get(6), f[fields.indexOf("source")]);
         }
         assertEquals(21, uids.size(), "one uid per connection");
         Path again = dir.resolve("again.log");
@@ -249,6 +251,62 @@ class SqlExportCommandsTest {
                 "--zeek-conn", again.toString());
         List<String> second = Files.readAllLines(again);
         assertEquals(data, second.subList(8, second.size() - 1), "the same uids and lines in a second run");
+    }
+
+    /** DuckDB reads the TSV with the SQL types Zeek's #types name, and the JSON form, to the same rows. */
+    @Test
+    void zeekConnLogReadsAsZeeksTypesAndItsJsonFormAsTheSameRows(@TempDir Path dir) throws Exception {
+        Path tsv = dir.resolve("conn.log");
+        Path json = dir.resolve("conn.json");
+        run(new ExportCommand(System.out, new PrintStream(new ByteArrayOutputStream())), out.toString(),
+                "--zeek-conn", tsv.toString());
+        run(new ExportCommand(System.out, new PrintStream(new ByteArrayOutputStream())), out.toString(),
+                "--zeek-conn", json.toString(), "--format", "json");
+        List<String> lines = Files.readAllLines(tsv);
+        List<String> fields = Arrays.asList(lines.get(6).substring("#fields\t".length()).split("\t"));
+        List<String> types = Arrays.asList(lines.get(7).substring("#types\t".length()).split("\t"));
+        StringBuilder columns = new StringBuilder();
+        for (int i = 0; i < fields.size(); i++) {
+            String sql = switch (types.get(i)) {
+                case "time", "interval" -> "DOUBLE";
+                case "port" -> "USMALLINT";
+                case "count" -> "UBIGINT";
+                case "bool" -> "BOOLEAN";
+                default -> "VARCHAR"; // string, enum, addr, set[string]
+            };
+            columns.append(i == 0 ? "" : ", ").append('\'').append(fields.get(i)).append("': '").append(sql)
+                    .append('\'');
+        }
+        String q = "SELECT \"id.orig_h\", \"id.orig_p\", service, orig_bytes, resp_bytes, missed_bytes, ts, "
+                + "duration, history, source FROM %s ORDER BY ts, \"id.orig_h\", \"id.orig_p\"";
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            String fromTsv = "read_csv('" + tsv + "', delim = '\t', header = false, auto_detect = false, "
+                    + "comment = '#', quote = '', escape = '', "
+                    + "nullstr = '-', columns = {" + columns + "})";
+            List<List<String>> a = DuckDbRows.query(s, String.format(q, fromTsv));
+            List<List<String>> b = DuckDbRows.query(s, String.format(q, "read_json_auto('" + json + "')"));
+            assertEquals(21, a.size());
+            assertEquals(a, b, "the TSV and JSON forms hold the same values");
+            List<List<String>> want = duckdb("SELECT c.client_payload_bytes, c.server_payload_bytes, "
+                    + "c.client_lost_segments + c.server_lost_segments, EXISTS (SELECT 1 FROM exchanges e "
+                    + "WHERE e.source = c.source AND e.stream = c.stream AND (e.http_method IS NOT NULL "
+                    + "OR e.http_status IS NOT NULL)) FROM connections c ORDER BY c.first_time, c.client_ip, "
+                    + "c.client_port");
+            int http = 0;
+            for (int i = 0; i < a.size(); i++) {
+                List<String> row = a.get(i);
+                assertEquals(want.get(i).subList(0, 2), row.subList(3, 5));
+                assertEquals(want.get(i).get(2).equals("0") ? "0" : null, row.get(5), "missed_bytes");
+                assertEquals(want.get(i).get(3).equals("true") ? "http" : null, row.get(2), "service");
+                http += row.get(2) == null ? 0 : 1;
+                assertTrue(Double.parseDouble(row.get(6)) > 1.6e9, "ts as epoch seconds: " + row.get(6));
+            }
+            assertTrue(http > 0, "connections with HTTP seen");
+        }
+        String first = Files.readAllLines(json).get(0);
+        assertTrue(first.matches("\\{\"ts\":\\d+\\.\\d{6},\"uid\":\"C\\w{17}\",\"id\\.orig_h\":.*"), first);
+        assertTrue(!first.contains("\"local_orig\"") && !first.contains("\"tunnel_parents\""),
+                "unset fields are left out, as Zeek's JSON writer does: " + first);
     }
 
     @Test

@@ -163,7 +163,7 @@ class SynProbeLoopbackTest {
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         assertTrue(lines.get(0).contains("timing connect()") && lines.get(0).contains("unavailable")
                 && lines.get(0).contains("CAP_NET_RAW"), lines.get(0));
-        assertTrue(lines.get(1).matches("ip=127\\.0\\.0\\.1 sport=" + openPort + " flags=SA seq=0 rtt=\\d+\\.\\d{3} ms"),
+        assertTrue(lines.get(1).matches("ip=127\\.0\\.0\\.1 port=" + openPort + " connect=open seq=0 rtt=\\d+\\.\\d{3} ms"),
                 lines.get(1));
         assertTrue(lines.contains("2 packets transmitted, 2 packets received, 0% packet loss"), r.stdout());
     }
@@ -192,16 +192,17 @@ class SynProbeLoopbackTest {
         String first = r.stdout().lines().findFirst().orElse("");
         assertTrue(first.contains("timing connect(): raw SYN probes unavailable: libpcap could not be loaded"),
                 first);
-        assertTrue(r.stdout().contains("flags=SA seq=0"), r.stdout());
+        assertTrue(r.stdout().contains("connect=open seq=0"), r.stdout());
+        assertTrue(!r.stdout().contains("flags="), "no flags it never saw: " + r.stdout());
     }
 
     @Test
     void connectModeReportsSynAckAndRst() throws Exception {
         List<String> open = probe("127.0.0.1", "-p", String.valueOf(openPort), "-c", "2", "-i", "10ms");
         assertTrue(open.get(0).contains("timing connect() (--syn for raw SYN probes)"), open.get(0));
-        assertTrue(open.get(1).startsWith("ip=127.0.0.1 sport=" + openPort + " flags=SA seq=0 rtt="), open.get(1));
+        assertTrue(open.get(1).startsWith("ip=127.0.0.1 port=" + openPort + " connect=open seq=0 rtt="), open.get(1));
         List<String> closed = probe("127.0.0.1", "-p", String.valueOf(closedPort), "-c", "1");
-        assertTrue(closed.get(1).startsWith("ip=127.0.0.1 sport=" + closedPort + " flags=RA seq=0 rtt="),
+        assertTrue(closed.get(1).startsWith("ip=127.0.0.1 port=" + closedPort + " connect=refused seq=0 rtt="),
                 closed.get(1));
     }
 
