@@ -50,7 +50,7 @@ public final class ConnectionAnalyzer extends Handshake {
     private WindowLimitDetector windowLimits;
     /** Responses after idle held back by a restarted congestion window; from the responder's first data on. */
     private IdleRestartDetector idleRestarts;
-    private ConnectionRecord.OriginatorRule originatorRule;
+    private final ConnectionRecord.OriginatorRule originatorRule;
 
     private long firstTs = -1, lastTs = -1;
     private boolean closed;
@@ -91,7 +91,11 @@ public final class ConnectionAnalyzer extends Handshake {
     /** Only the state that decides where connections end (see {@link TcpEngine#boundariesOnly}). */
     private final boolean boundariesOnly;
 
-    ConnectionAnalyzer(ConnectionId id, Segment first, AnalysisSink sink, boolean boundariesOnly, FrameAnalysis fa) {
+    /**
+     * @param role who the client is ({@link RoleEvidence#decide}), also in {@code id}
+     */
+    ConnectionAnalyzer(ConnectionId id, Segment first, RoleEvidence.Role role, AnalysisSink sink,
+                       boolean boundariesOnly, FrameAnalysis fa) {
         super(first);
         this.id = id;
         this.sink = sink;
@@ -103,28 +107,8 @@ public final class ConnectionAnalyzer extends Handshake {
         b.addrHi = first.dstHi;
         b.addrLo = first.dstLo;
         b.port = first.dstPort;
-        originatorRule = originatorRule(first);
-        origIsA = senderIsOriginator(first);
-    }
-
-    /** How the originator of a connection whose first frame is {@code first} is decided. */
-    private static ConnectionRecord.OriginatorRule originatorRule(Segment first) {
-        int f = first.flags & (SYN | ACK);
-        if (f == SYN) {
-            return ConnectionRecord.OriginatorRule.SYN;
-        } else if (f == (SYN | ACK)) {
-            return ConnectionRecord.OriginatorRule.SYN_ACK;
-        } else if (first.srcPort < 1024 && first.dstPort >= 1024) {
-            return ConnectionRecord.OriginatorRule.WELL_KNOWN_PORT;
-        }
-        return ConnectionRecord.OriginatorRule.FIRST_PACKET;
-    }
-
-    /** Whether the sender of a connection's first frame is its originator (the client): decided once, by it. */
-    static boolean senderIsOriginator(Segment first) {
-        ConnectionRecord.OriginatorRule rule = originatorRule(first);
-        return rule != ConnectionRecord.OriginatorRule.SYN_ACK
-                && rule != ConnectionRecord.OriginatorRule.WELL_KNOWN_PORT;
+        originatorRule = role.rule();
+        origIsA = role.senderIsOriginator();
     }
 
     public ConnectionId id() {
