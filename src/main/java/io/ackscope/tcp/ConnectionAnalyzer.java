@@ -36,12 +36,17 @@ public final class ConnectionAnalyzer extends Handshake {
      * data-ACK round trip includes the client's ACK delay, so neither is less than the path); -1 without a handshake.
      */
     long clientLeg() {
+        long data = dataLeg(Side.ORIGINATOR);
         if (legClient < 0) {
-            return -1;
+            return pathRttTo(Side.ORIGINATOR);
         }
-        Summary.Acc resp = (origIsA ? b : a).dataRtt;
-        long data = resp == null ? -1 : resp.minOr(-1);
         return data >= 0 ? Math.min(legClient, data) : legClient;
+    }
+
+    @Override
+    long dataLeg(Side acker) {
+        Summary.Acc data = (acker == Side.ORIGINATOR) == origIsA ? b.dataRtt : a.dataRtt;
+        return data == null ? -1 : data.minOr(-1);
     }
 
     /** Loss-recovery episodes; created at the first data retransmission. */
