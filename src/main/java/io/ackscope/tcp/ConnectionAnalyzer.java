@@ -331,10 +331,14 @@ public final class ConnectionAnalyzer extends Handshake {
 
     /**
      * A full segment of {@code fwd}'s sender: the MSS its receiver {@code rev} announced, less the 12 bytes of the
-     * timestamps option when both sides use it; -1 when no MSS was seen.
+     * timestamps option when both sides use it; when neither side's SYN was captured (a connection open before the
+     * capture), the largest payload {@code fwd} sent so far; -1 when neither is known.
      */
     static int fullSize(Flow fwd, Flow rev) {
-        return rev.mss > 0 ? rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0) : -1;
+        if (rev.mss > 0) {
+            return rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0);
+        }
+        return !rev.synSeen && !fwd.synSeen && fwd.largestPayload > 0 ? fwd.largestPayload : -1;
     }
 
     /** Whether data segment {@code s} is a full one ({@link #fullSize}; false when no MSS was seen). */

@@ -99,6 +99,10 @@ final class Flow implements java.io.Serializable {
     int wscaleOption = -1;
     boolean sackPermitted;
     boolean timestamps;
+    /** This side's SYN or SYN/ACK was seen. */
+    boolean synSeen;
+    /** The largest payload this side sent so far (its full segment when no SYN told the MSS). */
+    int largestPayload;
 
     // TCP timestamp option RTT (pping): TSvals this side sent, waiting for the peer to echo them.
     static final int TSVAL_RING = 64;
@@ -185,6 +189,7 @@ final class Flow implements java.io.Serializable {
         packets++;
         frameBytes += s.frameLength;
         payloadBytes += s.payloadLength;
+        largestPayload = Math.max(largestPayload, s.payloadLength);
         if (firstTs < 0) {
             firstTs = s.timestampNanos;
         }
@@ -193,6 +198,7 @@ final class Flow implements java.io.Serializable {
 
     /** Records the options of this side's SYN or SYN/ACK. */
     void synOptions(Segment s) {
+        synSeen = true;
         if (s.mss >= 0) {
             mss = s.mss;
         }
