@@ -332,7 +332,8 @@ public final class ConnectionAnalyzer extends Handshake {
     /**
      * A full segment of {@code fwd}'s sender: the MSS its receiver {@code rev} announced, less the 12 bytes of the
      * timestamps option when both sides use it; when neither side's SYN was captured (a connection open before the
-     * capture), the largest payload {@code fwd} sent so far; -1 when neither is known.
+     * capture), the largest segment {@code fwd} sent that more data followed in the same flight
+     * ({@link Flow#largestPayload}); -1 when neither is known.
      */
     static int fullSize(Flow fwd, Flow rev) {
         if (rev.mss > 0) {
@@ -381,7 +382,11 @@ public final class ConnectionAnalyzer extends Handshake {
         }
     }
 
-    /** Loss-recovery episodes ({@link CauseDetector}), from the connection's first data retransmission on. */
+    /**
+     * Loss-recovery episodes ({@link CauseDetector}), from the connection's first data retransmission on, and the
+     * holes they fill: a hole opens at a data segment past the next expected byte (tshark's "previous segment not
+     * captured") and closes when the receiver acknowledges its end.
+     */
     private void recovery(Segment s, boolean fromA, Flow fwd, Flow rev) {
         if (fa.ackedSegments > 0) {
             rev.ackedAt = s.timestampNanos;
@@ -390,11 +395,20 @@ public final class ConnectionAnalyzer extends Handshake {
             causes = new CauseDetector(id);
         }
         if (causes != null) {
-            int si = sideOf(fromA).ordinal();
-            long timerWait = causes.frame(s, fa, si, fwd, fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1), sink);
+            Side sender = sideOf(fromA);
+            long timerWait = causes.frame(s, fa, sender.ordinal(), fwd,
+                    fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1), pathRttTo(sender), sink);
             if (timerWait > 0 && fa.rtoNanos > 0) {
                 retransmissionTimeout(s, fromA);
             }
+        }
+        if ((s.flags & ACK) != 0 && rev.holeTs >= 0 && Seq.ge(s.ack, rev.holeEnd)) {
+            rev.holeTs = -1;
+        }
+        if (s.payloadLength > 0 && fa.has(FrameAnalysis.LOST_SEGMENT) && fwd.holeTs < 0) {
+            fwd.holeTs = s.timestampNanos;
+            fwd.holeFrame = s.frameNumber;
+            fwd.holeEnd = s.seq;
         }
     }
 

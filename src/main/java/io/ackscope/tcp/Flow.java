@@ -99,9 +99,18 @@ final class Flow implements java.io.Serializable {
     int wscaleOption = -1;
     boolean sackPermitted;
     boolean timestamps;
+    /**
+     * A hole in this side's data as the capture saw it (a segment past the next expected byte arrived): when and in
+     * which frame that segment came, and where it started (the hole's end); -1 / none while there is no hole. The
+     * peer's ACK of the hole's end closes it.
+     */
+    long holeTs = -1, holeFrame = -1, holeEnd;
     /** This side's SYN or SYN/ACK was seen. */
     boolean synSeen;
-    /** The largest payload this side sent so far (its full segment when no SYN told the MSS). */
+    /**
+     * The largest payload this side sent that was followed by more of its data before the peer acknowledged it (a
+     * segment the MSS cut, not the end of a write): its full segment when no SYN told the MSS; 0 none yet.
+     */
     int largestPayload;
 
     // TCP timestamp option RTT (pping): TSvals this side sent, waiting for the peer to echo them.
@@ -189,7 +198,11 @@ final class Flow implements java.io.Serializable {
         packets++;
         frameBytes += s.frameLength;
         payloadBytes += s.payloadLength;
-        largestPayload = Math.max(largestPayload, s.payloadLength);
+        if (s.payloadLength > 0 && unacked.size > 0) {
+            int last = unacked.size - 1;
+            largestPayload = Math.max(largestPayload,
+                    Math.min(0xffff, Seq.diff(unacked.nextSeq[last], unacked.seq[last])));
+        }
         if (firstTs < 0) {
             firstTs = s.timestampNanos;
         }
