@@ -218,6 +218,7 @@ public final class ConnectionAnalyzer extends Handshake {
             closeState(s, fwd, rev);
             return;
         }
+        UnseenLoss.frame(id, s, fa, sideOf(fromA), fwd, rev, pathRttTo(sideOf(fromA)), sink);
         if (fa.hasAnalysis && tsFirstRtt != 0) {
             fa.initialRttNanos = tsFirstRtt;
             fa.initialRttShown = true;

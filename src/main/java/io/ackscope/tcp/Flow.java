@@ -105,6 +105,12 @@ final class Flow implements java.io.Serializable {
      * peer's ACK of the hole's end closes it.
      */
     long holeTs = -1, holeFrame = -1, holeEnd;
+    /** {@link UnseenLoss}: this side's last IP ID (-1 none), how many steps of one led to it, its last packet. */
+    int lastIpId = -1, ipIdRun;
+    long lastFrame = -1, lastPacketTs = -1;
+    /** This side's last captured packet carried data; when it last sent new data (-1 never). */
+    boolean lastWasData;
+    long newDataTs = -1;
     /** This side's SYN or SYN/ACK was seen. */
     boolean synSeen;
     /**
