@@ -248,7 +248,7 @@ public final class ConnectionAnalyzer extends Handshake {
         recovery(s, fromA, fwd, rev);
         windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
         idleRestarts = IdleRestartDetector.frame(idleRestarts, id, s, fa, sideOf(fromA), fwd, rev, sink);
-        exchange(s, fromA);
+        exchange(s, fromA, fwd);
         closeState(s, fwd, rev);
         sink.onFrame(s, fa);
     }
@@ -257,13 +257,17 @@ public final class ConnectionAnalyzer extends Handshake {
      * Request/response exchanges: data opens and extends them; the server's pure ACKs and request retransmissions
      * are what the response-time causes read.
      */
-    private void exchange(Segment s, boolean fromA) {
+    private void exchange(Segment s, boolean fromA, Flow fwd) {
         if (exchanges != null && s.payloadLength == 0 && (s.flags & (ACK | SYN | FIN | RST)) == ACK
                 && sideOf(fromA) == Side.RESPONDER) {
             exchanges.responderAck(s);
         }
         if (exchanges != null && s.payloadLength > 0 && fa.retransmission() && fromA == origIsA) {
             exchanges.originatorRetransmission();
+        }
+        if (exchanges != null && s.payloadLength > 0 && fa.retransmission() && fromA != origIsA
+                && fwd.holeTs >= 0 && Seq.lt(s.seq, fwd.holeEnd)) {
+            exchanges.responderFill(s);
         }
         if (s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE)) {
             if (exchanges == null) {
