@@ -108,8 +108,8 @@ final class Flow implements java.io.Serializable {
     /** {@link UnseenLoss}: this side's last IP ID (-1 none), how many steps of one led to it, its last packet. */
     int lastIpId = -1, ipIdRun;
     long lastFrame = -1, lastPacketTs = -1;
-    /** This side's last captured packet carried data; when it last sent new data (-1 never). */
-    boolean lastWasData;
+    /** This side's last captured packet carried a full segment; when it last sent new data (-1 never). */
+    boolean lastWasFull;
     long newDataTs = -1;
     /** This side's SYN or SYN/ACK was seen. */
     boolean synSeen;

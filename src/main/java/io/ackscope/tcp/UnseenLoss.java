@@ -9,8 +9,11 @@ package io.ackscope.tcp;
  * <p>A data segment counts when it is in order (not flagged a retransmission, nor past a hole: those are
  * {@link CauseDetector}'s), the sender's IP IDs rose by exactly one over its last {@link #SEQUENTIAL} captured
  * packets (a sender that randomises or zeroes them never counts), its ID now skips 1 to {@link #MAX_UNSEEN}
- * packets, the sender's previous captured packet carried data and the peer sent no new data since (the response
- * was under way, not idle waiting for a request). The wait since that previous packet is the time lost; it is an
+ * packets, the sender's previous captured packet carried a full segment ({@link ConnectionAnalyzer#fullSize}: the
+ * response was cut by the MSS and had more to come, not ended by a write) and the peer sent no new data since (the
+ * response was under way, not idle waiting for a request). The full-segment condition also keeps out the hosts
+ * whose IP IDs are one counter for all their traffic, seen here as sequential until an application pause lets
+ * other packets take IDs (seen in the corpus: hadooppcap__reversedtest.pcap, a UDP stream from the same host). The wait since that previous packet is the time lost; it is an
  * RTO when it is at least the minimum RTO and the path RTT to the sender plus half of it (as for holes), a
  * tail-loss probe's recovery when it is at least twice that RTT and {@link #MIN_PROBE_NANOS}; a shorter one is
  * taken for packets the capture dropped and reported as nothing.
@@ -42,7 +45,7 @@ final class UnseenLoss {
             if (step == 1) {
                 fwd.ipIdRun = Math.min(fwd.ipIdRun + 1, SEQUENTIAL);
             } else {
-                if (step >= 2 && step <= MAX_UNSEEN + 1 && fwd.ipIdRun >= SEQUENTIAL && newData && fwd.lastWasData
+                if (step >= 2 && step <= MAX_UNSEEN + 1 && fwd.ipIdRun >= SEQUENTIAL && newData && fwd.lastWasFull
                         && rev.newDataTs < fwd.lastPacketTs) {
                     lateSegment(id, s, sender, fwd, step - 1, now - fwd.lastPacketTs, pathRtt, sink);
                 }
@@ -50,7 +53,8 @@ final class UnseenLoss {
             }
         }
         fwd.lastIpId = s.ipId;
-        fwd.lastWasData = s.payloadLength > 0;
+        int full = ConnectionAnalyzer.fullSize(fwd, rev);
+        fwd.lastWasFull = s.payloadLength > 0 && full > 0 && s.payloadLength >= full;
         if (newData) {
             fwd.newDataTs = now;
         }
