@@ -514,7 +514,7 @@ public final class ConnectionAnalyzer extends Handshake {
                 ? ConnectionRecord.EndReason.CLOSED : reason;
         ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
-                vantage(), state, history.render(origIsA), why, Summary.Acc.build(o.dataRtt),
+                vantage(), state, (origIsA ? "" : "^") + history.render(origIsA), why, Summary.Acc.build(o.dataRtt),
                 Summary.Acc.build(r.dataRtt), Summary.Acc.build(tsRtt), stalls == null ? 0 : stalls.count,
                 stalls == null ? 0 : stalls.nanos,
                 exchanges == null ? 0 : exchanges.count(), exchanges == null ? Summary.EMPTY : exchanges.ttfb(),

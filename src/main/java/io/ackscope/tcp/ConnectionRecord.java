@@ -25,7 +25,8 @@ package io.ackscope.tcp;
  *                            SHR, OTH)
  * @param history             Zeek-style history: S syn, H syn/ack, A pure ack, D data, F fin, R rst, T retransmission,
  *                            W zero window, Q syn+fin, I inconsistent flags; upper case = originator, T and W repeat
- *                            at 1, 10, 100, ... occurrences
+ *                            at 1, 10, 100, ... occurrences; a leading ^ when the first frame came from the
+ *                            responder (Zeek's mark of roles flipped from the first packet's)
  * @param endReason           why the record was emitted
  * @param dataRttFromOrig     RTT samples of originator data acknowledged by the responder
  * @param dataRttFromResp     RTT samples of responder data acknowledged by the originator
