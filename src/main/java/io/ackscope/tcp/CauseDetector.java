@@ -35,7 +35,10 @@ import java.util.Arrays;
  * sends on the filling segment's arrival; that is the time the data could not advance. It is an RTO when a hole
  * lasted at least the minimum RTO and at least the path RTT to the sender plus half of it (Linux's RTO is the
  * smoothed RTT plus at least 200 ms; fast recovery fills a hole about one RTT after the segment that revealed it,
- * the receiver's duplicate ACKs having reached the sender), otherwise fast recovery.
+ * the receiver's duplicate ACKs having reached the sender), and the receiver sent fewer than
+ * {@link #FAST_RECOVERY_DUPACKS} duplicate ACKs while it was open; otherwise fast recovery. (A fast retransmission
+ * lost in turn, then resent by the timer after enough duplicate ACKs, is called fast recovery: its time is right,
+ * its name is not.)
  */
 final class CauseDetector implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -51,6 +54,13 @@ final class CauseDetector implements java.io.Serializable {
      * original, and the receiver may ACK other data first (seen: 2 ACKs later, sample-pcaps/lab-cause-zero-window).
      */
     static final int DSACK_ACKS = 4;
+
+    /**
+     * Duplicate ACKs that start fast recovery (RFC 5681 3.2, Linux's tcp_reordering default): a receiver that sent
+     * this many while a hole was open gave the sender what fast recovery needs, so a long hole is that recovery
+     * slowed by a queue, not a timeout.
+     */
+    static final int FAST_RECOVERY_DUPACKS = 3;
 
     private final ConnectionId id;
     private final Episode[] open = new Episode[2];
@@ -81,7 +91,8 @@ final class CauseDetector implements java.io.Serializable {
     /**
      * Segment {@code s} from side {@code si} (0 = originator) after the sequence analysis: {@code fwd} is its flow,
      * {@code minRtt} its minimum data RTT so far (-1 unknown), {@code pathRtt} the round trip from the capture
-     * point to the sender (-1 unknown).
+     * point to the sender (the larger of its handshake leg and its timestamp echo when the hole opened, so that a
+     * queue's delay counts; -1 unknown).
      *
      * @return the sender's timer wait when {@code s} is a retransmission by timeout (a wait of the minimum RTO or
      *         more), else -1
@@ -137,7 +148,8 @@ final class CauseDetector implements java.io.Serializable {
         if (fills && e.atReceiver) {
             long hole = now - fwd.holeTs;
             e.longestHole = Math.max(e.longestHole, hole);
-            e.rtoHole |= hole >= MIN_RTO_NANOS && (pathRtt < 0 || hole >= pathRtt + MIN_RTO_NANOS / 2);
+            e.rtoHole |= hole >= MIN_RTO_NANOS && (pathRtt < 0 || hole >= pathRtt + MIN_RTO_NANOS / 2)
+                    && fwd.holeDupAcks < FAST_RECOVERY_DUPACKS;
         }
         e.addFrame(s.frameNumber);
         e.retransmissions++;

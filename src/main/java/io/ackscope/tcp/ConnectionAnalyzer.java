@@ -296,6 +296,7 @@ public final class ConnectionAnalyzer extends Handshake {
             if ((s.flags & ACK) != 0 && s.tsEcr != 0) {
                 long sent = rev.takeEchoed(s.tsEcr);
                 if (sent >= 0 && now > sent) {
+                    fwd.echoRtt = now - sent;
                     tsRtt = Summary.Acc.add(tsRtt, now - sent);
                     sink.onRttSample(new RttSample(id, now, s.frameNumber, RttSample.Kind.TIMESTAMP_ECHO,
                             sideOf(!fromA), now - sent, false));
@@ -402,18 +403,23 @@ public final class ConnectionAnalyzer extends Handshake {
         if (causes != null) {
             Side sender = sideOf(fromA);
             long timerWait = causes.frame(s, fa, sender.ordinal(), fwd,
-                    fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1), pathRttTo(sender), sink);
+                    fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1),
+                    Math.max(pathRttTo(sender), fwd.holeTs >= 0 ? fwd.holeRtt : -1), sink);
             if (timerWait > 0 && fa.rtoNanos > 0) {
                 retransmissionTimeout(s, fromA);
             }
         }
         if ((s.flags & ACK) != 0 && rev.holeTs >= 0 && Seq.ge(s.ack, rev.holeEnd)) {
             rev.holeTs = -1;
+        } else if (rev.holeTs >= 0 && fa.has(FrameAnalysis.DUPLICATE_ACK)) {
+            rev.holeDupAcks++;
         }
         if (s.payloadLength > 0 && fa.has(FrameAnalysis.LOST_SEGMENT) && fwd.holeTs < 0) {
             fwd.holeTs = s.timestampNanos;
             fwd.holeFrame = s.frameNumber;
             fwd.holeEnd = s.seq;
+            fwd.holeRtt = fwd.echoRtt;
+            fwd.holeDupAcks = 0;
         }
     }
 

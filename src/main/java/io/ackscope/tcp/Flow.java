@@ -105,12 +105,21 @@ final class Flow implements java.io.Serializable {
      * peer's ACK of the hole's end closes it.
      */
     long holeTs = -1, holeFrame = -1, holeEnd;
+    /** Duplicate ACKs the peer sent while the current hole was open. */
+    int holeDupAcks;
     /** {@link UnseenLoss}: this side's last IP ID (-1 none), how many steps of one led to it, its last packet. */
     int lastIpId = -1, ipIdRun;
     long lastFrame = -1, lastPacketTs = -1;
     /** This side's last captured packet carried a full segment; when it last sent new data (-1 never). */
     boolean lastWasFull;
     long newDataTs = -1;
+    /**
+     * The latest round trip from the capture point to this side and back measured by a TCP timestamp this side
+     * echoed (-1 none): the path as it is now, queues included, where the handshake's leg is the path when idle.
+     */
+    long echoRtt = -1;
+    /** {@link #echoRtt} when the current hole opened: the path the hole's wait is held against (-1 none). */
+    long holeRtt = -1;
     /** This side's SYN or SYN/ACK was seen. */
     boolean synSeen;
     /**
