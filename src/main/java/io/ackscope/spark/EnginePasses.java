@@ -10,6 +10,7 @@ import io.ackscope.spark.engine.EngineTask;
 import io.ackscope.spark.engine.NatPairs;
 import io.ackscope.spark.engine.SegmentShuffle;
 import io.ackscope.spark.engine.VantagePlan;
+import io.ackscope.tcp.RoleEvidence;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -89,12 +90,14 @@ final class EnginePasses {
         t = System.nanoTime();
         spark.sparkContext().setJobDescription(Analyze.PASS2);
         Broadcast<long[]> ranksB = jsc.broadcast(ranks);
+        Broadcast<RoleEvidence[]> rolesB = jsc.broadcast(EngineTask.roles(pass1, numbering.sources()));
         Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
         Broadcast<VantagePlan> planB = pairs == null ? null : jsc.broadcast(pairs);
         String staging = out.staging().toString();
         List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, ranksB.value(), revived,
-                        rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value(), carry))
+                        rankedB.value(), planB == null ? null : planB.value(), staging, confB.value().value(), carry,
+                        rolesB.value()))
                 .iterator(), false).collect();
         if (natRows != null) {
             int first = inFileOrder.getNumPartitions();

@@ -121,7 +121,11 @@ public final class EngineTables {
                 + "connection's source (`capture_files`)."));
         c.add(new Column("first_frame", LONG, false, "", "Frame number of its first frame" + FRAME_FILE));
         c.add(new Column("originator_rule", STRING, false, "",
-                "How the client (originator) was decided: SYN, SYN_ACK, FIRST_PACKET, WELL_KNOWN_PORT."));
+                "How the client (originator) was decided, the first rule that applied, in this order: SYN, "
+                        + "SYN_ACK, LISTENER (the peer answered other connections' SYNs in the source), APPLICATION "
+                        + "(HTTP request or status line, TLS ClientHello or ServerHello), WELL_KNOWN_PORT (exactly "
+                        + "one port below 1024), EPHEMERAL_PORT (exactly one port 32768 or more), FIRST_PACKET "
+                        + "(docs/causes.md, Roles)."));
         c.add(new Column("first_time", TIMESTAMP, false, "", "First frame."));
         c.add(new Column("last_time", TIMESTAMP, false, "", "Last frame."));
         c.add(new Column("duration_us", LONG, false, "µs", "Last frame - first frame."));
@@ -138,7 +142,8 @@ public final class EngineTables {
         c.add(new Column("conn_state", STRING, false, "", "Zeek-style conn_state (S0, S1, SF, REJ, RSTO, ...)."));
         c.add(new Column("history", STRING, false, "",
                 "Zeek-style history (S syn, H syn/ack, A ack, D data, F fin, R rst, T retransmission, W zero window; "
-                        + "upper case = client)."));
+                        + "upper case = client; a leading ^ when the first frame came from the server, as Zeek marks a "
+                        + "flip)."));
         c.add(new Column("end_reason", STRING, false, "",
                 "Why the record was emitted: CLOSED, PORT_REUSED, IDLE_TIMEOUT, END_OF_INPUT."));
         side(c, "client_", "Client (originator)");

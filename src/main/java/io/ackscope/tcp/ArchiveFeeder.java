@@ -62,7 +62,7 @@ public final class ArchiveFeeder {
         int i = 0;
         while (i < all.size()) {
             int source = all.get(i).source();
-            TcpEngine engine = new TcpEngine(sinks.apply(source));
+            TcpEngine engine = new TcpEngine(sinks.apply(source)).roles(roleEvidence(all, i, source));
             List<FileRead> earlier = new ArrayList<>();
             FileFrames numbering = null;
             long lastFrame = 0;
@@ -111,6 +111,25 @@ public final class ArchiveFeeder {
     }
 
     /** The frames of {@code later} that the earlier files of its source overlapping it hold. */
+    /**
+     * The first pass over one source's files (from {@code from}): what they show of who serves
+     * ({@link RoleEvidence}), so that connections already open when the capture started get their roles from the
+     * whole source. Duplicates of earlier files count once at most, which the sets make harmless; a damaged file
+     * gives what it had before the damage (the real pass reports it).
+     */
+    private RoleEvidence roleEvidence(List<Archive.Member> all, int from, int source) throws IOException {
+        RoleEvidence ev = new RoleEvidence();
+        for (int j = from; j < all.size() && all.get(j).source() == source; j++) {
+            Archive.Member m = all.get(j);
+            try (CaptureReader r = store.openCapture(m.path())) {
+                new CaptureFeeder().feed(r, m.index(), FileFrames.FIRST, ev::observe);
+            } catch (CaptureException e) {
+                // the frames before the damage were noted
+            }
+        }
+        return ev;
+    }
+
     private long[] duplicates(List<FileRead> earlier, Archive.Member later) throws IOException {
         List<String> overlapping = new ArrayList<>();
         for (FileRead e : earlier) {

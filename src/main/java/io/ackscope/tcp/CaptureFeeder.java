@@ -42,6 +42,17 @@ public final class CaptureFeeder {
      */
     public void feed(CaptureReader reader, int fileIndex, FileFrames numbering, TcpEngine engine)
             throws IOException, CaptureException {
+        feed(reader, fileIndex, numbering, (java.util.function.Consumer<Segment>) engine::accept);
+    }
+
+    /**
+     * {@link #feed(CaptureReader, int, FileFrames, TcpEngine)} to any consumer of segments (the segment is reused:
+     * its values are valid until the consumer returns).
+     *
+     * @throws CaptureException the file is damaged; frames before the damage were fed
+     */
+    public void feed(CaptureReader reader, int fileIndex, FileFrames numbering,
+                     java.util.function.Consumer<Segment> engine) throws IOException, CaptureException {
         while (reader.next()) {
             frames++;
             long ts = reader.timestampNanos();

@@ -25,7 +25,20 @@ import java.util.Arrays;
  *   <li>tshark's spurious flag (all of it already ACKed), or a D-SACK from the peer covering the retransmitted
  *       bytes on the covering ACK or the one after: spurious.</li>
  * </ul>
- * The episode's cause is the costliest kind in it: RTO, else probe, else fast, else spurious.
+ * The episode's cause is the costliest kind in it: RTO, else probe, else fast, else spurious. Its time lost is
+ * from the first original transmission to the covering ACK, less the sender's smallest data RTT.
+ *
+ * <p><b>At the receiver</b> (or anywhere past the loss) the original of a lost segment was never captured: what the
+ * capture shows is a hole, a data segment past the next expected byte ({@link Flow#holeTs}), and later the
+ * retransmission that fills it. An episode whose first retransmission fills a hole whose original was not seen is
+ * timed by the hole: from the arrival of the first segment past the gap to the covering ACK, which the receiver
+ * sends on the filling segment's arrival; that is the time the data could not advance. It is an RTO when a hole
+ * lasted at least the minimum RTO and at least the path RTT to the sender plus half of it (Linux's RTO is the
+ * smoothed RTT plus at least 200 ms; fast recovery fills a hole about one RTT after the segment that revealed it,
+ * the receiver's duplicate ACKs having reached the sender), and the receiver sent fewer than
+ * {@link #FAST_RECOVERY_DUPACKS} duplicate ACKs while it was open; otherwise fast recovery. (A fast retransmission
+ * lost in turn, then resent by the timer after enough duplicate ACKs, is called fast recovery: its time is right,
+ * its name is not.)
  */
 final class CauseDetector implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
@@ -41,6 +54,13 @@ final class CauseDetector implements java.io.Serializable {
      * original, and the receiver may ACK other data first (seen: 2 ACKs later, sample-pcaps/lab-cause-zero-window).
      */
     static final int DSACK_ACKS = 4;
+
+    /**
+     * Duplicate ACKs that start fast recovery (RFC 5681 3.2, Linux's tcp_reordering default): a receiver that sent
+     * this many while a hole was open gave the sender what fast recovery needs, so a long hole is that recovery
+     * slowed by a queue, not a timeout.
+     */
+    static final int FAST_RECOVERY_DUPACKS = 3;
 
     private final ConnectionId id;
     private final Episode[] open = new Episode[2];
@@ -70,17 +90,19 @@ final class CauseDetector implements java.io.Serializable {
 
     /**
      * Segment {@code s} from side {@code si} (0 = originator) after the sequence analysis: {@code fwd} is its flow,
-     * {@code minRtt} its minimum data RTT so far (-1 unknown).
+     * {@code minRtt} its minimum data RTT so far (-1 unknown), {@code pathRtt} the round trip from the capture
+     * point to the sender (the larger of its handshake leg and its timestamp echo when the hole opened, so that a
+     * queue's delay counts; -1 unknown).
      *
      * @return the sender's timer wait when {@code s} is a retransmission by timeout (a wait of the minimum RTO or
      *         more), else -1
      */
-    long frame(Segment s, FrameAnalysis fa, int si, Flow fwd, long minRtt, AnalysisSink sink) {
+    long frame(Segment s, FrameAnalysis fa, int si, Flow fwd, long minRtt, long pathRtt, AnalysisSink sink) {
         if ((s.flags & ACK) != 0) {
             peerAck(s, 1 - si, sink);
         }
         if (s.payloadLength > 0 && fa.retransmission()) {
-            return retransmission(s, fa, si, fwd, minRtt, sink);
+            return retransmission(s, fa, si, fwd, minRtt, pathRtt, sink);
         }
         return -1;
     }
@@ -105,19 +127,29 @@ final class CauseDetector implements java.io.Serializable {
         }
     }
 
-    private long retransmission(Segment s, FrameAnalysis fa, int si, Flow fwd, long minRtt, AnalysisSink sink) {
+    private long retransmission(Segment s, FrameAnalysis fa, int si, Flow fwd, long minRtt, long pathRtt,
+                                AnalysisSink sink) {
         long now = s.timestampNanos;
         long end = Seq.add(s.seq, s.payloadLength);
         int orig = original(fwd.unacked, s.seq, end, s.frameNumber);
         long origTs = orig >= 0 ? fwd.unacked.ts[orig] : now;
+        boolean fills = orig < 0 && fwd.holeTs >= 0 && Seq.lt(s.seq, fwd.holeEnd);
         Episode e = open[si];
         if (e == null) {
             if (closed[si] != null) {
                 emit(closed[si], sink);
                 closed[si] = null;
             }
-            e = new Episode(si, origTs, orig >= 0 ? fwd.unacked.frame[orig] : -1, s.seq, end, minRtt);
+            e = fills ? new Episode(si, fwd.holeTs, fwd.holeFrame, s.seq, end, minRtt)
+                    : new Episode(si, origTs, orig >= 0 ? fwd.unacked.frame[orig] : -1, s.seq, end, minRtt);
+            e.atReceiver = fills;
             open[si] = e;
+        }
+        if (fills && e.atReceiver) {
+            long hole = now - fwd.holeTs;
+            e.longestHole = Math.max(e.longestHole, hole);
+            e.rtoHole |= hole >= MIN_RTO_NANOS && (pathRtt < 0 || hole >= pathRtt + MIN_RTO_NANOS / 2)
+                    && fwd.holeDupAcks < FAST_RECOVERY_DUPACKS;
         }
         e.addFrame(s.frameNumber);
         e.retransmissions++;
@@ -211,6 +243,10 @@ final class CauseDetector implements java.io.Serializable {
     }
 
     private void emit(Episode e, AnalysisSink sink) {
+        if (e.atReceiver) {
+            emitAtReceiver(e, sink);
+            return;
+        }
         Cause cause = e.spurious && e.rto == 0 ? Cause.SPURIOUS_RETRANSMISSION
                 : e.rto > 0 ? Cause.RTO
                 : e.probe ? Cause.TAIL_LOSS_PROBE
@@ -223,6 +259,13 @@ final class CauseDetector implements java.io.Serializable {
                 lost, count, Arrays.copyOf(e.frames, e.frameCount)));
     }
 
+    /** An episode seen past the loss (see the class comment): timed by its holes, told apart by their length. */
+    private void emitAtReceiver(Episode e, AnalysisSink sink) {
+        Cause cause = e.rtoHole ? Cause.RTO : Cause.FAST_RETRANSMIT;
+        sink.onCause(new CauseEvent(id, cause, e.side == 0 ? Side.ORIGINATOR : Side.RESPONDER, e.startTs, e.endTs,
+                Math.max(0, e.endTs - e.startTs), e.retransmissions, Arrays.copyOf(e.frames, e.frameCount)));
+    }
+
     /** One recovery episode of one sender. */
     static final class Episode implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
@@ -232,6 +275,9 @@ final class CauseDetector implements java.io.Serializable {
         long lowSeq, highEnd, endTs, lastTs, lastRtoWait;
         int retransmissions, fast, rto, spuriousOnly, acksAfter, firstFiringSegments;
         boolean probe, spurious, firstFiringTail;
+        /** Seen past the loss: timed by holes ({@link #emitAtReceiver}); a hole long enough to be an RTO's. */
+        boolean atReceiver, rtoHole;
+        long longestHole;
         final long[] frames = new long[CauseEvent.MAX_FRAMES];
         int frameCount;
 

@@ -36,12 +36,17 @@ public final class ConnectionAnalyzer extends Handshake {
      * data-ACK round trip includes the client's ACK delay, so neither is less than the path); -1 without a handshake.
      */
     long clientLeg() {
+        long data = dataLeg(Side.ORIGINATOR);
         if (legClient < 0) {
-            return -1;
+            return pathRttTo(Side.ORIGINATOR);
         }
-        Summary.Acc resp = (origIsA ? b : a).dataRtt;
-        long data = resp == null ? -1 : resp.minOr(-1);
         return data >= 0 ? Math.min(legClient, data) : legClient;
+    }
+
+    @Override
+    long dataLeg(Side acker) {
+        Summary.Acc data = (acker == Side.ORIGINATOR) == origIsA ? b.dataRtt : a.dataRtt;
+        return data == null ? -1 : data.minOr(-1);
     }
 
     /** Loss-recovery episodes; created at the first data retransmission. */
@@ -50,7 +55,7 @@ public final class ConnectionAnalyzer extends Handshake {
     private WindowLimitDetector windowLimits;
     /** Responses after idle held back by a restarted congestion window; from the responder's first data on. */
     private IdleRestartDetector idleRestarts;
-    private ConnectionRecord.OriginatorRule originatorRule;
+    private final ConnectionRecord.OriginatorRule originatorRule;
 
     private long firstTs = -1, lastTs = -1;
     private boolean closed;
@@ -91,7 +96,11 @@ public final class ConnectionAnalyzer extends Handshake {
     /** Only the state that decides where connections end (see {@link TcpEngine#boundariesOnly}). */
     private final boolean boundariesOnly;
 
-    ConnectionAnalyzer(ConnectionId id, Segment first, AnalysisSink sink, boolean boundariesOnly, FrameAnalysis fa) {
+    /**
+     * @param role who the client is ({@link RoleEvidence#decide}), also in {@code id}
+     */
+    ConnectionAnalyzer(ConnectionId id, Segment first, RoleEvidence.Role role, AnalysisSink sink,
+                       boolean boundariesOnly, FrameAnalysis fa) {
         super(first);
         this.id = id;
         this.sink = sink;
@@ -103,28 +112,8 @@ public final class ConnectionAnalyzer extends Handshake {
         b.addrHi = first.dstHi;
         b.addrLo = first.dstLo;
         b.port = first.dstPort;
-        originatorRule = originatorRule(first);
-        origIsA = senderIsOriginator(first);
-    }
-
-    /** How the originator of a connection whose first frame is {@code first} is decided. */
-    private static ConnectionRecord.OriginatorRule originatorRule(Segment first) {
-        int f = first.flags & (SYN | ACK);
-        if (f == SYN) {
-            return ConnectionRecord.OriginatorRule.SYN;
-        } else if (f == (SYN | ACK)) {
-            return ConnectionRecord.OriginatorRule.SYN_ACK;
-        } else if (first.srcPort < 1024 && first.dstPort >= 1024) {
-            return ConnectionRecord.OriginatorRule.WELL_KNOWN_PORT;
-        }
-        return ConnectionRecord.OriginatorRule.FIRST_PACKET;
-    }
-
-    /** Whether the sender of a connection's first frame is its originator (the client): decided once, by it. */
-    static boolean senderIsOriginator(Segment first) {
-        ConnectionRecord.OriginatorRule rule = originatorRule(first);
-        return rule != ConnectionRecord.OriginatorRule.SYN_ACK
-                && rule != ConnectionRecord.OriginatorRule.WELL_KNOWN_PORT;
+        originatorRule = role.rule();
+        origIsA = role.senderIsOriginator();
     }
 
     public ConnectionId id() {
@@ -240,6 +229,7 @@ public final class ConnectionAnalyzer extends Handshake {
             closeState(s, fwd, rev);
             return;
         }
+        UnseenLoss.frame(id, s, fa, sideOf(fromA), fwd, rev, pathRttTo(sideOf(fromA)), sink);
         if (fa.hasAnalysis && tsFirstRtt != 0) {
             fa.initialRttNanos = tsFirstRtt;
             fa.initialRttShown = true;
@@ -269,7 +259,7 @@ public final class ConnectionAnalyzer extends Handshake {
         recovery(s, fromA, fwd, rev);
         windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
         idleRestarts = IdleRestartDetector.frame(idleRestarts, id, s, fa, sideOf(fromA), fwd, rev, sink);
-        exchange(s, fromA);
+        exchange(s, fromA, fwd);
         closeState(s, fwd, rev);
         sink.onFrame(s, fa);
     }
@@ -278,13 +268,17 @@ public final class ConnectionAnalyzer extends Handshake {
      * Request/response exchanges: data opens and extends them; the server's pure ACKs and request retransmissions
      * are what the response-time causes read.
      */
-    private void exchange(Segment s, boolean fromA) {
+    private void exchange(Segment s, boolean fromA, Flow fwd) {
         if (exchanges != null && s.payloadLength == 0 && (s.flags & (ACK | SYN | FIN | RST)) == ACK
                 && sideOf(fromA) == Side.RESPONDER) {
             exchanges.responderAck(s);
         }
         if (exchanges != null && s.payloadLength > 0 && fa.retransmission() && fromA == origIsA) {
             exchanges.originatorRetransmission();
+        }
+        if (exchanges != null && s.payloadLength > 0 && fa.retransmission() && fromA != origIsA
+                && fwd.holeTs >= 0 && Seq.lt(s.seq, fwd.holeEnd)) {
+            exchanges.responderFill(s);
         }
         if (s.payloadLength > 0 && !fa.retransmission() && !fa.has(FrameAnalysis.KEEP_ALIVE)) {
             if (exchanges == null) {
@@ -313,6 +307,7 @@ public final class ConnectionAnalyzer extends Handshake {
             if ((s.flags & ACK) != 0 && s.tsEcr != 0) {
                 long sent = rev.takeEchoed(s.tsEcr);
                 if (sent >= 0 && now > sent) {
+                    fwd.echoRtt = now - sent;
                     tsRtt = Summary.Acc.add(tsRtt, now - sent);
                     sink.onRttSample(new RttSample(id, now, s.frameNumber, RttSample.Kind.TIMESTAMP_ECHO,
                             sideOf(!fromA), now - sent, false));
@@ -353,10 +348,15 @@ public final class ConnectionAnalyzer extends Handshake {
 
     /**
      * A full segment of {@code fwd}'s sender: the MSS its receiver {@code rev} announced, less the 12 bytes of the
-     * timestamps option when both sides use it; -1 when no MSS was seen.
+     * timestamps option when both sides use it; when neither side's SYN was captured (a connection open before the
+     * capture), the largest segment {@code fwd} sent that more data followed in the same flight
+     * ({@link Flow#largestPayload}); -1 when neither is known.
      */
     static int fullSize(Flow fwd, Flow rev) {
-        return rev.mss > 0 ? rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0) : -1;
+        if (rev.mss > 0) {
+            return rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0);
+        }
+        return !rev.synSeen && !fwd.synSeen && fwd.largestPayload > 0 ? fwd.largestPayload : -1;
     }
 
     /** Whether data segment {@code s} is a full one ({@link #fullSize}; false when no MSS was seen). */
@@ -399,7 +399,11 @@ public final class ConnectionAnalyzer extends Handshake {
         }
     }
 
-    /** Loss-recovery episodes ({@link CauseDetector}), from the connection's first data retransmission on. */
+    /**
+     * Loss-recovery episodes ({@link CauseDetector}), from the connection's first data retransmission on, and the
+     * holes they fill: a hole opens at a data segment past the next expected byte (tshark's "previous segment not
+     * captured") and closes when the receiver acknowledges its end.
+     */
     private void recovery(Segment s, boolean fromA, Flow fwd, Flow rev) {
         if (fa.ackedSegments > 0) {
             rev.ackedAt = s.timestampNanos;
@@ -408,11 +412,25 @@ public final class ConnectionAnalyzer extends Handshake {
             causes = new CauseDetector(id);
         }
         if (causes != null) {
-            int si = sideOf(fromA).ordinal();
-            long timerWait = causes.frame(s, fa, si, fwd, fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1), sink);
+            Side sender = sideOf(fromA);
+            long timerWait = causes.frame(s, fa, sender.ordinal(), fwd,
+                    fwd.dataRtt == null ? -1 : fwd.dataRtt.minOr(-1),
+                    Math.max(pathRttTo(sender), fwd.holeTs >= 0 ? fwd.holeRtt : -1), sink);
             if (timerWait > 0 && fa.rtoNanos > 0) {
                 retransmissionTimeout(s, fromA);
             }
+        }
+        if ((s.flags & ACK) != 0 && rev.holeTs >= 0 && Seq.ge(s.ack, rev.holeEnd)) {
+            rev.holeTs = -1;
+        } else if (rev.holeTs >= 0 && fa.has(FrameAnalysis.DUPLICATE_ACK)) {
+            rev.holeDupAcks++;
+        }
+        if (s.payloadLength > 0 && fa.has(FrameAnalysis.LOST_SEGMENT) && fwd.holeTs < 0) {
+            fwd.holeTs = s.timestampNanos;
+            fwd.holeFrame = s.frameNumber;
+            fwd.holeEnd = s.seq;
+            fwd.holeRtt = fwd.echoRtt;
+            fwd.holeDupAcks = 0;
         }
     }
 
@@ -513,7 +531,7 @@ public final class ConnectionAnalyzer extends Handshake {
                 ? ConnectionRecord.EndReason.CLOSED : reason;
         ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
-                vantage(), state, history.render(origIsA), why, Summary.Acc.build(o.dataRtt),
+                vantage(), state, (origIsA ? "" : "^") + history.render(origIsA), why, Summary.Acc.build(o.dataRtt),
                 Summary.Acc.build(r.dataRtt), Summary.Acc.build(tsRtt), stalls == null ? 0 : stalls.count,
                 stalls == null ? 0 : stalls.nanos,
                 exchanges == null ? 0 : exchanges.count(), exchanges == null ? Summary.EMPTY : exchanges.ttfb(),

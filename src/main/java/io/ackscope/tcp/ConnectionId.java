@@ -21,10 +21,10 @@ public record ConnectionId(long stream, int firstFileIndex, long firstFrameNumbe
                            int clientPort, String serverIp, int serverPort) implements java.io.Serializable {
 
     /** The id of the connection whose first frame is {@code first}, its client decided as the analyzer does. */
-    static ConnectionId of(long stream, Segment first) {
+    static ConnectionId of(long stream, Segment first, RoleEvidence.Role role) {
         String src = Addresses.format(first.srcHi, first.srcLo);
         String dst = Addresses.format(first.dstHi, first.dstLo);
-        if (ConnectionAnalyzer.senderIsOriginator(first)) {
+        if (role.senderIsOriginator()) {
             return new ConnectionId(stream, first.fileIndex, first.frameNumber, first.timestampNanos, src,
                     first.srcPort, dst, first.dstPort);
         }

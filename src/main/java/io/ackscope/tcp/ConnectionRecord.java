@@ -25,7 +25,8 @@ package io.ackscope.tcp;
  *                            SHR, OTH)
  * @param history             Zeek-style history: S syn, H syn/ack, A pure ack, D data, F fin, R rst, T retransmission,
  *                            W zero window, Q syn+fin, I inconsistent flags; upper case = originator, T and W repeat
- *                            at 1, 10, 100, ... occurrences
+ *                            at 1, 10, 100, ... occurrences; a leading ^ when the first frame came from the
+ *                            responder (Zeek's mark of roles flipped from the first packet's)
  * @param endReason           why the record was emitted
  * @param dataRttFromOrig     RTT samples of originator data acknowledged by the responder
  * @param dataRttFromResp     RTT samples of responder data acknowledged by the originator
@@ -48,16 +49,28 @@ public record ConnectionRecord(ConnectionId id, boolean firstFromOriginator, Ori
                                long rtoEvents, long zeroWindowWaits, long origHeldStallNanos,
                                long respHeldStallNanos) {
 
-    /** How the originator (client) of a connection was decided. */
+    /**
+     * How the originator (client) of a connection was decided; the rules are tried in this order
+     * ({@link RoleEvidence}).
+     */
     public enum OriginatorRule {
         /** It sent the first pure SYN. */
         SYN,
         /** The first handshake packet captured was the peer's SYN/ACK. */
         SYN_ACK,
-        /** No handshake: the sender of the first captured packet. */
-        FIRST_PACKET,
-        /** No handshake, and the first packet came from a port below 1024 to one above: its receiver. */
-        WELL_KNOWN_PORT
+        /** No handshake: the peer is the one endpoint that answered SYNs of other connections in the same source. */
+        LISTENER,
+        /**
+         * No handshake, no listener: an HTTP/1.x request line or TLS ClientHello (client) or status line or
+         * ServerHello (server) in the first frame, else the one endpoint seen serving requests in the same source.
+         */
+        APPLICATION,
+        /** No handshake, listener or application evidence; exactly one port below 1024: its owner is the server. */
+        WELL_KNOWN_PORT,
+        /** As above, both ports 1024 or more, exactly one ephemeral (32768 or more): the other is the server. */
+        EPHEMERAL_PORT,
+        /** Nothing told the endpoints apart: the sender of the first captured packet. */
+        FIRST_PACKET
     }
 
     /** Why a connection record was emitted. */

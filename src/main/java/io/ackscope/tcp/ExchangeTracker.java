@@ -44,6 +44,17 @@ final class ExchangeTracker implements java.io.Serializable {
         }
     }
 
+    /**
+     * A retransmission of the responder that fills a hole the capture saw (its original never came past the capture
+     * point): the response is complete only when it arrives, and its bytes were not counted yet.
+     */
+    void responderFill(Segment s) {
+        if (open && respFirst >= 0) {
+            respLast = s.timestampNanos;
+            respBytes += s.payloadLength;
+        }
+    }
+
     /** A pure ACK of the responder: the first one that covers the whole request before the response is kept. */
     void responderAck(Segment s) {
         if (open && respFirst < 0 && ackTs < 0 && reqEndFrame >= 0 && Seq.ge(s.ack, reqEndSeq)) {

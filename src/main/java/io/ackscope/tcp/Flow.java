@@ -105,6 +105,34 @@ final class Flow implements java.io.Serializable {
     int wscaleOption = -1;
     boolean sackPermitted;
     boolean timestamps;
+    /**
+     * A hole in this side's data as the capture saw it (a segment past the next expected byte arrived): when and in
+     * which frame that segment came, and where it started (the hole's end); -1 / none while there is no hole. The
+     * peer's ACK of the hole's end closes it.
+     */
+    long holeTs = -1, holeFrame = -1, holeEnd;
+    /** Duplicate ACKs the peer sent while the current hole was open. */
+    int holeDupAcks;
+    /** {@link UnseenLoss}: this side's last IP ID (-1 none), how many steps of one led to it, its last packet. */
+    int lastIpId = -1, ipIdRun;
+    long lastFrame = -1, lastPacketTs = -1;
+    /** This side's last captured packet carried a full segment; when it last sent new data (-1 never). */
+    boolean lastWasFull;
+    long newDataTs = -1;
+    /**
+     * The latest round trip from the capture point to this side and back measured by a TCP timestamp this side
+     * echoed (-1 none): the path as it is now, queues included, where the handshake's leg is the path when idle.
+     */
+    long echoRtt = -1;
+    /** {@link #echoRtt} when the current hole opened: the path the hole's wait is held against (-1 none). */
+    long holeRtt = -1;
+    /** This side's SYN or SYN/ACK was seen. */
+    boolean synSeen;
+    /**
+     * The largest payload this side sent that was followed by more of its data before the peer acknowledged it (a
+     * segment the MSS cut, not the end of a write): its full segment when no SYN told the MSS; 0 none yet.
+     */
+    int largestPayload;
 
     // TCP timestamp option RTT (pping): TSvals this side sent, waiting for the peer to echo them.
     static final int TSVAL_RING = 64;
@@ -191,6 +219,11 @@ final class Flow implements java.io.Serializable {
         packets++;
         frameBytes += s.frameLength;
         payloadBytes += s.payloadLength;
+        if (s.payloadLength > 0 && unacked.size > 0) {
+            int last = unacked.size - 1;
+            largestPayload = Math.max(largestPayload,
+                    Math.min(0xffff, Seq.diff(unacked.nextSeq[last], unacked.seq[last])));
+        }
         if (firstTs < 0) {
             firstTs = s.timestampNanos;
         }
@@ -199,6 +232,7 @@ final class Flow implements java.io.Serializable {
 
     /** Records the options of this side's SYN or SYN/ACK. */
     void synOptions(Segment s) {
+        synSeen = true;
         if (s.mss >= 0) {
             mss = s.mss;
         }

@@ -169,11 +169,23 @@ abstract class Handshake implements java.io.Serializable {
     }
 
     Vantage vantage() {
-        return Vantage.infer(legServer, legClient, sameHost);
+        return Vantage.infer(pathRttTo(Side.RESPONDER), pathRttTo(Side.ORIGINATOR), sameHost);
     }
 
-    /** Path RTT from the capture point to {@code host} and back, from its handshake leg; -1 if unknown. */
+    /**
+     * Path RTT from the capture point to {@code host} and back: its handshake leg; for a connection whose handshake
+     * was not captured (open when the capture started), the smallest round trip so far from data to {@code host}'s
+     * ACK of it ({@link #dataLeg}); -1 if unknown.
+     */
     long pathRttTo(Side host) {
-        return host == Side.RESPONDER ? legServer : legClient;
+        long leg = host == Side.RESPONDER ? legServer : legClient;
+        return leg >= 0 || synTs >= 0 || synAckTs >= 0 ? leg : dataLeg(host);
     }
+
+    /**
+     * The smallest round trip so far from a data segment to {@code acker}'s ACK of it, -1 none: the path to
+     * {@code acker} and back plus its ACK delay, which the smallest of several samples (an ACK of two full
+     * segments goes at once) leaves out.
+     */
+    abstract long dataLeg(Side acker);
 }

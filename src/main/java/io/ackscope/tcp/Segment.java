@@ -44,6 +44,8 @@ public final class Segment {
     public int mss;
     /** Window scale shift count, -1 when absent. */
     public int windowScale;
+    /** The IPv4 identification field, -1 for IPv6 (whose packets carry none unless fragmented). */
+    public int ipId = -1;
     public boolean sackPermitted;
     public boolean hasTimestamps;
     public long tsVal, tsEcr;
@@ -69,6 +71,7 @@ public final class Segment {
         payloadLength = 0;
         mss = -1;
         windowScale = -1;
+        ipId = -1;
         sackPermitted = false;
         hasTimestamps = false;
         tsVal = tsEcr = 0;
@@ -113,6 +116,7 @@ public final class Segment {
         payloadLength = Math.max(0, d.payloadLength());
         mss = d.mss();
         windowScale = d.windowScale();
+        ipId = d.ipVersion() == 4 ? d.ipId() : -1;
         sackPermitted = d.sackPermitted();
         hasTimestamps = d.hasTimestamps();
         tsVal = d.tsVal();
@@ -152,6 +156,7 @@ public final class Segment {
         payloadLength = o.payloadLength;
         mss = o.mss;
         windowScale = o.windowScale;
+        ipId = o.ipId;
         sackPermitted = o.sackPermitted;
         hasTimestamps = o.hasTimestamps;
         tsVal = o.tsVal;

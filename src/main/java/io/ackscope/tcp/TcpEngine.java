@@ -46,6 +46,10 @@ public final class TcpEngine {
     private long segments;
     private long attemptsEvicted;
     private long forgotten;
+    /** Decides the roles of connections without a captured handshake ({@link #roles}). */
+    private RoleEvidence roles = RoleEvidence.NONE;
+    /** Notes every accepted segment's evidence ({@link #collectRoles}); null none. */
+    private RoleEvidence collecting;
 
     public TcpEngine(EngineConfig config, AnalysisSink sink) {
         this(config, sink, false);
@@ -72,12 +76,32 @@ public final class TcpEngine {
     }
 
     private TupleTracker newTracker() {
-        return new TupleTracker(config, streams, sink, boundariesOnly, fa, replay);
+        TupleTracker t = new TupleTracker(config, streams, sink, boundariesOnly, fa, replay);
+        t.roles(roles);
+        return t;
+    }
+
+    /**
+     * Connections this engine starts from now on take their roles from {@code evidence} (gathered over the whole
+     * source by a first pass: {@link #collectRoles}); call before the first {@link #accept} or {@link #resume}.
+     */
+    public TcpEngine roles(RoleEvidence evidence) {
+        roles = evidence;
+        return this;
+    }
+
+    /** Every segment this engine accepts from now on is noted in {@code into} ({@link RoleEvidence#observe}). */
+    public TcpEngine collectRoles(RoleEvidence into) {
+        collecting = into;
+        return this;
     }
 
     /** Analyses one segment. Segments must come in capture order (file order, then frame order). */
     public void accept(Segment s) {
         segments++;
+        if (collecting != null) {
+            collecting.observe(s);
+        }
         probe.set(s);
         Entry e = table.get(probe);
         if (e == null) {
@@ -215,6 +239,7 @@ public final class TcpEngine {
             lastSweep = c.lastSweep();
             jumpPending = c.jumpPending();
         }
+        r.tracker().roles(roles);
         Entry e = new Entry(key, r.tracker(), Long.MIN_VALUE + table.size());
         table.put(key, e);
         peakOpen = Math.max(peakOpen, table.size());

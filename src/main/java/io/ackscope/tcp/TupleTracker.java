@@ -85,6 +85,11 @@ public final class TupleTracker implements java.io.Serializable {
      */
     private boolean givenEarlier;
     private final Segment replay;
+    /**
+     * Decides the roles of each new connection; shared with the engine, which binds it again after a resume (not
+     * part of held state).
+     */
+    private transient RoleEvidence roles = RoleEvidence.NONE;
 
     private static final AnalysisSink MUTED = new AnalysisSink() {
     };
@@ -112,6 +117,19 @@ public final class TupleTracker implements java.io.Serializable {
 
     boolean boundariesOnly() {
         return boundariesOnly;
+    }
+
+    /** New connections of this 4-tuple take their roles from {@code evidence}. */
+    void roles(RoleEvidence evidence) {
+        roles = evidence;
+    }
+
+    private ConnectionAnalyzer analyzer(ConnectionId id, Segment first, AnalysisSink to, FrameAnalysis into) {
+        return new ConnectionAnalyzer(id, first, roles.decide(first), to, boundariesOnly, into);
+    }
+
+    private ConnectionId idOf(long stream, Segment first) {
+        return ConnectionId.of(stream, first, roles.decide(first));
     }
 
     public TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink) {
@@ -154,7 +172,7 @@ public final class TupleTracker implements java.io.Serializable {
             Closed c = closed;
             closed = null;
             if (c.repeatsSyn(s) && s.timestampNanos - c.lastTs <= config.idleTimeoutNanos()) {
-                current = new ConnectionAnalyzer(c.id, s, sink, boundariesOnly, fa);
+                current = analyzer(c.id, s, sink, fa);
                 current.reopened();
                 current.options(s);
                 current.accept(s, false);
@@ -213,8 +231,7 @@ public final class TupleTracker implements java.io.Serializable {
     private void inflate(FrameAnalysis into, boolean reopened) {
         long[] log = attempt;
         SynAttempt.fill(log, 0, replay);
-        current = new ConnectionAnalyzer(attemptId != null ? attemptId : ConnectionId.of(attemptStream, replay),
-                replay, MUTED, boundariesOnly, into);
+        current = analyzer(attemptId != null ? attemptId : idOf(attemptStream, replay), replay, MUTED, into);
         reusesPorts();
         current.options(replay);
         current.accept(replay, false);
@@ -246,7 +263,7 @@ public final class TupleTracker implements java.io.Serializable {
 
     /** The id of the packed attempt. */
     private ConnectionId attemptId() {
-        return attemptId != null ? attemptId : ConnectionId.of(attemptStream, SynAttempt.fill(attempt, 0, replay));
+        return attemptId != null ? attemptId : idOf(attemptStream, SynAttempt.fill(attempt, 0, replay));
     }
 
     private void step(Segment s) {
@@ -268,8 +285,7 @@ public final class TupleTracker implements java.io.Serializable {
             }
         }
         if (current == null) {
-            current = new ConnectionAnalyzer(ConnectionId.of(streams.next(), s), s, sink,
-                    boundariesOnly, fa);
+            current = analyzer(idOf(streams.next(), s), s, sink, fa);
             reusesPorts();
         } else if (f == (SYN | ACK)) {
             Flow fwd = current.fwd(s);
@@ -408,6 +424,7 @@ public final class TupleTracker implements java.io.Serializable {
     /** Resumes held state: a tombstone's record came from the engine that held it (see {@link #givenEarlier}). */
     private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
         in.defaultReadObject();
+        roles = RoleEvidence.NONE;
         Object id = in.readObject();
         if (attempt != null) {
             if (!(id instanceof ConnectionId) || !SynAttempt.valid(attempt)) {

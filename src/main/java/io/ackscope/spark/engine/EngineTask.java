@@ -8,6 +8,7 @@ import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.EngineConfig;
 import io.ackscope.tcp.Segment;
+import io.ackscope.tcp.RoleEvidence;
 import io.ackscope.tcp.TcpEngine;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -68,9 +69,27 @@ public final class EngineTask {
      * @param lone    with two or more sources, the handshakes of 4-tuples one of them alone saw (for {@link NatPairs})
      * @param tuples  in a carrying run that keeps them ({@link EngineCarry#keepsTuples}), per source the 4-tuples it
      *                alone saw and their first handshakes ({@link SharedTuples#bySource}); null otherwise
+     * @param roles   per source, what its frames in this partition show of who serves ({@link RoleEvidence}; null
+     *                for a source without frames here)
      */
-    public record Pass1(long[] keys, long[] revived, long[] shared, List<NatPairs.Candidate> lone, long[][][] tuples)
-            implements Serializable {
+    public record Pass1(long[] keys, long[] revived, long[] shared, List<NatPairs.Candidate> lone, long[][][] tuples,
+                 RoleEvidence[] roles) implements Serializable {
+    }
+
+    /** Each source's {@link RoleEvidence} over all partitions of pass 1, for pass 2's role decisions. */
+    public static RoleEvidence[] roles(List<Pass1> pass1, int sources) {
+        RoleEvidence[] out = new RoleEvidence[sources];
+        for (int i = 0; i < sources; i++) {
+            out[i] = new RoleEvidence();
+        }
+        for (Pass1 p : pass1) {
+            for (int i = 0; i < Math.min(sources, p.roles().length); i++) {
+                if (p.roles()[i] != null) {
+                    out[i].addAll(p.roles()[i]);
+                }
+            }
+        }
+        return out;
     }
 
     /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
@@ -115,14 +134,16 @@ public final class EngineTask {
                 numbering,
                 id -> EngineCarry.isCarried(id) ? id
                         : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
+        RoleEvidence[] roles = new RoleEvidence[numbering.sources()];
         feed(shared == null ? rows : shared.watch(rows), numbering,
-                source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink), hooks);
+                source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink)
+                        .collectRoles(roles[source] = new RoleEvidence()), hooks);
         long[] out = Arrays.copyOf(keys[0], n[0]);
         Arrays.sort(out);
         long[] revived = Arrays.copyOf(keys[1], n[1]);
         Arrays.sort(revived);
         return new Pass1(out, revived, pairing ? shared.shared() : new long[0], pairing ? shared.lone() : List.of(),
-                keep ? shared.bySource(numbering.sources()) : null);
+                keep ? shared.bySource(numbering.sources()) : null, roles);
     }
 
     /** Engine figures summed over a partition's sources. */
@@ -231,24 +252,33 @@ public final class EngineTask {
      */
     public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf) {
-        return write(partition, attempt, rows, ranks, revived, numbering, plan, stagingRoot, conf, null);
+        return write(partition, attempt, rows, ranks, revived, numbering, plan, stagingRoot, conf, null, null);
+    }
+
+    /** {@link #write} in a run that carries open connections, roles from frames and ports alone. */
+    public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
+                        ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf,
+                        EngineCarry carry) {
+        return write(partition, attempt, rows, ranks, revived, numbering, plan, stagingRoot, conf, carry, null);
     }
 
     /**
      * Pass 2 in a run that carries open connections ({@code carry}; null: none): each source's held 4-tuples are
      * resumed at its start and held at its end, and the rows its finish gives, and those of its evicted attempts still
      * held, are written as provisional ({@link PassTwoWriters#provisional}).
+     *
+     * @param roles per source, the evidence of who serves ({@link #roles}); null: roles from frames and ports alone
      */
     public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf,
-                        EngineCarry carry) {
+                        EngineCarry carry, RoleEvidence[] roles) {
         try (PassTwoWriters w = new PassTwoWriters(partition, attempt, stagingRoot, conf, ranks, revived, numbering,
                 plan)) {
             PartitionPoints points = plan == null ? null
                     : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id), false));
             Fed fed = feed(rows, numbering, source -> {
                 w.points = points == null ? null : points.point(source);
-                return new TcpEngine(w);
+                return new TcpEngine(w).roles(roles == null ? RoleEvidence.NONE : roles[source]);
             }, carry == null ? null : w.carrying(carry));
             if (points != null) {
                 VantageRows.write(points, plan, ranks, numbering, w.vantage, w.oneWayDelaysSink());
