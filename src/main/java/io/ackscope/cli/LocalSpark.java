@@ -1,6 +1,6 @@
 package io.ackscope.cli;
 
-import io.ackscope.spark.NioLocalFileSystem;
+import io.ackscope.spark.commit.NioLocalFileSystem;
 import org.apache.spark.SparkConf;
 
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.ackscope.spark;
+package io.ackscope.spark.commit;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.LocalFileSystem;
