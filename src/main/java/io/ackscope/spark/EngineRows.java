@@ -163,6 +163,23 @@ final class EngineRows {
 
 
     /**
+     * The rows of {@code connection_causes} of one finished connection ({@code o}: what {@link FindingsAggregate}
+     * noted of it), costliest cause first; {@code written} takes each row as it is filled.
+     */
+    static void connectionCauses(RowBuffer r, FindingsAggregate.Open o, ConnectionId id, long stream, String source,
+                                 String uid, Runnable written) {
+        for (java.util.Map.Entry<io.ackscope.tcp.Cause, FindingsAggregate.Row> e : o.ranked()) {
+            FindingsAggregate.Row c = e.getValue();
+            r.clear().setLong(0, stream).setString(1, e.getKey().name()).setLong(2, c.events).setLong(3, c.count)
+                    .setLong(4, c.requests).setLong(5, c.timeLostUs)
+                    .setTimestampNanos(6, o.firstNanos(e.getKey())).setLong(7, o.responseNanos / 1000)
+                    .setLongList(8, c.frames());
+            tail(r, 9, source, uid, id);
+            written.run();
+        }
+    }
+
+    /**
      * {@code connections.stall_us}: the sum of its two parts as written ({@code server_held_stall_us +
      * client_held_stall_us}), so the columns add up exactly; {@code latency_summary.stall_us} sums the same.
      */

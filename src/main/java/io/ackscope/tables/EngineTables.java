@@ -7,6 +7,7 @@ import java.util.List;
 import static io.ackscope.tables.ColumnType.BOOLEAN;
 import static io.ackscope.tables.ColumnType.INT;
 import static io.ackscope.tables.ColumnType.LONG;
+import static io.ackscope.tables.ColumnType.LONG_LIST;
 import static io.ackscope.tables.ColumnType.STRING;
 import static io.ackscope.tables.ColumnType.TIMESTAMP;
 
@@ -245,7 +246,14 @@ public final class EngineTables {
 
     // ---- latency_events ------------------------------------------------------------------------------------
     public static final TableSchema LATENCY_EVENTS = new TableSchema("latency_events",
-            "Latency causes other than stalls that the capture shows, with their evidence.",
+            "Two waits the capture shows, one row per wait, with their evidence: retransmission timeouts and "
+                    + "zero-window waits. Not the cost of a cause: a `RETRANSMISSION_TIMEOUT` row is one firing of "
+                    + "the sender's timer, its duration tshark's `tcp.analysis.rto` (from the oldest unacknowledged "
+                    + "segment's first transmission), so a backed-off timeout of the same data is counted again from "
+                    + "the same start; `connection_causes` and `findings` count each loss episode once, from the "
+                    + "original transmission to the ACK that covered it, less the path's round trip (docs/causes.md). "
+                    + "On `lab-cause-loss`: 10.08 s of `RETRANSMISSION_TIMEOUT` here, 6.05 s of `RTO` there. Sum "
+                    + "`connection_causes.time_lost_us` for time lost.",
             child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("kind", STRING, false, "", "RETRANSMISSION_TIMEOUT or ZERO_WINDOW_WAIT."),
                     new Column("start_time", TIMESTAMP, false, "", "When the wait began."),
@@ -296,9 +304,38 @@ public final class EngineTables {
                                     + "saw it (the server host's own time, without the path's round trip); null when "
                                     + "that source has no response for this exchange.")));
 
+    // ---- connection_causes -----------------------------------------------------------------------------------
+    public static final TableSchema CONNECTION_CAUSES = new TableSchema("connection_causes",
+            "One row per connection and latency cause found on it: every cause of docs/causes.md (Nagle × "
+                    + "delayed-ACK stalls, handshake retransmissions, loss recoveries, zero windows, server "
+                    + "processing, network and queueing delay, connection churn, small initial window, slow start "
+                    + "after idle, ...), with the time it cost by the rules of `findings`: summed over the "
+                    + "connections of a server endpoint, `events`, `count` and `time_lost_us` are that endpoint's "
+                    + "`findings` row, exactly. A cause `findings` leaves out (a per-request cause on under 10 % of "
+                    + "the endpoint's requests) still has its rows here.",
+            child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+                    new Column("cause", STRING, false, "", "The cause: a name of `tcp/Cause`, as in `findings`."),
+                    new Column("events", LONG, false, "", "Occurrences on this connection: stalls, recovery "
+                            + "episodes, zero-window episodes, handshakes with retransmissions, requests."),
+                    new Column("count", LONG, false, "", "Sum of the occurrences' counts (retransmissions, RTO "
+                            + "backoffs, zero-window segments; 1 per stall)."),
+                    new Column("requests", LONG, false, "", "The connection's requests (exchanges) it affected, as "
+                            + "`findings.requests` counts them."),
+                    new Column("time_lost_us", LONG, false, "µs", "Time the cause cost on this connection: each "
+                            + "occurrence's time lost (docs/causes.md), in µs rounded down, summed."),
+                    new Column("first_time", TIMESTAMP, false, "", "When its first occurrence on the connection "
+                            + "began."),
+                    new Column("response_us", LONG, false, "µs", "The connection's response time, the same on "
+                            + "each of its rows: its requests' response times plus the time lost outside them "
+                            + "(handshake retransmissions, loss recoveries, churn), the denominator of `findings.share` "
+                            + "(docs/causes.md, Ranking)."),
+                    new Column("evidence_frames", LONG_LIST, false, "", "Evidence: the frame numbers of the "
+                            + "costliest occurrences, costliest first, at most 16 (as `findings.evidence_frames`)" 
+                            + FRAME_FILE))));
+
     /** The tables above, in the order they are documented. */
     public static final List<TableSchema> ALL = List.of(CONNECTIONS, RTT_SAMPLES, ACK_DELAYS, STALLS, LATENCY_EVENTS,
-            EXCHANGES);
+            EXCHANGES, CONNECTION_CAUSES);
 
     // ---- columns by name, for readers ------------------------------------------------------------------------
     // Readers (the report, the lab) name the columns they read by these constants, so a column renamed or removed
