@@ -359,16 +359,19 @@ final class FindingsAggregate implements Serializable {
             List<Map.Entry<Cause, Row>> ranked = new ArrayList<>(e.causes.entrySet());
             ranked.sort((a, b) -> a.getValue().timeLostUs != b.getValue().timeLostUs
                     ? Long.compare(b.getValue().timeLostUs, a.getValue().timeLostUs) : a.getKey().compareTo(b.getKey()));
+            ranked.removeIf(en -> !CauseRanking.finding(en.getKey(), en.getValue().requests, e.requests));
+            long explained = 0;
+            for (Map.Entry<Cause, Row> en : ranked) {
+                explained += en.getValue().timeLostUs;
+            }
             for (Map.Entry<Cause, Row> en : ranked) {
                 Row r = en.getValue();
-                if (!CauseRanking.finding(en.getKey(), r.requests, e.requests)) {
-                    continue;
-                }
                 rows.add(new RowBuffer(FindingsTable.TABLE).clear().setString(0, e.source).setString(1, e.ip)
                         .setInt(2, e.port).setString(3, en.getKey().name()).setLong(4, r.connections)
                         .setLong(5, r.requests).setLong(6, r.events).setLong(7, r.count).setLong(8, r.timeLostUs)
                         .setDouble(9, CauseRanking.share(r.timeLostUs, e.responseUs))
-                        .setLongList(10, r.frames()));
+                        .setLongList(10, r.frames()).setLong(11, e.responseUs)
+                        .setDouble(12, CauseRanking.share(explained, e.responseUs)));
             }
         }
         return rows;

@@ -150,6 +150,20 @@ public final class CauseRanking {
         return responseNanos;
     }
 
+    /**
+     * The share 0-1 of the endpoint's response time that the causes found ({@link #ranked}) explain together: their
+     * time lost summed, over the response time, at most 1 (causes that overlap in time, such as a stall inside a
+     * slow server answer, are each counted whole, so this is an upper bound). The rest is unattributed: time no
+     * detector accounts for.
+     */
+    public double explainedShare() {
+        long lost = 0;
+        for (Total t : ranked()) {
+            lost += t.timeLostNanos;
+        }
+        return share(lost, responseNanos);
+    }
+
     /** Share 0-1 of the endpoint's response time that {@code t} cost (0 when nothing was timed; at most 1). */
     public double share(Total t) {
         return share(t.timeLostNanos, responseNanos);

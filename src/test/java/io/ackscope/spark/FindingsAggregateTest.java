@@ -217,6 +217,12 @@ class FindingsAggregateTest {
                     capture + " " + f[3]);
         }
         assertTrue(perConnection.stream().anyMatch(c -> c[cCause].equals(cause)), capture + ": " + cause);
+        // an endpoint's rows' explained share is their time lost over its response time
+        for (Object[] f : findings) {
+            long lost = findings.stream().filter(g -> g[1].equals(f[1]) && g[2].equals(f[2]))
+                    .mapToLong(g -> (Long) g[8]).sum();
+            assertEquals(Math.min(1.0, (double) lost / (Long) f[11]), (Double) f[12], 1e-12, capture);
+        }
         for (Object[] c : perConnection) {
             assertTrue((Long) c[5] >= 0 && (Long) c[7] >= 0 && toList(c[8]).size() <= 16, capture);
         }
