@@ -92,7 +92,7 @@ final class SqlCommand extends TablesCommand {
         }
         SparkSession spark = session("ackscope sql");
         try {
-            Map<String, List<String>> views = OutputViews.register(spark, outputs);
+            Map<String, List<String>> views = OutputViews.register(spark, outputs, true);
             if (!pcaps.isEmpty()) {
                 OutputViews.registerCaptures(spark, pcaps);
             }

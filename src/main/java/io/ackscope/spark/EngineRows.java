@@ -33,6 +33,7 @@ final class EngineRows {
     private static final int R_IP = EngineTables.RTT_SAMPLES.ordinal("measured_from_ip");
     private static final int A_IP = EngineTables.ACK_DELAYS.ordinal("acking_ip");
     private static final int S_HOLDING_IP = EngineTables.STALLS.ordinal("holding_ip");
+    private static final int S_STALL = EngineTables.STALLS.ordinal("stall_us");
     private static final int E_IP = EngineTables.LATENCY_EVENTS.ordinal("side_ip");
     private static final int X_STALL = EngineTables.EXCHANGES.ordinal("stall_us");
 
@@ -129,7 +130,8 @@ final class EngineRows {
                 .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, EvidenceText.of(s));
         tail(r, 11, source, uid, s.connection());
         r.setString(S_HOLDING_IP, ip(s.connection(), s.holdingSide()))
-                .setString(S_HOLDING_IP + 1, ip(s.connection(), s.delayingSide()));
+                .setString(S_HOLDING_IP + 1, ip(s.connection(), s.delayingSide()))
+                .setLong(S_STALL, s.durationNanos() / 1000);
     }
 
 

@@ -50,8 +50,19 @@ public final class OutputViews {
      * @throws IOException naming the output that is not complete
      */
     public static Map<String, List<String>> register(SparkSession spark, List<String> outputs) throws IOException {
+        return register(spark, outputs, false);
+    }
+
+    /**
+     * As {@link #register(SparkSession, List)}; with {@code outputColumn}, every view also has the column
+     * {@value #OUTPUT} last: the output directory each row was read from, as given, so rows of two outputs (whose
+     * sources may have the same names) are told apart and compared without {@code input_file_name()}.
+     */
+    public static Map<String, List<String>> register(SparkSession spark, List<String> outputs, boolean outputColumn)
+            throws IOException {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         Map<String, List<String>> tables = new LinkedHashMap<>();
+        Map<String, String> outputOf = new java.util.HashMap<>();     // table directory -> its output, as given
         for (String out : outputs) {
             Path dir = new Path(out);
             FileSystem fs = dir.getFileSystem(conf);
@@ -63,6 +74,7 @@ public final class OutputViews {
                             + " is missing");
                 }
                 tables.computeIfAbsent(table, k -> new ArrayList<>()).add(t.toString());
+                outputOf.put(t.toString(), out);
             }
         }
         for (Map.Entry<String, List<String>> e : tables.entrySet()) {
@@ -71,6 +83,9 @@ public final class OutputViews {
                 Dataset<Row> df = hasFiles(new Path(t), conf) ? table(spark, t) : empty(spark, e.getKey());
                 if (df == null) {
                     continue;
+                }
+                if (outputColumn) {
+                    df = df.withColumn(OUTPUT, org.apache.spark.sql.functions.lit(outputOf.get(t)));
                 }
                 view = view == null ? df : view.unionByName(df, true);
             }
@@ -124,6 +139,9 @@ public final class OutputViews {
         }
         return null;
     }
+
+    /** The column that names the output a row was read from ({@link #register(SparkSession, List, boolean)}). */
+    public static final String OUTPUT = "output";
 
     /** The partition column (and data column) that names the capture source. */
     private static final String SOURCE = "source";

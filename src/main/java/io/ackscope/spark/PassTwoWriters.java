@@ -250,6 +250,9 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
         if (e.ttfbNanos() >= 0) {
             value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
         }
+        if (e.completeNanos() >= 0) {
+            value(e.connection(), LatencyAggregate.COMPLETE, e.completeNanos());
+        }
         EngineRows.exchange(exchanges.row, e, stream(e.connection()), source(), uid());
         if (plan != null) {
             plan.exchangeRow(exchanges.row, EngineTask.key(e.connection()), e.index());

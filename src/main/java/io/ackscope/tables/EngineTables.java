@@ -25,8 +25,9 @@ public final class EngineTables {
 
     private static final String FRAME_FILE = " in its source (its files numbered as one capture, frames of earlier "
             + "files repeated in later ones counted once).";
-    private static final String STREAM_DOC = "Connection index (tshark's `tcp.stream`) within its source; joins with "
-            + "`connections` on (`source`, `stream`) within one output (on `uid` across outputs).";
+    private static final String STREAM_DOC = "Connection index (tshark's `tcp.stream`) within its source, to find the "
+            + "connection in Wireshark; join tables on `uid` (`USING (uid)`), which is the same in every output "
+            + "(`stream` is only valid within one).";
     /** The column of every engine table after its own (then come {@link #UID} and, in child tables, the server). */
     public static final Column SOURCE = new Column("source", STRING, false, "",
             "Capture source (capture point) the row comes from: connections, streams and frame numbers are per "
@@ -227,7 +228,9 @@ public final class EngineTables {
                     + "more until the peer's delayed ACK arrived, then resumed at once.",
             child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("held_time", TIMESTAMP, false, "", "When the held segment was captured."),
-                    new Column("duration_us", LONG, false, "µs", "From the held segment to the resumed segment."),
+                    new Column("duration_us", LONG, false, "µs", "From the held segment to the resumed segment: "
+                            + "the same value as `stall_us`, the name every table gives stall time; kept so that "
+                            + "queries, notebooks and readers of outputs before schema version 5 keep working."),
                     new Column("ack_delay_us", LONG, false, "µs", "The delaying side's ACK delay."),
                     new Column("resume_gap_us", LONG, false, "µs", "From the ACK to the resumed segment."),
                     new Column("holding_side", STRING, false, "", "CLIENT or SERVER: whose data waited (Nagle there)."),
@@ -242,7 +245,10 @@ public final class EngineTables {
                             "With two or more sources and a matched connection (`connections.peer_source`): the "
                                     + "delaying host's ACK delay as the source nearer that host saw it (the client's "
                                     + "own delayed ACK at a client-side capture, without the path's round trip); "
-                                    + "null when the ACK or its data was not seen at both.")));
+                                    + "null when the ACK or its data was not seen at both."),
+                    new Column("stall_us", LONG, false, "µs", "The stall's time, from the held segment to the "
+                            + "resumed segment (`duration_us`): summed over a connection's or an exchange's stalls "
+                            + "it is their `stall_us`.")));
 
     // ---- latency_events ------------------------------------------------------------------------------------
     public static final TableSchema LATENCY_EVENTS = new TableSchema("latency_events",
