@@ -84,6 +84,21 @@ final class VerdictText {
     }
 
     /**
+     * The verdict with a warning for each source whose files do not follow on from each other (its verdict may mix
+     * separate captures: {@link SourceNotes}) added to its summary.
+     */
+    static ReportData.Verdict withSources(ReportData.Verdict v, List<ReportData.Source> sources) {
+        StringBuilder more = new StringBuilder();
+        for (ReportData.Source s : sources) {
+            if (s.followOnWarning() != null) {
+                more.append(" Warning: ").append(s.followOnWarning()).append('.');
+            }
+        }
+        return more.isEmpty() ? v : new ReportData.Verdict(v.found(), v.cause(), v.headline(), v.summary() + more,
+                v.fixes(), v.evidence());
+    }
+
+    /**
      * " Causes found explain X of its response time; Y is unattributed." for an endpoint whose explained share is
      * known ({@code findings.explained_share}), else "".
      */

@@ -83,6 +83,10 @@ class SourceFollowOnTest {
         assertTrue(w.contains("the 16 files of source labs do not follow on from each other"), w);
         assertTrue(w.contains("15 of 15 boundaries between its files are gaps"), w);
         assertTrue(w.endsWith("analyze them with --source-by file"), w);
+        // the report's verdict carries the same warning
+        String page = java.nio.file.Files.readString(tmp.resolve("merged").resolve("report.html"));
+        assertTrue(page.contains("Warning: the 16 files of source labs do not follow on from each other"),
+                "the report warns");
         Matcher one = SOURCE_LINE.matcher(merged);
         assertTrue(one.find(), "the merged source's verdict: " + merged);
         assertEquals("labs", one.group(1));
@@ -105,6 +109,10 @@ class SourceFollowOnTest {
             }
         }
         assertEquals(16, sources, separate);
+        String separatePage = java.nio.file.Files.readString(tmp.resolve("separate").resolve("report.html"));
+        assertFalse(separatePage.contains("do not follow on"), "no warning once separated");
+        assertTrue(separatePage.contains("<td>SERVER_PROCESSING at 10.218.0.2:8080, 100.0% of its response time"),
+                "each source's verdict in the sources table");
         assertEquals(VERDICTS.keySet(), checked, separate);
     }
 }
