@@ -253,7 +253,7 @@ final class AnalyzeCommand extends Command {
                 Format.plural(s.splitFiles(), "file", "files"));
         console.printf(Locale.ROOT, "tables in %s:%n", s.out());
         for (Map.Entry<String, Long> e : s.tableRows().entrySet()) {
-            console.printf(Locale.ROOT, "  %-16s %s%n", e.getKey(), Format.plural(e.getValue(), "row", "rows"));
+            console.printf(Locale.ROOT, "  %-17s %s%n", e.getKey(), Format.plural(e.getValue(), "row", "rows"));
         }
         if (s.sources() > 1) {
             console.printf(Locale.ROOT, "%d capture sources (each read as one capture; see the sources table)%n",

@@ -171,6 +171,11 @@ public final class DiagnoseCommand extends Command {
         CauseRanking.Total verdict = ranked.isEmpty() || !r.verdict(ranked.get(0)) ? null : ranked.get(0);
         out.printf(Locale.ROOT, "  verdict: %s%n", verdict == null ? "no cause found"
                 : verdict.cause.name() + ", " + percent(r.share(verdict)) + " of the response time");
+        if (r.responseNanos() > 0) {
+            double explained = r.explainedShare();
+            out.printf(Locale.ROOT, "  causes found explain %s of the response time; %s unattributed%n",
+                    percent(explained), percent(1 - explained));
+        }
         if (ranked.isEmpty()) {
             return;
         }

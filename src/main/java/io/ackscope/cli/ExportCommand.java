@@ -65,7 +65,7 @@ final class ExportCommand extends TablesCommand {
         }
         SparkSession spark = session("ackscope export");
         try {
-            if (!OutputViews.register(spark, outputs, "connections"::equals).containsKey("connections")) {
+            if (!OutputViews.register(spark, outputs, "connections"::equals, false).containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
             if (!java.util.Arrays.asList(spark.table("connections").columns()).contains(Connections.FIRST_TIME.name())) {

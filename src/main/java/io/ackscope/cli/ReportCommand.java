@@ -108,6 +108,19 @@ final class ReportCommand extends Command {
         console.printf(java.util.Locale.ROOT, "report: %s (%s; %d connection%s; %.1f s)%n", file,
                 d.verdict().headline(), d.input().selected(), d.input().selected() == 1 ? "" : "s",
                 (System.nanoTime() - startNanos) / 1e9);
+        List<ReportData.Source> sources = d.input().sources();
+        for (ReportData.Source s : sources) {
+            if (s.followOnWarning() != null) {
+                console.println(TerminalText.escape("warning: " + s.followOnWarning()));
+            }
+        }
+        if (sources.size() > 1 || sources.stream().anyMatch(s -> s.notFollowing() != null)) {
+            for (ReportData.Source s : sources) {
+                if (s.verdict() != null) {
+                    console.println(TerminalText.escape("  source " + s.name() + ": " + s.verdict()));
+                }
+            }
+        }
     }
 
     /**

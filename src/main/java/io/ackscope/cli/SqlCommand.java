@@ -92,7 +92,8 @@ final class SqlCommand extends TablesCommand {
         }
         SparkSession spark = session("ackscope sql");
         try {
-            Map<String, List<String>> views = OutputViews.register(spark, outputs, OutputViews.namedIn(query));
+            Map<String, List<String>> views = OutputViews.register(spark, outputs, OutputViews.namedIn(query),
+                    true);
             if (!pcaps.isEmpty()) {
                 OutputViews.registerCaptures(spark, pcaps);
             }

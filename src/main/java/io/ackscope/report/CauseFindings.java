@@ -52,6 +52,8 @@ final class CauseFindings {
         long evidenceKey = -1, evidenceFrame = -1;
         /** The page draws the evidence connection's flow graph. */
         boolean drawn;
+        /** Its endpoint's {@code findings.explained_share}; NaN in outputs that lack the column. */
+        double explainedShare = Double.NaN;
 
         Row(String source, String server, String causeName, long connections, long requests, long events,
             long count, long timeLostMicros, double share, long[] frames) {
@@ -130,6 +132,11 @@ final class CauseFindings {
         all.sort(CauseFindings::costOrder);
         rows = new ArrayList<>(all.subList(0, Math.min(all.size(), MAX_ROWS)));
         notShown = all.size() - rows.size();
+        for (Row r : all) {
+            if (!Double.isNaN(r.explainedShare)) {
+                r.endpoint.explainedShare = r.explainedShare;
+            }
+        }
         for (Row r : rows) {
             r.endpoint.causes.add(r);
             r.endpoint.timeLostMicros += r.timeLostMicros;
@@ -148,7 +155,7 @@ final class CauseFindings {
         if (!TableReader.exists(dir, Tables.FINDINGS)) {
             return new CauseFindings(sel, false, all);
         }
-        TableReader.scan(dir, Tables.FINDINGS, Tables.FINDINGS_COLUMNS, b -> {
+        TableReader.scan(dir, Tables.FINDINGS, Tables.FINDINGS_COLUMNS, List.of(FindingsTable.EXPLAINED_SHARE), b -> {
             String[] source = b.strings(FindingsTable.SOURCE), ip = b.strings(FindingsTable.SERVER_IP),
                     cause = b.strings(FindingsTable.CAUSE);
             TableReader.LongColumn port = b.longs(FindingsTable.SERVER_PORT),
@@ -157,12 +164,18 @@ final class CauseFindings {
                     lost = b.longs(FindingsTable.TIME_LOST_US);
             double[] share = b.doubles(FindingsTable.SHARE).exact;
             long[][] frames = b.longLists(FindingsTable.EVIDENCE_FRAMES);
+            double[] explained = b.has(FindingsTable.EXPLAINED_SHARE)
+                    ? b.doubles(FindingsTable.EXPLAINED_SHARE).exact : null;
             for (int i = 0; i < b.rows; i++) {
                 String server = Addresses.endpointText(ip[i], (int) port.values[i]);
                 if (sel.filter.selectsSource(source[i]) && sel.filter.selectsServer(server)) {
-                    all.add(new Row(source[i], server, cause[i], conns.values[i], requests.values[i],
+                    Row r = new Row(source[i], server, cause[i], conns.values[i], requests.values[i],
                             events.values[i], count.values[i], lost.values[i], share[i],
-                            frames[i] == null ? new long[0] : frames[i]));
+                            frames[i] == null ? new long[0] : frames[i]);
+                    if (explained != null) {
+                        r.explainedShare = explained[i];
+                    }
+                    all.add(r);
                 }
             }
         });

@@ -39,6 +39,8 @@ final class EndpointStats {
     final List<CauseFindings.Row> causes = new ArrayList<>();
     /** Time lost to all its causes, and to those at or above the verdict threshold. */
     long timeLostMicros, verdictMicros;
+    /** The share 0-1 of its response time its causes explain together ({@code findings}); NaN when unknown. */
+    double explainedShare = Double.NaN;
 
     /**
      * The order endpoints are shown, charted and given cards in: where time was lost first (to causes that may be a

@@ -61,9 +61,13 @@ final class InputReader {
                 for (int i = 0; i < b.rows; i++) {
                     r.sourceRows.add(new ReportData.Source(name[i], (int) files.values[i], frames.values[i],
                             (int) gaps.values[i], java.util.Arrays.stream(gapUs[i]).sum(), dups.values[i],
-                            (int) copies.values[i]));
+                            (int) copies.values[i], null, null));
                 }
             });
+            SourceNotes notes = SourceNotes.read(dir);
+            r.sourceRows.replaceAll(s -> new ReportData.Source(s.name(), s.files(), s.frames(), s.gaps(),
+                    s.gapMicros(), s.duplicateFrames(), s.copiesSkipped(), notes.verdict(s.name()),
+                    notes.notFollowing(s.name())));
         }
         return r;
     }

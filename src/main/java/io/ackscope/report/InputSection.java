@@ -95,16 +95,24 @@ final class InputSection {
      */
     private static void sources(HtmlPage out, List<ReportData.Source> sources) {
         boolean plain = sources.size() <= 1 && sources.stream().allMatch(s -> s.gaps() == 0
-                && s.duplicateFrames() == 0 && s.copiesSkipped() == 0);
+                && s.duplicateFrames() == 0 && s.copiesSkipped() == 0 && s.notFollowing() == null);
         if (plain) {
             return;
         }
         out.raw("<h3>Capture sources</h3><p class=\"note\">");
         out.text("Each source's files were read in time order as one capture; connections, stream numbers and frame "
                 + "numbers are per source (report --source NAME shows one).");
-        out.raw("</p><div class=\"scroll\"><table class=\"list sources\"><thead><tr><th>source</th><th>files</th>"
+        out.raw("</p>");
+        for (ReportData.Source s : sources) {
+            if (s.followOnWarning() != null) {
+                out.raw("<p class=\"bad\">");
+                out.text("Warning: " + s.followOnWarning() + ".");
+                out.raw("</p>");
+            }
+        }
+        out.raw("<div class=\"scroll\"><table class=\"list sources\"><thead><tr><th>source</th><th>files</th>"
                 + "<th>frames</th><th>gaps between files</th><th>duplicate frames</th><th>copies skipped</th>"
-                + "</tr></thead><tbody>");
+                + "<th>verdict</th></tr></thead><tbody>");
         for (ReportData.Source s : sources) {
             out.raw(s.gaps() > 0 ? "<tr class=\"bad\">" : "<tr>");
             out.raw("<td class=\"capture\">");
@@ -112,7 +120,8 @@ final class InputSection {
             out.raw("</td>");
             out.cells(Integer.toString(s.files()), Format.count(s.frames()), s.gaps() == 0 ? "none"
                             : s.gaps() + " (" + Format.duration(s.gapMicros()) + "; connections across one may lack "
-                            + "frames)", Format.count(s.duplicateFrames()), Integer.toString(s.copiesSkipped()));
+                            + "frames)", Format.count(s.duplicateFrames()), Integer.toString(s.copiesSkipped()),
+                    s.verdict() == null ? "" : s.verdict());
             out.raw("</tr>");
         }
         out.raw("</tbody></table></div>");

@@ -101,10 +101,11 @@ final class ReportBuilder {
                     e.laterRequestsStalled, e.serverHeld.count, e.clientHeld.count, e.stallMicros, e.stallShare(),
                     e.timeLostMicros, e.distributions(), e.ackClasses, e.vantage, Findings.of(e)));
         }
-        return new ReportData(shownAs, filter.describe(),
-                input.summary(sel.totalConnections, sel.selected, m.requests, LIMITS.files(),
-                        LIMITS.skippedReasons()),
-                VerdictText.of(causes, eps, m.requests, sel.selected), causes.shown(), causes.notShown,
+        ReportData.Input in = input.summary(sel.totalConnections, sel.selected, m.requests, LIMITS.files(),
+                LIMITS.skippedReasons());
+        return new ReportData(shownAs, filter.describe(), in,
+                VerdictText.withSources(VerdictText.of(causes, eps, m.requests, sel.selected), in.sources()),
+                causes.shown(), causes.notShown,
                 causes.present, shown, eps.size() - shown.size(),
                 timeline == null ? new ReportData.Timeline(0, 0, new long[0], new long[0], 0, List.of(), List.of())
                         : timeline.build(),

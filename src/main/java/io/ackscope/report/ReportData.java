@@ -95,10 +95,20 @@ public record ReportData(String tablesDir, String filter, Input input, Verdict v
     /**
      * One row of the {@code sources} table: a capture point whose files were read as one capture.
      *
-     * @param gapMicros total length of the gaps between its files
+     * @param gapMicros    total length of the gaps between its files
+     * @param verdict      its verdict in words ({@link SourceNotes}); null without a findings table
+     * @param notFollowing why its files do not follow on from each other, or null when they do
      */
     public record Source(String name, int files, long frames, int gaps, long gapMicros, long duplicateFrames,
-                         int copiesSkipped) {
+                         int copiesSkipped, String verdict, String notFollowing) {
+        /**
+         * The console's one line when its files do not follow on from each other ({@link SourceNotes}), else null.
+         */
+        public String followOnWarning() {
+            return notFollowing == null ? null : "the " + files + " files of source " + name + " do not follow on "
+                    + "from each other (" + notFollowing + "): if they are separate captures, analyze them with "
+                    + "--source-by file";
+        }
     }
 
     /** One row of {@code capture_files}. */

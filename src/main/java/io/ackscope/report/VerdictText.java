@@ -47,8 +47,9 @@ final class VerdictText {
         if (top == null) {
             return noCause(causes, endpoints, requests, connections);
         }
-        String more = others == 0 ? "" : " " + plural(others, "other cause", "other causes")
-                + " also cost at least 1% of an endpoint's response time (listed below).";
+        String more = (others == 0 ? "" : " " + plural(others, "other cause", "other causes")
+                + " also cost at least 1% of an endpoint's response time (listed below).")
+                + unattributed(top.endpoint);
         String evidence = top.drawn ? Selection.anchor(top.evidenceKey) : null;
         List<String> fixes = top.cause == null ? List.of() : top.cause.fixes;
         EndpointStats e = top.endpoint;
@@ -80,6 +81,33 @@ final class VerdictText {
         String title = top.cause == null ? top.causeName : top.cause.title();
         return new ReportData.Verdict(true, top.causeName, title + " at " + e.server + ": " + percent(top.share)
                 + " of its response time", Findings.cost(top) + more, fixes, evidence);
+    }
+
+    /**
+     * The verdict with a warning for each source whose files do not follow on from each other (its verdict may mix
+     * separate captures: {@link SourceNotes}) added to its summary.
+     */
+    static ReportData.Verdict withSources(ReportData.Verdict v, List<ReportData.Source> sources) {
+        StringBuilder more = new StringBuilder();
+        for (ReportData.Source s : sources) {
+            if (s.followOnWarning() != null) {
+                more.append(" Warning: ").append(s.followOnWarning()).append('.');
+            }
+        }
+        return more.isEmpty() ? v : new ReportData.Verdict(v.found(), v.cause(), v.headline(), v.summary() + more,
+                v.fixes(), v.evidence());
+    }
+
+    /**
+     * " Causes found explain X of its response time; Y is unattributed." for an endpoint whose explained share is
+     * known ({@code findings.explained_share}), else "".
+     */
+    static String unattributed(EndpointStats e) {
+        if (Double.isNaN(e.explainedShare)) {
+            return "";
+        }
+        return " Causes found at " + e.server + " explain " + percent(e.explainedShare) + " of its response time; "
+                + percent(1 - e.explainedShare) + " is unattributed.";
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.List;
 import static io.ackscope.tables.ColumnType.BOOLEAN;
 import static io.ackscope.tables.ColumnType.INT;
 import static io.ackscope.tables.ColumnType.LONG;
+import static io.ackscope.tables.ColumnType.LONG_LIST;
 import static io.ackscope.tables.ColumnType.STRING;
 import static io.ackscope.tables.ColumnType.TIMESTAMP;
 
@@ -24,8 +25,9 @@ public final class EngineTables {
 
     private static final String FRAME_FILE = " in its source (its files numbered as one capture, frames of earlier "
             + "files repeated in later ones counted once).";
-    private static final String STREAM_DOC = "Connection index (tshark's `tcp.stream`) within its source; joins with "
-            + "`connections` on (`source`, `stream`) within one output (on `uid` across outputs).";
+    private static final String STREAM_DOC = "Connection index (tshark's `tcp.stream`) within its source, to find the "
+            + "connection in Wireshark; join tables on `uid` (`USING (uid)`), which is the same in every output "
+            + "(`stream` is only valid within one).";
     /** The column of every engine table after its own (then come {@link #UID} and, in child tables, the server). */
     public static final Column SOURCE = new Column("source", STRING, false, "",
             "Capture source (capture point) the row comes from: connections, streams and frame numbers are per "
@@ -231,7 +233,9 @@ public final class EngineTables {
                     + "more until the peer's delayed ACK arrived, then resumed at once.",
             child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("held_time", TIMESTAMP, false, "", "When the held segment was captured."),
-                    new Column("duration_us", LONG, false, "µs", "From the held segment to the resumed segment."),
+                    new Column("duration_us", LONG, false, "µs", "From the held segment to the resumed segment: "
+                            + "the same value as `stall_us`, the name every table gives stall time; kept so that "
+                            + "queries, notebooks and readers of outputs before schema version 5 keep working."),
                     new Column("ack_delay_us", LONG, false, "µs", "The delaying side's ACK delay."),
                     new Column("resume_gap_us", LONG, false, "µs", "From the ACK to the resumed segment."),
                     new Column("holding_side", STRING, false, "", "CLIENT or SERVER: whose data waited (Nagle there)."),
@@ -246,11 +250,21 @@ public final class EngineTables {
                             "With two or more sources and a matched connection (`connections.peer_source`): the "
                                     + "delaying host's ACK delay as the source nearer that host saw it (the client's "
                                     + "own delayed ACK at a client-side capture, without the path's round trip); "
-                                    + "null when the ACK or its data was not seen at both.")));
+                                    + "null when the ACK or its data was not seen at both."),
+                    new Column("stall_us", LONG, false, "µs", "The stall's time, from the held segment to the "
+                            + "resumed segment (`duration_us`): summed over a connection's or an exchange's stalls "
+                            + "it is their `stall_us`.")));
 
     // ---- latency_events ------------------------------------------------------------------------------------
     public static final TableSchema LATENCY_EVENTS = new TableSchema("latency_events",
-            "Latency causes other than stalls that the capture shows, with their evidence.",
+            "Two waits the capture shows, one row per wait, with their evidence: retransmission timeouts and "
+                    + "zero-window waits. Not the cost of a cause: a `RETRANSMISSION_TIMEOUT` row is one firing of "
+                    + "the sender's timer, its duration tshark's `tcp.analysis.rto` (from the oldest unacknowledged "
+                    + "segment's first transmission), so a backed-off timeout of the same data is counted again from "
+                    + "the same start; `connection_causes` and `findings` count each loss episode once, from the "
+                    + "original transmission to the ACK that covered it, less the path's round trip (docs/causes.md). "
+                    + "On `lab-cause-loss`: 10.08 s of `RETRANSMISSION_TIMEOUT` here, 6.05 s of `RTO` there. Sum "
+                    + "`connection_causes.time_lost_us` for time lost.",
             child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("kind", STRING, false, "", "RETRANSMISSION_TIMEOUT or ZERO_WINDOW_WAIT."),
                     new Column("start_time", TIMESTAMP, false, "", "When the wait began."),
@@ -301,9 +315,38 @@ public final class EngineTables {
                                     + "saw it (the server host's own time, without the path's round trip); null when "
                                     + "that source has no response for this exchange.")));
 
+    // ---- connection_causes -----------------------------------------------------------------------------------
+    public static final TableSchema CONNECTION_CAUSES = new TableSchema("connection_causes",
+            "One row per connection and latency cause found on it: every cause of docs/causes.md (Nagle × "
+                    + "delayed-ACK stalls, handshake retransmissions, loss recoveries, zero windows, server "
+                    + "processing, network and queueing delay, connection churn, small initial window, slow start "
+                    + "after idle, ...), with the time it cost by the rules of `findings`: summed over the "
+                    + "connections of a server endpoint, `events`, `count` and `time_lost_us` are that endpoint's "
+                    + "`findings` row, exactly. A cause `findings` leaves out (a per-request cause on under 10 % of "
+                    + "the endpoint's requests) still has its rows here.",
+            child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
+                    new Column("cause", STRING, false, "", "The cause: a name of `tcp/Cause`, as in `findings`."),
+                    new Column("events", LONG, false, "", "Occurrences on this connection: stalls, recovery "
+                            + "episodes, zero-window episodes, handshakes with retransmissions, requests."),
+                    new Column("count", LONG, false, "", "Sum of the occurrences' counts (retransmissions, RTO "
+                            + "backoffs, zero-window segments; 1 per stall)."),
+                    new Column("requests", LONG, false, "", "The connection's requests (exchanges) it affected, as "
+                            + "`findings.requests` counts them."),
+                    new Column("time_lost_us", LONG, false, "µs", "Time the cause cost on this connection: each "
+                            + "occurrence's time lost (docs/causes.md), in µs rounded down, summed."),
+                    new Column("first_time", TIMESTAMP, false, "", "When its first occurrence on the connection "
+                            + "began."),
+                    new Column("response_us", LONG, false, "µs", "The connection's response time, the same on "
+                            + "each of its rows: its requests' response times plus the time lost outside them "
+                            + "(handshake retransmissions, loss recoveries, churn), the denominator of `findings.share` "
+                            + "(docs/causes.md, Ranking)."),
+                    new Column("evidence_frames", LONG_LIST, false, "", "Evidence: the frame numbers of the "
+                            + "costliest occurrences, costliest first, at most 16 (as `findings.evidence_frames`)" 
+                            + FRAME_FILE))));
+
     /** The tables above, in the order they are documented. */
     public static final List<TableSchema> ALL = List.of(CONNECTIONS, RTT_SAMPLES, ACK_DELAYS, STALLS, LATENCY_EVENTS,
-            EXCHANGES);
+            EXCHANGES, CONNECTION_CAUSES);
 
     // ---- columns by name, for readers ------------------------------------------------------------------------
     // Readers (the report, the lab) name the columns they read by these constants, so a column renamed or removed

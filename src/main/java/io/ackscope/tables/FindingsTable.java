@@ -41,7 +41,14 @@ public final class FindingsTable {
                             + "the verdict."),
                     new Column("evidence_frames", LONG_LIST, false, "", "Evidence: the frame numbers of the "
                             + "costliest occurrences, costliest first, at most 16 (the last occurrence's may be "
-                            + "cut); independent of partitioning.")));
+                            + "cut); independent of partitioning."),
+                    new Column("response_us", LONG, false, "µs", "The endpoint's response time, the same on each of "
+                            + "its rows: the denominator of `share` (docs/causes.md, Ranking)."),
+                    new Column("explained_share", DOUBLE, false, "", "The share 0-1 of the endpoint's response "
+                            + "time that its rows together explain, the same on each of its rows: their "
+                            + "`time_lost_us` summed over `response_us`, at most 1 (overlapping causes are each "
+                            + "counted whole, so an upper bound); `1 - explained_share` is unattributed, time no "
+                            + "cause accounts for.")));
 
     public static final Column SOURCE = TABLE.column("source");
     public static final Column SERVER_IP = TABLE.column("server_ip");
@@ -54,4 +61,6 @@ public final class FindingsTable {
     public static final Column TIME_LOST_US = TABLE.column("time_lost_us");
     public static final Column SHARE = TABLE.column("share");
     public static final Column EVIDENCE_FRAMES = TABLE.column("evidence_frames");
+    public static final Column RESPONSE_US = TABLE.column("response_us");
+    public static final Column EXPLAINED_SHARE = TABLE.column("explained_share");
 }

@@ -16,9 +16,9 @@ public final class TableSchema {
      * by part and holder; {@link SchemaDoc#V3_RENAMES}), the acting host's address in the side tables, the peer
      * columns of {@code connections} and the tables of two vantage points ({@link VantageTables}); 4: tables
      * Hive-partitioned by {@code source=} (and {@code date=}; {@link HivePath}), {@code file_index} the file's
-     * position in its source.
+     * position in its source; 5: {@code connection_causes}.
      */
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
     /** The Parquet key-value metadata key of {@link #VERSION}. */
     public static final String VERSION_KEY = "ackscope.schema_version";
 

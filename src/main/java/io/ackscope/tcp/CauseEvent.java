@@ -30,6 +30,27 @@ public record CauseEvent(ConnectionId connection, Cause cause, Side side, long s
     /** Evidence frames kept per event. */
     public static final int MAX_FRAMES = 16;
 
+    /**
+     * The time this occurrence cost, as every table and ranking of causes counts it ({@code findings},
+     * {@code connection_causes}, {@code diagnose}): {@link #timeLostNanos}, never below 0.
+     */
+    public long cost() {
+        return Math.max(0, timeLostNanos);
+    }
+
+    /**
+     * A Nagle x delayed-ACK stall as a cause occurrence: cause by the holding side ({@link Cause#NAGLE_SERVER_HELD}
+     * when the server's data waited), from the held segment to the resumed one, its whole duration lost (it lies
+     * inside the response time), count 1, evidence the held, ACK and resumed frames (those captured).
+     */
+    public static CauseEvent of(Stall s) {
+        Cause c = s.holdingSide() == Side.RESPONDER ? Cause.NAGLE_SERVER_HELD : Cause.NAGLE_CLIENT_HELD;
+        long[] frames = java.util.stream.LongStream.of(s.heldFrame(), s.ackFrame(), s.resumeFrame())
+                .filter(f -> f >= 0).toArray();
+        return new CauseEvent(s.connection(), c, s.holdingSide(), s.startNanos(), s.startNanos() + s.durationNanos(),
+                s.durationNanos(), 1, frames, 0);
+    }
+
     /** An event whose time lost is outside the response times exactly when its cause's always is. */
     public CauseEvent(ConnectionId connection, Cause cause, Side side, long startNanos, long endNanos,
                       long timeLostNanos, int count, long[] frames) {

@@ -65,12 +65,12 @@ public final class CauseRanking {
             return connections.size();
         }
 
-        void add(ConnectionId c, long timeLost, long n, long... evidence) {
+        void add(CauseEvent e) {
             events++;
-            count += n;
-            timeLostNanos += Math.max(0, timeLost);
-            connections.add(c);
-            for (long f : evidence) {
+            count += e.count();
+            timeLostNanos += e.cost();
+            connections.add(e.connection());
+            for (long f : e.frames()) {
                 if (frames.size() < CauseEvent.MAX_FRAMES && f >= 0) {
                     frames.add(f);
                 }
@@ -98,14 +98,14 @@ public final class CauseRanking {
     private long requests;
 
     void cause(CauseEvent e) {
-        total(e.cause()).add(e.connection(), e.timeLostNanos(), e.count(), e.frames());
+        total(e.cause()).add(e);
         responseNanos += Math.max(0, e.outsideNanos());
     }
 
     void stall(Stall s) {
-        Cause c = s.holdingSide() == Side.RESPONDER ? Cause.NAGLE_SERVER_HELD : Cause.NAGLE_CLIENT_HELD;
-        Total t = total(c);
-        t.add(s.connection(), s.durationNanos(), 1, s.heldFrame(), s.ackFrame(), s.resumeFrame());
+        CauseEvent e = CauseEvent.of(s);
+        cause(e);
+        Total t = total(e.cause());
         if (DelayedAckTimer.of(s.ackDelayNanos()) == DelayedAckTimer.CLASS_200MS) {
             t.stallsOf200msClass++;
         }
@@ -148,6 +148,20 @@ public final class CauseRanking {
     /** The endpoint's response time the shares are of, nanoseconds (see the class comment). */
     public long responseNanos() {
         return responseNanos;
+    }
+
+    /**
+     * The share 0-1 of the endpoint's response time that the causes found ({@link #ranked}) explain together: their
+     * time lost summed, over the response time, at most 1 (causes that overlap in time, such as a stall inside a
+     * slow server answer, are each counted whole, so this is an upper bound). The rest is unattributed: time no
+     * detector accounts for.
+     */
+    public double explainedShare() {
+        long lost = 0;
+        for (Total t : ranked()) {
+            lost += t.timeLostNanos;
+        }
+        return share(lost, responseNanos);
     }
 
     /** Share 0-1 of the endpoint's response time that {@code t} cost (0 when nothing was timed; at most 1). */

@@ -295,6 +295,23 @@ class DiagnoseCausesTest {
         assertTrue(ranked(window).stream().noneMatch(r -> r.cause().startsWith("NAGLE")), window);
     }
 
+    /**
+     * The verdict says what it leaves unexplained: the causes' shares added up (one here: the long path's 5.84 %),
+     * and the rest unattributed, so "NETWORK_DELAY, 5.84 %" is not read as the whole story.
+     */
+    @Test
+    void theVerdictSaysHowMuchOfTheResponseTimeIsUnattributed() throws Exception {
+        String out = diagnose("lab-cause-slow-write.pcap.gz");
+        List<Row> rows = ranked(out);
+        double explained = rows.stream().mapToDouble(Row::percent).sum();
+        Matcher m = Pattern.compile("causes found explain ([0-9.]+)% of the response time; ([0-9.]+)% unattributed")
+                .matcher(out);
+        assertTrue(m.find(), out);
+        assertEquals(explained, Double.parseDouble(m.group(1)), 0.011, out);
+        assertEquals(100 - explained, Double.parseDouble(m.group(2)), 0.011, out);
+        assertTrue(Double.parseDouble(m.group(2)) > 90, "the slow writes are no cause the engine names: " + out);
+    }
+
     @Test
     void noCauseIsTheVerdictWithNagleOff() throws Exception {
         String out = diagnose("lab-nginx-nodelay-on.pcap.gz");

@@ -38,8 +38,8 @@ class SingularCountsTest {
         assertTrue(lines.stream().anyMatch(l -> l.matches("ackscope analyze: 1 file, 1\\.\\d KiB, 9 frames \\(9 TCP\\), "
                 + "1 connection in \\d+\\.\\d s \\(\\d+(\\.\\d)? (B|KiB)/s\\)")), text);
         assertTrue(lines.contains("read in 1 task (0 files split)"), text);
-        assertTrue(lines.contains("  connections      1 row"), text);
-        assertTrue(lines.contains("  capture_files    1 row"), text);
+        assertTrue(lines.contains("  connections       1 row"), text);
+        assertTrue(lines.contains("  capture_files     1 row"), text);
         assertFalse(text.matches("(?s).*\\b1 (files|frames|connections|rows|tasks)\\b.*"), text);
         String page = Files.readString(out.resolve("report.html"));
         assertTrue(page.contains("data-card=\"files\"><div class=\"v\">1</div><div class=\"l\">capture file (pcap"),

@@ -98,6 +98,37 @@ class SqlExportCommandsTest {
         assertEquals("127.0.0.1,18781,21,1320,", lines.get(1).substring(0, 24));
     }
 
+    /** Two outputs whose sources have the same name: the output column says which one a row came from. */
+    @Test
+    void twoOutputsAreToldApartByTheirOutputColumn(@TempDir Path dir) throws Exception {
+        Path copy = dir.resolve("again");
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(out)) {
+            for (Path p : files.toList()) {
+                java.nio.file.Files.copy(p, copy.resolve(out.relativize(p).toString()));
+            }
+        }
+        Run r = sql(out.toString(), copy.toString(), "SELECT output, source, count(*) AS n FROM connections "
+                + "GROUP BY output, source ORDER BY output", "--format", "csv");
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("output,source,n", lines.get(0));
+        List<String> want = new java.util.ArrayList<>(List.of(out + ",sample-pcaps,21", copy + ",sample-pcaps,21"));
+        java.util.Collections.sort(want);
+        assertEquals(want, lines.subList(1, lines.size()));
+    }
+
+    /** latency_summary's response-time percentiles are nearest-rank over exchanges.complete_us, as DuckDB's. */
+    @Test
+    void latencySummaryHasTheResponseTimePercentilesOfTheExchanges() throws Exception {
+        Run r = sql(out.toString(), "SELECT complete_count, complete_p50_us, complete_p90_us, complete_p99_us, "
+                + "complete_max_us FROM latency_summary", "--format", "csv");
+        assertEquals(0, r.exit(), r.err());
+        List<List<String>> want = duckdb("SELECT count(complete_us), quantile_disc(complete_us, 0.5), "
+                + "quantile_disc(complete_us, 0.9), quantile_disc(complete_us, 0.99), max(complete_us) FROM exchanges");
+        assertEquals(String.join(",", want.get(0)), r.out().lines().toList().get(1));
+        assertTrue(Long.parseLong(want.get(0).get(0)) > 1000, want.toString());
+    }
+
     @Test
     void tableFormIsAlignedAndCountsItsRows() {
         Run r = sql(out.toString(), "SELECT stream, conn_state, history FROM connections ORDER BY stream LIMIT 3");
@@ -165,6 +196,7 @@ class SqlExportCommandsTest {
             columns.add(f.name() + " " + f.dataType().simpleString());
         }
         assertTrue(columns.size() > 10, columns.toString());
+        columns.add("output string");     // the output a row was read from, last in every view of ackscope sql
         Run describe = sql(copy.toString(), "DESCRIBE stalls", "--format", "json");
         assertEquals(0, describe.exit(), describe.err());
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
@@ -344,6 +376,9 @@ class SqlExportCommandsTest {
                 + " 0) + coalesce(stall_in_response_us, 0)").get(0).get(0));
         assertEquals("0", duckdb("SELECT count(*) FROM connections WHERE stall_us <> server_held_stall_us "
                 + "+ client_held_stall_us").get(0).get(0));
+        // one name for stall time in every table; the stalls' duration_us stays as its alias
+        assertEquals(List.of(List.of("0", "1320")), duckdb("SELECT count(*) FILTER (WHERE stall_us <> duration_us), "
+                + "count(*) FROM stalls"));
         // each connection's held stall time is its stalls' durations by holder (each row rounded down to the µs)
         List<List<String>> off = duckdb("SELECT c.uid, c.server_held_stall_us, c.client_held_stall_us, s.server, "
                 + "s.client, s.n FROM connections c JOIN (SELECT uid, count(*) AS n, "

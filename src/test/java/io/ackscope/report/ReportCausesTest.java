@@ -47,6 +47,13 @@ class ReportCausesTest {
         assertNotNull(top.evidence(), "the verdict's evidence is drawn");
         assertEquals(top.evidence(), d.verdict().evidence());
         assertEquals(top.evidence(), d.worstConnections().get(0).anchor());
+        // the verdict says how much of the response time its causes leave unexplained
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                "explain ([0-9.]+)% of its response time; ([0-9.]+)% is unattributed").matcher(d.verdict().summary());
+        assertTrue(m.find(), d.verdict().summary());
+        double explained = Double.parseDouble(m.group(1));
+        assertTrue(explained >= 100 * top.share() - 0.05 && explained <= 100, d.verdict().summary());
+        assertEquals(100, explained + Double.parseDouble(m.group(2)), 0.11, d.verdict().summary());
         // the client's Linux timer at 40 ms: the cause's own fixes, TCP_QUICKACK on the client among them
         assertEquals(Cause.NAGLE_SERVER_HELD.fixes, d.verdict().fixes());
         assertEquals(Cause.NAGLE_SERVER_HELD.fixInOneLine, top.fix());

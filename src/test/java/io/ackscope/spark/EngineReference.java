@@ -1,6 +1,7 @@
 package io.ackscope.spark;
 
 import io.ackscope.spark.engine.EngineRows;
+import io.ackscope.spark.engine.FindingsAggregate;
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
 import io.ackscope.capture.FileGap;
@@ -10,6 +11,7 @@ import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ArchiveFeeder;
+import io.ackscope.tcp.CauseEvent;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.LatencyEvent;
@@ -33,6 +35,8 @@ final class EngineReference implements AnalysisSink {
     final List<RttSample> rtts = new ArrayList<>();
     final List<AckDelay> ackDelays = new ArrayList<>();
     final List<Exchange> exchanges = new ArrayList<>();
+    /** The causes of each connection until its record (connection_causes), by the same rules as analyze's. */
+    private final FindingsAggregate causes = new FindingsAggregate();
     long frames;
 
     /** The inputs (files or directories) listed and read as analyze reads them ({@link ArchiveFeeder}). */
@@ -83,6 +87,7 @@ final class EngineReference implements AnalysisSink {
 
     @Override
     public void onStall(Stall s) {
+        causes.stall(s);
         RowBuffer r = new RowBuffer(EngineTables.STALLS);
         EngineRows.stall(r, s, s.connection().stream(), sourceName(), s.connection().uid(sourceName()));
         add(EngineTables.STALLS, r);
@@ -96,8 +101,14 @@ final class EngineReference implements AnalysisSink {
     }
 
     @Override
+    public void onCause(CauseEvent e) {
+        causes.cause(e);
+    }
+
+    @Override
     public void onExchange(Exchange e) {
         exchanges.add(e);
+        causes.exchange(e);
         RowBuffer r = new RowBuffer(EngineTables.EXCHANGES);
         EngineRows.exchange(r, e, e.connection().stream(), sourceName(), e.connection().uid(sourceName()));
         add(EngineTables.EXCHANGES, r);
@@ -112,5 +123,11 @@ final class EngineReference implements AnalysisSink {
         EngineRows.connection(r, c, c.id().stream(), c.id().firstFileIndex() - first, sourceName(),
                 FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()), null);
         add(EngineTables.CONNECTIONS, r);
+        FindingsAggregate.Open o = causes.connection(c, sourceName());
+        if (o != null) {
+            RowBuffer cr = new RowBuffer(EngineTables.CONNECTION_CAUSES);
+            EngineRows.connectionCauses(cr, o, c.id(), c.id().stream(), sourceName(), c.id().uid(sourceName()),
+                    () -> add(EngineTables.CONNECTION_CAUSES, cr));
+        }
     }
 }

@@ -33,6 +33,7 @@ public final class EngineRows {
     private static final int R_IP = EngineTables.RTT_SAMPLES.ordinal("measured_from_ip");
     private static final int A_IP = EngineTables.ACK_DELAYS.ordinal("acking_ip");
     private static final int S_HOLDING_IP = EngineTables.STALLS.ordinal("holding_ip");
+    private static final int S_STALL = EngineTables.STALLS.ordinal("stall_us");
     private static final int E_IP = EngineTables.LATENCY_EVENTS.ordinal("side_ip");
     private static final int X_STALL = EngineTables.EXCHANGES.ordinal("stall_us");
 
@@ -129,7 +130,8 @@ public final class EngineRows {
                 .setLong(8, s.ackFrame()).setLong(9, s.resumeFrame()).setString(10, EvidenceText.of(s));
         tail(r, 11, source, uid, s.connection());
         r.setString(S_HOLDING_IP, ip(s.connection(), s.holdingSide()))
-                .setString(S_HOLDING_IP + 1, ip(s.connection(), s.delayingSide()));
+                .setString(S_HOLDING_IP + 1, ip(s.connection(), s.delayingSide()))
+                .setLong(S_STALL, s.durationNanos() / 1000);
     }
 
 
@@ -161,6 +163,23 @@ public final class EngineRows {
         r.setLong(X_STALL, Math.max(0, e.stallNanos()) / 1000 + Math.max(0, e.responseStallNanos()) / 1000);
     }
 
+
+    /**
+     * The rows of {@code connection_causes} of one finished connection ({@code o}: what {@link FindingsAggregate}
+     * noted of it), costliest cause first; {@code written} takes each row as it is filled.
+     */
+    public static void connectionCauses(RowBuffer r, FindingsAggregate.Open o, ConnectionId id, long stream, String source,
+                                 String uid, Runnable written) {
+        for (java.util.Map.Entry<io.ackscope.tcp.Cause, FindingsAggregate.Row> e : o.ranked()) {
+            FindingsAggregate.Row c = e.getValue();
+            r.clear().setLong(0, stream).setString(1, e.getKey().name()).setLong(2, c.events).setLong(3, c.count)
+                    .setLong(4, c.requests).setLong(5, c.timeLostUs)
+                    .setTimestampNanos(6, o.firstNanos(e.getKey())).setLong(7, o.responseNanos / 1000)
+                    .setLongList(8, c.frames());
+            tail(r, 9, source, uid, id);
+            written.run();
+        }
+    }
 
     /**
      * {@code connections.stall_us}: the sum of its two parts as written ({@code server_held_stall_us +

@@ -8,7 +8,6 @@ import io.ackscope.tcp.CauseRanking;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
-import io.ackscope.tcp.Side;
 import io.ackscope.tcp.Stall;
 
 import java.io.Serializable;
@@ -143,21 +142,39 @@ public final class FindingsAggregate implements Serializable {
      * What one open connection had: its causes with their spans, its exchanges' spans, its response time. Carried
      * with a connection held for a later run ({@link OpenValues}) as {@link #write} gives it.
      */
-    static final class Open {
+    public static final class Open {
         final EnumMap<Cause, Row> causes = new EnumMap<>(Cause.class);
         final EnumMap<Cause, List<long[]>> spans = new EnumMap<>(Cause.class);
         long[] exchanges = new long[8];
         int exchangeCount;
         long responseNanos;
 
-        void add(Cause c, long start, long end, long timeLostNanos, long outsideNanos, long count, long... frames) {
-            Row r = causes.computeIfAbsent(c, k -> new Row());
+        /** One occurrence, its time lost as {@link CauseEvent#cost} counts it (in µs rounded down, each). */
+        void add(CauseEvent e) {
+            Row r = causes.computeIfAbsent(e.cause(), k -> new Row());
             r.events++;
-            r.count += count;
-            r.timeLostUs += Math.max(0, timeLostNanos) / 1000;
-            r.occurrence(timeLostNanos, frames);
-            spans.computeIfAbsent(c, k -> new ArrayList<>()).add(new long[] {start, end});
-            responseNanos += Math.max(0, outsideNanos);
+            r.count += e.count();
+            r.timeLostUs += e.cost() / 1000;
+            r.occurrence(e.cost(), e.frames());
+            spans.computeIfAbsent(e.cause(), k -> new ArrayList<>()).add(new long[] {e.startNanos(), e.endNanos()});
+            responseNanos += Math.max(0, e.outsideNanos());
+        }
+
+        /** The connection's causes, costliest first (then in {@link Cause} order): its rows of connection_causes. */
+        List<Map.Entry<Cause, Row>> ranked() {
+            List<Map.Entry<Cause, Row>> ranked = new ArrayList<>(causes.entrySet());
+            ranked.sort((a, b) -> a.getValue().timeLostUs != b.getValue().timeLostUs
+                    ? Long.compare(b.getValue().timeLostUs, a.getValue().timeLostUs) : a.getKey().compareTo(b.getKey()));
+            return ranked;
+        }
+
+        /** When the first occurrence of {@code c} began, epoch nanoseconds. */
+        long firstNanos(Cause c) {
+            long first = Long.MAX_VALUE;
+            for (long[] s : spans.getOrDefault(c, List.of())) {
+                first = Math.min(first, s[0]);
+            }
+            return first;
         }
 
         /** Writes this connection's state for {@link #read}. */
@@ -278,18 +295,15 @@ public final class FindingsAggregate implements Serializable {
         return out;
     }
 
-    void cause(CauseEvent e) {
-        open(e.connection()).add(e.cause(), e.startNanos(), e.endNanos(), e.timeLostNanos(), e.outsideNanos(),
-                e.count(), e.frames());
+    public void cause(CauseEvent e) {
+        open(e.connection()).add(e);
     }
 
-    void stall(Stall s) {
-        Cause c = s.holdingSide() == Side.RESPONDER ? Cause.NAGLE_SERVER_HELD : Cause.NAGLE_CLIENT_HELD;
-        open(s.connection()).add(c, s.startNanos(), s.startNanos() + s.durationNanos(), s.durationNanos(), 0,
-                1, s.heldFrame(), s.ackFrame(), s.resumeFrame());
+    public void stall(Stall s) {
+        open(s.connection()).add(CauseEvent.of(s));
     }
 
-    void exchange(Exchange x) {
+    public void exchange(Exchange x) {
         Open o = open(x.connection());
         if (o.exchangeCount * 2 == o.exchanges.length) {
             o.exchanges = Arrays.copyOf(o.exchanges, o.exchanges.length * 2);
@@ -303,11 +317,15 @@ public final class FindingsAggregate implements Serializable {
         }
     }
 
-    /** A finished connection: what it had goes to its server endpoint. */
-    void connection(ConnectionRecord c, String source) {
+    /**
+     * A finished connection: what it had goes to its server endpoint. Returns what it had, each cause's
+     * {@link Row#connections} 1 and {@link Row#requests} the exchanges it affected (its rows of connection_causes),
+     * or null when it had no cause and no exchange.
+     */
+    public Open connection(ConnectionRecord c, String source) {
         Open o = open.remove(c.id());
         if (o == null) {
-            return;
+            return null;
         }
         Endpoint e = endpoints.computeIfAbsent(source + '\0' + c.resp().address() + " " + c.resp().port(),
                 k -> new Endpoint(source, c.resp().address(), c.resp().port()));
@@ -318,6 +336,7 @@ public final class FindingsAggregate implements Serializable {
             r.requests = o.affected(cause);
             e.causes.computeIfAbsent(cause, k -> new Row()).merge(r);
         });
+        return o;
     }
 
     public void merge(FindingsAggregate other) {
@@ -340,16 +359,19 @@ public final class FindingsAggregate implements Serializable {
             List<Map.Entry<Cause, Row>> ranked = new ArrayList<>(e.causes.entrySet());
             ranked.sort((a, b) -> a.getValue().timeLostUs != b.getValue().timeLostUs
                     ? Long.compare(b.getValue().timeLostUs, a.getValue().timeLostUs) : a.getKey().compareTo(b.getKey()));
+            ranked.removeIf(en -> !CauseRanking.finding(en.getKey(), en.getValue().requests, e.requests));
+            long explained = 0;
+            for (Map.Entry<Cause, Row> en : ranked) {
+                explained += en.getValue().timeLostUs;
+            }
             for (Map.Entry<Cause, Row> en : ranked) {
                 Row r = en.getValue();
-                if (!CauseRanking.finding(en.getKey(), r.requests, e.requests)) {
-                    continue;
-                }
                 rows.add(new RowBuffer(FindingsTable.TABLE).clear().setString(0, e.source).setString(1, e.ip)
                         .setInt(2, e.port).setString(3, en.getKey().name()).setLong(4, r.connections)
                         .setLong(5, r.requests).setLong(6, r.events).setLong(7, r.count).setLong(8, r.timeLostUs)
                         .setDouble(9, CauseRanking.share(r.timeLostUs, e.responseUs))
-                        .setLongList(10, r.frames()));
+                        .setLongList(10, r.frames()).setLong(11, e.responseUs)
+                        .setDouble(12, CauseRanking.share(explained, e.responseUs)));
             }
         }
         return rows;

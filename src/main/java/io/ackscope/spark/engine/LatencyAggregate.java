@@ -19,7 +19,7 @@ import java.util.TreeMap;
 public final class LatencyAggregate implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    static final int HANDSHAKE_RTT = 0, DATA_RTT = 1, ACK_DELAY = 2, TTFB = 3, METRICS = 4;
+    static final int HANDSHAKE_RTT = 0, DATA_RTT = 1, ACK_DELAY = 2, TTFB = 3, COMPLETE = 4, METRICS = 5;
 
     /** Everything known about one server endpoint. */
     static final class Endpoint implements Serializable {
@@ -28,12 +28,25 @@ public final class LatencyAggregate implements Serializable {
         final String ip;
         final int port;
         long connections, exchanges, stalls, stallUs;
-        final ValueCounts[] metrics = {new ValueCounts(), new ValueCounts(), new ValueCounts(), new ValueCounts()};
+        ValueCounts[] metrics = {new ValueCounts(), new ValueCounts(), new ValueCounts(), new ValueCounts(),
+                new ValueCounts()};
 
         Endpoint(String source, String ip, int port) {
             this.source = source;
             this.ip = ip;
             this.port = port;
+        }
+
+        /** An endpoint kept by an earlier version ({@link FinalAggregates}) lacks the metrics added since: empty. */
+        private Object readResolve() {
+            if (metrics.length < METRICS) {
+                ValueCounts[] m = java.util.Arrays.copyOf(metrics, METRICS);
+                for (int i = metrics.length; i < METRICS; i++) {
+                    m[i] = new ValueCounts();
+                }
+                metrics = m;
+            }
+            return this;
         }
 
         public void merge(Endpoint o) {
@@ -118,7 +131,7 @@ public final class LatencyAggregate implements Serializable {
         return endpoints.values().stream().map(e -> {
             RowBuffer b = new RowBuffer(t).clear();
             b.setString(0, e.ip).setInt(1, e.port).setLong(2, e.connections).setLong(3, e.exchanges)
-                    .setLong(4, e.stalls).setLong(5, e.stallUs).setString(t.columns().size() - 1, e.source);
+                    .setLong(4, e.stalls).setLong(5, e.stallUs).setString(t.ordinal("source"), e.source);
             for (int m = 0; m < METRICS; m++) {
                 int base = t.ordinal(LatencySummaryTable.METRICS[m][0] + "_count");
                 ValueCounts v = e.metrics[m];

@@ -130,11 +130,12 @@ final class OpenValues {
         ConnectionId id = new ConnectionId(in.readLong(), in.readInt(), in.readLong(), in.readLong(), in.readUTF(),
                 in.readInt(), in.readUTF(), in.readInt());
         int metrics = in.readUnsignedByte();
-        if (metrics != LatencyAggregate.METRICS) {
-            throw new IOException("open connection values of " + metrics + " metrics, " + LatencyAggregate.METRICS
-                    + " expected");
+        if (metrics > LatencyAggregate.METRICS) {
+            throw new IOException("open connection values of " + metrics + " metrics, at most "
+                    + LatencyAggregate.METRICS + " expected");
         }
-        ValueCounts[] values = new ValueCounts[metrics];
+        // fewer metrics: carried by a version before the later metrics, which then start from this run's values
+        ValueCounts[] values = new ValueCounts[LatencyAggregate.METRICS];
         for (int m = 0; m < metrics; m++) {
             if (in.readBoolean()) {
                 int n = in.readInt();

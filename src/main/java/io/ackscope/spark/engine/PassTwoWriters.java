@@ -50,9 +50,10 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
     private final TaskOutput latencyEvents = new TaskOutput(EngineTables.LATENCY_EVENTS);
     private final TaskOutput exchanges = new TaskOutput(EngineTables.EXCHANGES);
     private final TaskOutput connections = new TaskOutput(EngineTables.CONNECTIONS);
+    private final TaskOutput connectionCauses = new TaskOutput(EngineTables.CONNECTION_CAUSES);
     private final TaskOutput oneWayDelays = new TaskOutput(VantageTables.ONE_WAY_DELAYS);
     private final List<TaskOutput> outputs = List.of(connections, rttSamples, ackDelays, stalls, latencyEvents,
-            exchanges, oneWayDelays);
+            exchanges, connectionCauses, oneWayDelays);
     private final VantagePlan plan;
     /** The current source's segments for the vantage part, when there is a plan. */
     PartitionPoints.Point points;
@@ -250,6 +251,9 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
         if (e.ttfbNanos() >= 0) {
             value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
         }
+        if (e.completeNanos() >= 0) {
+            value(e.connection(), LatencyAggregate.COMPLETE, e.completeNanos());
+        }
         EngineRows.exchange(exchanges.row, e, stream(e.connection()), source(), uid());
         if (plan != null) {
             plan.exchangeRow(exchanges.row, EngineTask.key(e.connection()), e.index());
@@ -338,7 +342,12 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
         long stream = stream(c.id());
         int source = carried ? current : numbering.source(c.id().firstFileIndex());
         latency.connection(c, openValues.remove(c.id()), source());
-        findings.connection(c, source());
+        FindingsAggregate.Open causes = findings.connection(c, source());
+        String dir = dir();
+        if (causes != null) {
+            EngineRows.connectionCauses(connectionCauses.row, causes, c.id(), stream, source(), uid(),
+                    () -> write(connectionCauses, dir));
+        }
         uids.remove(c.id());
         if (c.id() == lastValuesId) {
             lastValuesId = null;
@@ -348,7 +357,7 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
                         : numbering.fileInSource(c.id().firstFileIndex()), source(),
                 FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
                 plan == null ? null : plan.peer(key));
-        write(connections, dir());
+        write(connections, dir);
     }
 
     List<TaskOutput.Written> written() {

@@ -50,18 +50,22 @@ public final class OutputViews {
      * @throws IOException naming the output that is not complete
      */
     public static Map<String, List<String>> register(SparkSession spark, List<String> outputs) throws IOException {
-        return register(spark, outputs, name -> true);
+        return register(spark, outputs, name -> true, false);
     }
 
     /**
      * As {@link #register(SparkSession, List)}, but makes views only of the tables {@code wanted} accepts (each
      * view costs a listing and a schema read per output), or of all of them when it accepts none; every output is
-     * checked and every table is in the map returned.
+     * checked and every table is in the map returned. With {@code outputColumn}, every view also has the column
+     * {@value #OUTPUT} last: the output directory each row was read from, as given, so rows of two outputs (whose
+     * sources may have the same names) are told apart and compared without {@code input_file_name()}.
      */
     public static Map<String, List<String>> register(SparkSession spark, List<String> outputs,
-                                                     java.util.function.Predicate<String> wanted) throws IOException {
+                                                     java.util.function.Predicate<String> wanted,
+                                                     boolean outputColumn) throws IOException {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         Map<String, List<String>> tables = new LinkedHashMap<>();
+        Map<String, String> outputOf = new java.util.HashMap<>();     // table directory -> its output, as given
         for (String out : outputs) {
             Path dir = new Path(out);
             FileSystem fs = dir.getFileSystem(conf);
@@ -73,6 +77,7 @@ public final class OutputViews {
                             + " is missing");
                 }
                 tables.computeIfAbsent(table, k -> new ArrayList<>()).add(t.toString());
+                outputOf.put(t.toString(), out);
             }
         }
         boolean any = tables.keySet().stream().anyMatch(wanted);
@@ -85,6 +90,9 @@ public final class OutputViews {
                 Dataset<Row> df = hasFiles(new Path(t), conf) ? table(spark, t) : empty(spark, e.getKey());
                 if (df == null) {
                     continue;
+                }
+                if (outputColumn) {
+                    df = df.withColumn(OUTPUT, org.apache.spark.sql.functions.lit(outputOf.get(t)));
                 }
                 view = view == null ? df : view.unionByName(df, true);
             }
@@ -148,6 +156,9 @@ public final class OutputViews {
         return name -> java.util.regex.Pattern.compile("(?<![A-Za-z0-9_])" + java.util.regex.Pattern.quote(
                 name.toLowerCase(java.util.Locale.ROOT)) + "(?![A-Za-z0-9_])").matcher(lower).find();
     }
+
+    /** The column that names the output a row was read from ({@link #register(SparkSession, List, boolean)}). */
+    public static final String OUTPUT = "output";
 
     /** The partition column (and data column) that names the capture source. */
     private static final String SOURCE = "source";

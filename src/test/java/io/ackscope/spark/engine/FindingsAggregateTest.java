@@ -13,7 +13,11 @@ import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.Stall;
 import io.ackscope.tcp.TcpEngine;
+import io.ackscope.tables.EngineTables;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +29,17 @@ import org.junit.jupiter.api.Test;
 class FindingsAggregateTest {
 
     private static FindingsAggregate aggregate(String capture, String source) throws Exception {
+        return aggregate(capture, source, new ArrayList<>());
+    }
+
+    /**
+     * As {@link #aggregate(String, String)}; {@code connectionCauses} gets the rows of connection_causes, made as
+     * the engine tasks make them ({@link EngineRows#connectionCauses}).
+     */
+    private static FindingsAggregate aggregate(String capture, String source, List<Object[]> connectionCauses)
+            throws Exception {
         FindingsAggregate a = new FindingsAggregate();
+        RowBuffer row = new RowBuffer(EngineTables.CONNECTION_CAUSES);
         TcpEngine engine = new TcpEngine(new AnalysisSink() {
             @Override
             public void onCause(CauseEvent e) {
@@ -44,7 +58,11 @@ class FindingsAggregateTest {
 
             @Override
             public void onConnection(ConnectionRecord c) {
-                a.connection(c, source);
+                FindingsAggregate.Open o = a.connection(c, source);
+                if (o != null) {
+                    EngineRows.connectionCauses(row, o, c.id(), c.id().stream(), source, c.id().uid(source),
+                            () -> connectionCauses.add(row.toObjects()));
+                }
             }
         });
         try (CaptureReader reader = CaptureReader.open(Path.of("sample-pcaps", capture))) {
@@ -163,6 +181,51 @@ class FindingsAggregateTest {
         double perStallMs = (Long) r[8] / 1000.0 / 49;
         assertTrue(perStallMs > 50 && perStallMs < 65, "40 ms delayed ACK + 10 ms RTT: " + perStallMs);
         assertTrue((Double) r[9] > 0.7, "share " + r[9]);
+    }
+
+    /**
+     * Every lab: the connection_causes rows of an endpoint's connections add up to its findings rows (connections,
+     * requests, events, count, time lost), and each lab's own cause is the costliest row of some connection.
+     */
+    @ParameterizedTest
+    @CsvSource({"lab-cause-churn.pcap.gz, CONNECTION_CHURN", "lab-cause-churn-rst.pcap.gz, CONNECTION_CHURN",
+            "lab-cause-client-nagle.pcap.gz, NAGLE_CLIENT_HELD", "lab-cause-delack-200.pcap.gz, NAGLE_SERVER_HELD",
+            "lab-cause-idle-restart.pcap.gz, SLOW_START_AFTER_IDLE", "lab-cause-loss.pcap.gz, RTO",
+            "lab-cause-network-delay.pcap.gz, NETWORK_DELAY", "lab-cause-queueing.pcap.gz, QUEUEING_DELAY",
+            "lab-cause-server-slow.pcap.gz, SERVER_PROCESSING", "lab-cause-small-iw.pcap.gz, SMALL_INITIAL_WINDOW",
+            "lab-cause-syn-drop.pcap.gz, SYN_RETRANSMISSION",
+            "lab-cause-window-limited.pcap.gz, RECEIVER_WINDOW_LIMITED", "lab-cause-zero-window.pcap.gz, ZERO_WINDOW",
+            "lab-cause-slow-write.pcap.gz, NETWORK_DELAY", "lab-cause-idle-kept.pcap.gz, NETWORK_DELAY"})
+    void connectionCausesAddUpToTheFindingsOfTheirEndpoint(String capture, String cause) throws Exception {
+        List<Object[]> perConnection = new ArrayList<>();
+        List<Object[]> findings = rows(aggregate(capture, "lab", perConnection));
+        assertTrue(!findings.isEmpty(), capture);
+        int cCause = EngineTables.CONNECTION_CAUSES.ordinal("cause");
+        int cServer = EngineTables.CONNECTION_CAUSES.ordinal("server_ip");
+        for (Object[] f : findings) {
+            long[] sum = new long[5];
+            for (Object[] c : perConnection) {
+                if (c[cCause].equals(f[3]) && c[cServer].equals(f[1]) && c[cServer + 1].equals(f[2])) {
+                    sum[0]++;
+                    sum[1] += (Long) c[4];
+                    sum[2] += (Long) c[2];
+                    sum[3] += (Long) c[3];
+                    sum[4] += (Long) c[5];
+                }
+            }
+            assertEquals(List.of(f[4], f[5], f[6], f[7], f[8]), java.util.Arrays.stream(sum).boxed().toList(),
+                    capture + " " + f[3]);
+        }
+        assertTrue(perConnection.stream().anyMatch(c -> c[cCause].equals(cause)), capture + ": " + cause);
+        // an endpoint's rows' explained share is their time lost over its response time
+        for (Object[] f : findings) {
+            long lost = findings.stream().filter(g -> g[1].equals(f[1]) && g[2].equals(f[2]))
+                    .mapToLong(g -> (Long) g[8]).sum();
+            assertEquals(Math.min(1.0, (double) lost / (Long) f[11]), (Double) f[12], 1e-12, capture);
+        }
+        for (Object[] c : perConnection) {
+            assertTrue((Long) c[5] >= 0 && (Long) c[7] >= 0 && toList(c[8]).size() <= 16, capture);
+        }
     }
 
     private static List<Long> toList(Object o) {
