@@ -14,6 +14,7 @@ import os
 
 import duckdb
 import matplotlib
+import matplotlib.dates as mdates
 import matplotlib.pyplot as plt
 import pandas as pd
 
@@ -22,6 +23,25 @@ from ackscope_output import complete_tables
 pd.set_option("display.max_columns", None)
 pd.set_option("display.width", 200)
 pd.set_option("display.max_colwidth", 60)
+
+
+def time_axis(ax):
+    \"\"\"Wall-clock labels on a time x axis, as few and as short as the span needs (no overlapping labels).\"\"\"
+    locator = mdates.AutoDateLocator(minticks=3, maxticks=7)
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(mdates.ConciseDateFormatter(locator))
+
+
+def break_gaps(d, col, step):
+    \"\"\"`d` sorted by its time column `col`, with an empty row inside every gap longer than `step`, so that a
+    line drawn through it breaks there instead of joining points hours apart.\"\"\"
+    d = d.sort_values(col)
+    t = pd.to_datetime(d[col])
+    gaps = t.diff() > step
+    if not gaps.any():
+        return d
+    filler = pd.DataFrame({col: (t[gaps] - step / 2).reset_index(drop=True)})   # keeps the time zone
+    return pd.concat([d, filler], ignore_index=True).sort_values(col)
 
 
 def open_output(con, out, schema="main"):
@@ -85,6 +105,8 @@ endpoints"""),
 labels = endpoints.source + " " + endpoints.server_ip + ":" + endpoints.server_port.astype(str)
 ax.barh(labels, endpoints.p99_us / 1000, label="p99", color="#d62728")
 ax.barh(labels, endpoints.p50_us / 1000, label="p50", color="#1f77b4")
+if endpoints.p99_us.max() > 100 * endpoints.p50_us.clip(lower=1).min():
+    ax.set_xscale("log")   # endpoints orders of magnitude apart: a linear axis would hide the fast ones
 ax.set_xlabel("response time (ms)")
 ax.set_title("Response time per server endpoint")
 ax.legend()
@@ -125,8 +147,12 @@ Requests per second and their response time, in one-second buckets from the firs
            quantile_disc(complete_us, 0.5) AS p50_us, quantile_disc(complete_us, 0.99) AS p99_us
     FROM exchanges WHERE complete_us IS NOT NULL GROUP BY ALL ORDER BY second\"\"\").df()
 fig, ax = plt.subplots(figsize=(8, 3))
-ax.plot(over_time.second, over_time.p50_us / 1000, marker="o", label="p50")
-ax.plot(over_time.second, over_time.p99_us / 1000, marker="o", label="p99")
+line = break_gaps(over_time, "second", pd.Timedelta(seconds=1))
+ax.plot(line.second, line.p50_us / 1000, marker="o", label="p50")
+ax.plot(line.second, line.p99_us / 1000, marker="o", label="p99")
+if over_time.p99_us.max() > 100 * over_time.p50_us.clip(lower=1).min():
+    ax.set_yscale("log")   # seconds-long outliers beside sub-millisecond responses
+time_axis(ax)
 ax.set_ylabel("response time (ms)")
 ax.set_title("Response time over time")
 ax.legend()
@@ -153,7 +179,9 @@ loss = con.sql(\"\"\"
                  + server_fast_retransmissions) DESC\"\"\").df()
 fig, ax = plt.subplots(figsize=(8, 3))
 for kind, d in events.groupby("kind"):
+    d = break_gaps(d, "second", pd.Timedelta(seconds=1))
     ax.plot(d.second, d.n, marker="o", label=kind)
+time_axis(ax)
 ax.set_ylabel("events per second")
 ax.set_title("Stalls, timeouts and zero-window waits over time")
 ax.legend()

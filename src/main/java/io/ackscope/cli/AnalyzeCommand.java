@@ -184,7 +184,7 @@ final class AnalyzeCommand extends Command {
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
             skippedLine(s.notRead(), System.err);
             heldBackLine(s.heldBack(), settle, System.err);
-            printSummary(s, (System.nanoTime() - started) / 1e9);
+            printSummary(s, elapsedSeconds());
             console.print(reportLine.toString(java.nio.charset.StandardCharsets.UTF_8));
             return strict && !s.damaged().isEmpty() ? EXIT_DAMAGED : 0;
         } finally {
@@ -232,6 +232,10 @@ final class AnalyzeCommand extends Command {
         }
     }
 
+    /**
+     * The summary: what was read and written, in {@code seconds} of the whole command; how the time went (read
+     * tasks, phases, task time) only with {@code --verbose}.
+     */
     private void printSummary(Analyze.Summary s, double seconds) {
         console.printf(Locale.ROOT, "ackscope analyze: %s, %s, %s (%,d TCP), %s in %.1f s (%s/s)%n",
                 Format.plural(s.files(), "file", "files"), Format.bytes(s.bytes()),
@@ -249,8 +253,10 @@ final class AnalyzeCommand extends Command {
                     TerminalText.escape(String.join(", ", s.filter().describe().keySet().stream()
                             .map(k -> "--" + k).toList())));
         }
-        console.printf(Locale.ROOT, "read in %s (%s split)%n", Format.plural(s.readTasks(), "task", "tasks"),
-                Format.plural(s.splitFiles(), "file", "files"));
+        if (verbose()) {
+            console.printf(Locale.ROOT, "read in %s (%s split)%n", Format.plural(s.readTasks(), "task", "tasks"),
+                    Format.plural(s.splitFiles(), "file", "files"));
+        }
         console.printf(Locale.ROOT, "tables in %s:%n", s.out());
         for (Map.Entry<String, Long> e : s.tableRows().entrySet()) {
             console.printf(Locale.ROOT, "  %-17s %s%n", e.getKey(), Format.plural(e.getValue(), "row", "rows"));
@@ -272,9 +278,11 @@ final class AnalyzeCommand extends Command {
                 console.println("  " + TerminalText.escape(d));
             }
         }
-        console.print("wall time:");
-        s.phaseSeconds().forEach((k, v) -> console.printf(Locale.ROOT, " %s %.1f s;", k, v));
-        console.println();
-        s.taskTime().forEach((k, v) -> console.printf(Locale.ROOT, "task time, %s: %s%n", k, v));
+        if (verbose()) {
+            console.print("wall time:");
+            s.phaseSeconds().forEach((k, v) -> console.printf(Locale.ROOT, " %s %.1f s;", k, v));
+            console.println();
+            s.taskTime().forEach((k, v) -> console.printf(Locale.ROOT, "task time, %s: %s%n", k, v));
+        }
     }
 }

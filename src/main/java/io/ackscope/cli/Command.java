@@ -25,9 +25,12 @@ public abstract class Command {
     @Parameter(names = {"-h", "--help"}, help = true, description = "Show this help")
     private boolean help;
 
-    @Parameter(names = "--verbose", description = "On an error, also print its stack trace (analyze: and Spark's "
-            + "own logging)")
+    @Parameter(names = "--verbose", description = "On an error, also print its stack trace (analyze: Spark's "
+            + "own logging, and the task-time and shuffle figures after the summary)")
     private boolean verbose;
+
+    /** When the command was made, which {@link Main} does first: the start of its real elapsed time. */
+    private final long createdNanos = System.nanoTime();
 
     /** Runs the command after its parameters were parsed; returns the process exit code. */
     public abstract int run() throws Exception;
@@ -40,6 +43,11 @@ public abstract class Command {
     /** Whether {@code --verbose} was given: {@link Main} prints an error's stack trace. */
     public final boolean verbose() {
         return verbose;
+    }
+
+    /** Seconds since the command was made: what the user waited for, Spark's start-up included. */
+    protected final double elapsedSeconds() {
+        return (System.nanoTime() - createdNanos) / 1e9;
     }
 
     /**

@@ -59,9 +59,7 @@ public final class Main {
         }
         JCommander jc = b.build();
         if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
-            StringBuilder sb = new StringBuilder();
-            jc.getUsageFormatter().usage(sb);
-            out.print(sb);
+            out.print(commandList(instances));
             return args.length == 0 ? 2 : 0;
         }
         try {
@@ -144,6 +142,31 @@ public final class Main {
         String arg = m.group(1);
         return arg.startsWith("-") && arg.length() > 1 ? "unknown option '" + arg + "'"
                 : "unexpected argument '" + arg + "'";
+    }
+
+    /** The short help: one line per command (its description's first sentence), then where the options are. */
+    static String commandList(Map<String, Command> commands) {
+        StringBuilder sb = new StringBuilder("Usage: ackscope COMMAND [options]\n\nCommands:\n");
+        int width = commands.keySet().stream().mapToInt(String::length).max().orElse(0);
+        for (Map.Entry<String, Command> e : commands.entrySet()) {
+            com.beust.jcommander.Parameters p = e.getValue().getClass()
+                    .getAnnotation(com.beust.jcommander.Parameters.class);
+            String line = p == null ? "" : firstSentence(p.commandDescription());
+            sb.append("  ").append(e.getKey()).append(" ".repeat(width - e.getKey().length() + 2)).append(line)
+                    .append('\n');
+        }
+        return sb.append("\nRun 'ackscope COMMAND --help' for a command's options.\n").toString();
+    }
+
+    /** Up to the first ". " (the rest is for the command's own help), cut at a word to at most 100 characters. */
+    private static String firstSentence(String d) {
+        int stop = d.indexOf(". ");
+        String s = stop > 0 ? d.substring(0, stop) : d;
+        if (s.length() <= 100) {
+            return s;
+        }
+        int space = s.lastIndexOf(' ', 96);
+        return s.substring(0, space > 0 ? space : 96) + " ...";
     }
 
     private static int usage(PrintStream err, String command, ParameterException e) {

@@ -23,13 +23,13 @@ public final class ServeCommand extends Command {
 
     @Parameter(names = {"-p", "--port"}, description = "Port to listen on (0 = any free port)", required = true,
             validateWith = OptionRange.ListenPort.class)
-    private int port;
+    private Integer port;   // required: no default to show
 
     @Parameter(names = "--bind", description = "Address to listen on")
     private String bind = "127.0.0.1";
 
-    @Parameter(names = "--nodelay", description = "Set TCP_NODELAY on connections (the default)")
-    private boolean nodelay;
+    @Parameter(names = "--nodelay", description = "Set TCP_NODELAY on connections; on unless --no-nodelay is given")
+    private Boolean nodelay;   // null when not given, so the help shows no "Default: false"
 
     @Parameter(names = "--no-nodelay", description = "Leave Nagle's algorithm on")
     private boolean noNodelay;
@@ -57,7 +57,7 @@ public final class ServeCommand extends Command {
     public int run() throws Exception {
         TargetServer.Options options;
         try {
-            if (nodelay && noNodelay) {
+            if (Boolean.TRUE.equals(nodelay) && noNodelay) {
                 throw new IllegalArgumentException("--nodelay and --no-nodelay exclude each other");
             }
             options = new TargetServer.Options(InetAddress.getByName(bind), port, !noNodelay, splitWrites,

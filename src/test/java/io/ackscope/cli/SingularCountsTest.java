@@ -28,9 +28,9 @@ class SingularCountsTest {
         Path out = tmp.resolve("out");
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         AnalyzeCommand c = new AnalyzeCommand(new PrintStream(buf, true, StandardCharsets.UTF_8));
-        c.inputs = List.of(Corpus.capture(ONE_CONNECTION).toString());
-        c.out = out.toString();
-        c.master = "local[1]";
+        com.beust.jcommander.JCommander.newBuilder().addObject(c).build().parse(
+                Corpus.capture(ONE_CONNECTION).toString(), "--out", out.toString(), "--master", "local[1]",
+                "--verbose");
         assertEquals(0, c.run(), buf.toString(StandardCharsets.UTF_8));
         String text = buf.toString(StandardCharsets.UTF_8);
         List<String> lines = text.lines().toList();

@@ -70,8 +70,19 @@ class SqlExportCommandsTest {
         out = dir.resolve("out");
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
-        assertEquals(0, Main.run(new String[]{"analyze", SAMPLE.toString(), "--out", out.toString()}, ps, ps),
-                buf.toString(StandardCharsets.UTF_8));
+        PrintStream saved = System.out;
+        System.setOut(ps); // analyze's summary goes to standard output
+        try {
+            assertEquals(0, Main.run(new String[]{"analyze", SAMPLE.toString(), "--out", out.toString()}, ps, ps),
+                    buf.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(saved);
+        }
+        String summary = buf.toString(StandardCharsets.UTF_8);
+        // quiet by default: how the time went is behind --verbose
+        assertTrue(summary.lines().noneMatch(l -> l.startsWith("task time") || l.startsWith("wall time")
+                || l.startsWith("read in ")), summary);
+        assertTrue(summary.lines().anyMatch(l -> l.matches("ackscope analyze: .* in \\d+\\.\\d s \\(.*/s\\)")), summary);
     }
 
     private static List<List<String>> duckdb(String query) throws Exception {
