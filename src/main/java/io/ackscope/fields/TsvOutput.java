@@ -1,4 +1,4 @@
-package io.ackscope.cli;
+package io.ackscope.fields;
 
 import io.ackscope.tcp.Addresses;
 
@@ -9,7 +9,7 @@ import java.io.OutputStream;
  * Buffered ASCII output for tab-separated rows. Numbers, timestamps and addresses are formatted straight into a
  * byte buffer, as tshark prints them, so writing a row allocates nothing.
  */
-final class TsvOutput {
+public final class TsvOutput {
     private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** Longest single item written at once (an address is at most {@value Addresses#MAX_TEXT} characters). */
     private static final int MAX_ITEM = 64;
@@ -18,7 +18,7 @@ final class TsvOutput {
     private final byte[] buf;
     private int n;
 
-    TsvOutput(OutputStream out, int bufferSize) {
+    public TsvOutput(OutputStream out, int bufferSize) {
         this.out = out;
         this.buf = new byte[Math.max(bufferSize, 4 * MAX_ITEM)];
     }
@@ -31,31 +31,31 @@ final class TsvOutput {
     }
 
     /** Writes the buffered bytes to the stream and flushes it. */
-    void flush() throws IOException {
+    public void flush() throws IOException {
         out.write(buf, 0, n);
         n = 0;
         out.flush();
     }
 
-    void tab() throws IOException {
+    public void tab() throws IOException {
         room(1);
         buf[n++] = '\t';
     }
 
-    void newline() throws IOException {
+    public void newline() throws IOException {
         room(1);
         buf[n++] = '\n';
     }
 
     /** Writes a string of ASCII characters (names, not capture content). */
-    void ascii(String s) throws IOException {
+    public void ascii(String s) throws IOException {
         for (int i = 0; i < s.length(); i++) {
             room(1);
             buf[n++] = (byte) s.charAt(i);
         }
     }
 
-    void decimal(long v) throws IOException {
+    public void decimal(long v) throws IOException {
         room(MAX_ITEM);
         if (v < 0) {
             if (v == Long.MIN_VALUE) {

@@ -1,4 +1,4 @@
-package io.ackscope.cli;
+package io.ackscope.fields;
 
 import io.ackscope.capture.CaptureFormat;
 import io.ackscope.capture.CaptureReader;
@@ -23,12 +23,12 @@ import java.util.Map;
  * shown once the source address was captured even if the destination was not, and {@code tcp.srcport} from 4 TCP
  * bytes while the flags, sequence numbers and window need 16.
  */
-final class FrameFields {
+public final class FrameFields {
     private FrameFields() {
     }
 
     /** What must run over a frame before a field can be printed. */
-    enum Pass {
+    public enum Pass {
         /** The capture reader's record header only. */
         READ,
         /** The packet decoder. */
@@ -39,20 +39,20 @@ final class FrameFields {
 
     /** Writes one cell for the current frame; writes nothing for an empty cell. Must not allocate. */
     @FunctionalInterface
-    interface CellWriter {
+    public interface CellWriter {
         void write(Frame f, TsvOutput out) throws IOException;
     }
 
     /** A field: its tshark name, what it means, the pass it needs and how its cell is written. */
-    record Field(String name, String description, Pass pass, CellWriter writer) {
+    public record Field(String name, String description, Pass pass, CellWriter writer) {
     }
 
     /** What a cell writer sees: the current record and its decoding, valid until the next frame. */
-    static final class Frame {
-        CaptureReader reader;
-        PacketDecoder decoder;
+    public static final class Frame {
+        public CaptureReader reader;
+        public PacketDecoder decoder;
         /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS pass only). */
-        FrameAnalysis analysis;
+        public FrameAnalysis analysis;
     }
 
     private static final Map<String, Field> FIELDS = new LinkedHashMap<>();
@@ -174,12 +174,12 @@ final class FrameFields {
     }
 
     /** The field called {@code name}, or null. */
-    static Field get(String name) {
+    public static Field get(String name) {
         return FIELDS.get(name);
     }
 
     /** Every field, in the order of the help text. */
-    static Collection<Field> all() {
+    public static Collection<Field> all() {
         return Collections.unmodifiableCollection(FIELDS.values());
     }
 
