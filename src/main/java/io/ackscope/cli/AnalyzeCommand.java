@@ -6,6 +6,7 @@ import com.beust.jcommander.Parameters;
 import com.beust.jcommander.ParametersDelegate;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
+import io.ackscope.spark.RunSummary;
 import io.ackscope.spark.source.EarlyCount;
 import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.tcp.EngineConfig;
@@ -159,7 +160,7 @@ final class AnalyzeCommand extends Command {
                 org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc));
         if (decided != null && decided.nothingNew()) {
             EarlyCount.clear();
-            Analyze.Summary s = Analyze.nothingNew(prepared, decided, (System.nanoTime() - started) / 1e9);
+            RunSummary s = Analyze.nothingNew(prepared, decided, (System.nanoTime() - started) / 1e9);
             skippedLine(s.notRead(), System.err);
             heldBackLine(s.heldBack(), settle, System.err);
             console.println(TerminalText.escape("ackscope analyze: nothing new in " + Format.plural(s.files(),
@@ -179,7 +180,7 @@ final class AnalyzeCommand extends Command {
             // the report is made from the staged tables and committed with them (before _SUCCESS); its line is
             // printed after the commit, below the summary
             java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
-            Analyze.Summary s = Analyze.run(spark, prepared, options, decided, System.err,
+            RunSummary s = Analyze.run(spark, prepared, options, decided, System.err,
                     System.console() != null, (staged, summary) -> ReportCommand.afterAnalyze(staged, summary.out(),
                             new PrintStream(reportLine, true, java.nio.charset.StandardCharsets.UTF_8)));
             skippedLine(s.notRead(), System.err);
@@ -236,7 +237,7 @@ final class AnalyzeCommand extends Command {
      * The summary: what was read and written, in {@code seconds} of the whole command; how the time went (read
      * tasks, phases, task time) only with {@code --verbose}.
      */
-    private void printSummary(Analyze.Summary s, double seconds) {
+    private void printSummary(RunSummary s, double seconds) {
         console.printf(Locale.ROOT, "ackscope analyze: %s, %s, %s (%,d TCP), %s in %.1f s (%s/s)%n",
                 Format.plural(s.files(), "file", "files"), Format.bytes(s.bytes()),
                 Format.plural(s.frames(), "frame", "frames"), s.tcpFrames(),

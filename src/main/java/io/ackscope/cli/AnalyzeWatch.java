@@ -4,6 +4,7 @@ import com.beust.jcommander.Parameter;
 import io.ackscope.capture.Archive;
 import io.ackscope.report.Format;
 import io.ackscope.spark.Analyze;
+import io.ackscope.spark.RunSummary;
 import io.ackscope.spark.watch.WatchLoop;
 import io.ackscope.tcp.FrameFilter;
 import org.apache.hadoop.conf.Configuration;
@@ -117,7 +118,7 @@ final class AnalyzeWatch {
         @Override
         public WatchLoop.Outcome run() throws Exception {
             ByteArrayOutputStream report = new ByteArrayOutputStream();
-            Analyze.Summary s = Analyze.run(spark, options, System.err, false, (staged, summary) ->
+            RunSummary s = Analyze.run(spark, options, System.err, false, (staged, summary) ->
                     ReportCommand.afterAnalyze(staged, summary.out(), new PrintStream(report, true,
                             StandardCharsets.UTF_8)));
             AnalyzeCommand.skippedLine(s.notRead(), System.err);

@@ -1,5 +1,8 @@
 package io.ackscope.cli;
 
+import io.ackscope.fields.DisplayFilter;
+import io.ackscope.fields.FrameFields;
+import io.ackscope.fields.TsvOutput;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
 import io.ackscope.capture.CaptureException;

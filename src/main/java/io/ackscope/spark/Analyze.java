@@ -18,9 +18,6 @@ import io.ackscope.spark.source.SplitStats;
 import io.ackscope.spark.source.SplitStatsAccumulator;
 
 import io.ackscope.capture.Archive;
-import io.ackscope.json.JsonWriter;
-import io.ackscope.json.JsonWriter.Layout;
-import io.ackscope.tables.TableSchema;
 import io.ackscope.tcp.FrameFilter;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.Segment;
@@ -34,8 +31,6 @@ import org.apache.spark.util.SerializableConfiguration;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,77 +116,23 @@ public final class Analyze {
         }
     }
 
-    /**
-     * What a run wrote, for the console summary and the {@code _SUCCESS} marker: {@code files}, {@code bytes},
-     * {@code frames}, {@code connections} and the table rows are those this run read and wrote (a run that appends
-     * reads only its new files); {@code outputFiles} is the capture files the output holds after it.
-     */
-    public record Summary(String out, int files, long bytes, long frames, long tcpFrames, long filteredFrames,
-                          long connections,
-                          long attemptsEvicted, Map<String, Long> tableRows, List<String> damaged, double seconds,
-                          Map<String, Double> phaseSeconds, int readTasks, int splitFiles,
-                          Map<String, String> taskTime, int sources, List<Archive.Skipped> notRead,
-                          FrameFilter filter, List<String> heldBack, boolean nothingNew, int outputFiles) {
-
-        /** An incremental run that found nothing new: it wrote nothing. */
-        static Summary nothingNew(String out, ArchiveInputs in, double seconds) {
-            return new Summary(out, in.archive.files().size(), 0, 0, 0, 0, 0, 0, Map.of(), List.of(), seconds,
-                    Map.of(), 0, 0, Map.of(), in.archive.sources().size(), Analyze.notRead(in.archive), FrameFilter.NONE,
-                    in.heldBack, true, in.archive.files().size());
-        }
-
-        /** The summary {@code _SUCCESS} starts from ({@code OutputMarker} adds the file list). */
-        public String json() {
-            StringBuilder sb = new StringBuilder(256);
-            JsonWriter w = new JsonWriter(sb).beginObject(Layout.COMPACT);
-            w.name("tool").value("ackscope").name("command").value("analyze")
-                    .name("schema_version").value(TableSchema.VERSION).name("files").value(files)
-                    .name("bytes").value(bytes).name("frames").value(frames).name("tcp_frames").value(tcpFrames)
-                    .name("filtered_frames").value(filteredFrames)
-                    .name("connections").value(connections).name("attempts_evicted").value(attemptsEvicted)
-                    .name("seconds").value(seconds, 3).name("tables").beginObject(Layout.COMPACT);
-            for (Map.Entry<String, Long> e : tableRows.entrySet()) {
-                w.name(e.getKey()).value(e.getValue());
-            }
-            w.end().name("damaged_files").value(damaged.size()).name("sources").value(sources)
-                    .name("paths_not_read").value(notRead.size()).name("skipped_inputs").beginArray(Layout.COMPACT);
-            for (Archive.Skipped n : notRead) {
-                w.beginObject(Layout.COMPACT).name("path").value(n.path()).name("reason").value(n.reason()).end();
-            }
-            w.end().name("held_back").beginArray(Layout.COMPACT);
-            heldBack.forEach(w::value);
-            w.end().name("filters").beginObject(Layout.COMPACT);
-            for (Map.Entry<String, Object> e : filter.describe().entrySet()) {
-                w.name(e.getKey());
-                if (e.getValue() instanceof List<?> l) {
-                    w.beginArray(Layout.COMPACT);
-                    l.forEach(v -> w.value(v.toString()));
-                    w.end();
-                } else {
-                    w.value(e.getValue().toString());
-                }
-            }
-            w.end().end();
-            return sb.append('\n').toString();
-        }
-    }
 
     /**
      * What runs once the tables are staged and readable as a complete output in {@code stagedDir} (a Hadoop path
      * inside {@code --out}), before the commit: whatever it writes there (the report) is committed with the tables.
      */
     public interface BeforeCommit {
-        void staged(String stagedDir, Summary summary) throws IOException;
+        void staged(String stagedDir, RunSummary summary) throws IOException;
     }
 
     /** Runs the analysis on {@code spark}; progress goes to {@code console}. */
-    public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal)
+    public static RunSummary run(SparkSession spark, Options o, PrintStream console, boolean terminal)
             throws IOException {
         return run(spark, o, console, terminal, (dir, s) -> { });
     }
 
     /** Runs the analysis, then {@code beforeCommit} on the staged output, then commits it. */
-    public static Summary run(SparkSession spark, Options o, PrintStream console, boolean terminal,
+    public static RunSummary run(SparkSession spark, Options o, PrintStream console, boolean terminal,
                               BeforeCommit beforeCommit) throws IOException {
         OutputDirectory out = OutputDirectory.prepare(o.out(), o.inputs(),
                 spark.sparkContext().hadoopConfiguration(), o.overwrite(), o.incremental());
@@ -202,7 +143,7 @@ public final class Analyze {
      * Runs the analysis into {@code out}, prepared for {@code o.out()} (so that a command can take the output's
      * lock before Spark starts); aborts and closes {@code out} in any case.
      */
-    public static Summary run(SparkSession spark, OutputDirectory out, Options o, PrintStream console,
+    public static RunSummary run(SparkSession spark, OutputDirectory out, Options o, PrintStream console,
                               boolean terminal, BeforeCommit beforeCommit) throws IOException {
         return run(spark, out, o, null, console, terminal, beforeCommit);
     }
@@ -232,15 +173,15 @@ public final class Analyze {
     }
 
     /** The summary of an incremental run that found nothing new (it wrote nothing), for {@code decided}. */
-    public static Summary nothingNew(OutputDirectory out, ArchiveInputs decided, double seconds) {
-        return Summary.nothingNew(out.dir().toString(), decided, seconds);
+    public static RunSummary nothingNew(OutputDirectory out, ArchiveInputs decided, double seconds) {
+        return RunSummary.nothingNew(out.dir().toString(), decided, seconds);
     }
 
     /**
      * As {@link #run(SparkSession, OutputDirectory, Options, PrintStream, boolean, BeforeCommit)}, reading what
      * {@code decided} ({@link #decide}; null: decide now) says.
      */
-    public static Summary run(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
+    public static RunSummary run(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
                               PrintStream console, boolean terminal, BeforeCommit beforeCommit) throws IOException {
         try {
             Attempt first = attempt(spark, out, o, decided, console, terminal, beforeCommit);
@@ -268,7 +209,7 @@ public final class Analyze {
     private sealed interface Attempt permits Done, ReadAll {
     }
 
-    private record Done(Summary summary) implements Attempt {
+    private record Done(RunSummary summary) implements Attempt {
     }
 
     /** The run, deciding on {@code inputs}, must read every file instead, {@code why}. */
@@ -295,7 +236,7 @@ public final class Analyze {
                     : ArchiveInputs.of(request(o), out, hadoop, System.currentTimeMillis());
             if (inputs.nothingNew) {
                 out.abort();
-                return new Done(Summary.nothingNew(out.dir().toString(), inputs, secondsSince(start)));
+                return new Done(RunSummary.nothingNew(out.dir().toString(), inputs, StageTimes.secondsSince(start)));
             }
             Broadcast<SerializableConfiguration> confB = jsc.broadcast(new SerializableConfiguration(hadoop));
             Continuation cont = Continuation.of(o.incremental(), inputs, id);
@@ -306,14 +247,14 @@ public final class Analyze {
                 cont = Continuation.of(o.incremental(), inputs, id);
             }
             Read read = read(spark, o, inputs.toRead(), hadoop, confB, splits);
-            phases.put(READ, secondsSince(t));
+            phases.put(READ, StageTimes.secondsSince(t));
             t = System.nanoTime();
             List<SplitStats> perFile = read.plan().perFile(splits.value());
             long[][] duplicates = duplicates(jsc, read.plan(), perFile, confB);
             ArchiveNumbering numbering = ArchiveNumbering.of(read.plan(), perFile, duplicates,
                     cont.starts());
             Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
-            phases.put(OVERLAPS, secondsSince(t));
+            phases.put(OVERLAPS, StageTimes.secondsSince(t));
             Map<String, String> sourceDirs = CaptureFileRows.sourceDirs(read.plan(), perFile);
             Map<String, String> newSources = cont.newSources(sourceDirs);
             EnginePasses.Outcome passes = EnginePasses.run(spark, out, read.shuffled(), numbering, numberingB, confB,
@@ -327,7 +268,7 @@ public final class Analyze {
             t = System.nanoTime();
             long attemptsEvicted = DriverTables.writeAggregates(out, engine, conf, tableRows, sourceDirs.keySet(),
                     cont);
-            phases.put("latency summary", secondsSince(t));
+            phases.put("latency summary", StageTimes.secondsSince(t));
             ReadPlan plan = splits.plan();
             List<SourceRows.Totals> totals = SourceRows.totals(plan, perFile, numbering,
                     cont.totalsBefore());
@@ -338,11 +279,13 @@ public final class Analyze {
                 tableRows.put("packets", frames.total() - frames.filtered());
             }
             long connections = engine.ranks().length;
-            Summary result = new Summary(out.dir().toString(), plan.files().size(), plan.totalBytes(), frames.total(),
-                    frames.tcp(), frames.filtered(), connections, attemptsEvicted, tableRows, frames.damaged(),
-                    secondsSince(start), phases, plan.partitions().size(), (int) plan.filePlans().stream()
-                    .filter(f -> f.splits() > 1).count(), stageTimes.describe(), plan.sources().size(),
-                    notRead(plan.archive()), o.filter(), inputs.heldBack, false, inputs.archive.files().size());
+            RunSummary result = new RunSummary.Builder(out.dir().toString()).files(plan.files().size())
+                    .bytes(plan.totalBytes()).frames(frames.total(), frames.tcp(), frames.filtered())
+                    .connections(connections, attemptsEvicted).tables(tableRows, frames.damaged())
+                    .seconds(StageTimes.secondsSince(start)).phases(phases, stageTimes.describe())
+                    .tasks(plan.partitions().size(), (int) plan.filePlans().stream().filter(f -> f.splits() > 1).count())
+                    .sources(plan.sources().size()).notRead(RunSummary.notRead(plan.archive())).filter(o.filter())
+                    .heldBack(inputs.heldBack).outputFiles(inputs.archive.files().size()).build();
             commit(out, cont, cont.inputsJson(stateOptions(o), read.plan(), perFile, numbering, totals,
                     tableRows.getOrDefault(VantageTables.SOURCE_PAIRS.name(), 0L)), result, beforeCommit);
             return new Done(result);
@@ -370,15 +313,15 @@ public final class Analyze {
         long t = System.nanoTime();
         progress.phase("writing packets");
         spark.sparkContext().setJobDescription("packets table");
-        PacketsTable.write(spark, o, out, numbering, plan, newSources);
-        phases.put("packets table", secondsSince(t));
+        PacketsTable.write(spark, o.filter(), out, numbering, plan, newSources);
+        phases.put("packets table", StageTimes.secondsSince(t));
     }
 
     /**
      * Stages the state ({@code stateJson}: {@code inputs.json}) and the marker, lets {@code beforeCommit} make the
      * report, and commits, retiring what the run replaces ({@link Continuation#retired}; everything for another run).
      */
-    private static void commit(OutputDirectory out, Continuation cont, String stateJson, Summary result,
+    private static void commit(OutputDirectory out, Continuation cont, String stateJson, RunSummary result,
                                BeforeCommit beforeCommit) throws IOException {
         CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE), stateJson);
         out.stage(result.json());
@@ -410,33 +353,11 @@ public final class Analyze {
         return new Read(readPlan, shuffled);
     }
 
-    /**
-     * Paths found in the inputs and not read, and why: files in directories that are not captures (by magic), ackscope
-     * outputs, link loops, copies. None of them is damage: {@code --strict} does not fail on them.
-     */
-    static List<Archive.Skipped> notRead(Archive archive) {
-        List<Archive.Skipped> out = new ArrayList<>();
-        if (archive != null) {
-            out.addAll(archive.skipped());
-            for (Archive.Copy c : archive.copies()) {
-                out.add(new Archive.Skipped(c.path(), "a copy of " + c.of()));
-            }
-        }
-        return out;
-    }
-
     static final String READ = "read, decode and shuffle";
-    static final String PASS1 = "engine pass 1";
     static final String OVERLAPS = "overlapping files";
-    static final String PASS2 = "engine pass 2 and table writes";
-    static final String VANTAGE = "matching between sources";
 
     /** Tasks per core of the job that compares overlapping files. */
     static final int OVERLAP_TASKS_PER_CORE = 4;
-
-    static double secondsSince(long t) {
-        return (System.nanoTime() - t) / 1e9;
-    }
 
     /**
      * The duplicate frames of each file that overlaps earlier files of its source (null for the others), found by
@@ -460,26 +381,5 @@ public final class Analyze {
             out[tasks.get(i).file()] = found.get(i);
         }
         return out;
-    }
-
-    /** Merges the sorted key lists of all partitions (the 4-tuples are disjoint, so keys are distinct). */
-    static long[] mergeSorted(List<long[]> lists) {
-        int n = 0;
-        for (long[] l : lists) {
-            n += l.length;
-        }
-        long[] all = new long[n];
-        int p = 0;
-        for (long[] l : lists) {
-            System.arraycopy(l, 0, all, p, l.length);
-            p += l.length;
-        }
-        Arrays.sort(all);
-        for (int i = 1; i < all.length; i++) {
-            if (all[i] == all[i - 1]) {
-                throw new IllegalStateException("two connections start at the same frame: " + all[i]);
-            }
-        }
-        return all;
     }
 }

@@ -119,7 +119,7 @@ final class DriverTables {
      * writes there into staging.
      */
     static void stagedReport(OutputDirectory out, java.nio.file.Path view, Analyze.BeforeCommit beforeCommit,
-                             Analyze.Summary result) throws IOException {
+                             RunSummary result) throws IOException {
         if (view == null) {
             beforeCommit.staged(out.staging().toString(), result);
             return;

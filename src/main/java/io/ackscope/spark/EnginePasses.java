@@ -36,6 +36,11 @@ final class EnginePasses {
     private EnginePasses() {
     }
 
+    /** The phases these jobs run, as the job descriptions and the run's phase times name them. */
+    static final String PASS1 = "engine pass 1";
+    static final String PASS2 = "engine pass 2 and table writes";
+    static final String VANTAGE = "matching between sources";
+
     /**
      * What the passes came to: the engine's results, or, in a run that appends, why it must read every file instead
      * ({@link Continuation#afterPass1}).
@@ -67,17 +72,17 @@ final class EnginePasses {
         JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
         long t = System.nanoTime();
         progress.phase("numbering connections");
-        spark.sparkContext().setJobDescription(Analyze.PASS1);
+        spark.sparkContext().setJobDescription(PASS1);
         List<EngineTask.Pass1> pass1 = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 EngineTask.connectionKeys(it, numberingB.value(), idx, carry)).iterator(), false).collect();
-        phases.put(Analyze.PASS1, Analyze.secondsSince(t));
+        phases.put(PASS1, StageTimes.secondsSince(t));
         Optional<String> readAll = cont.afterPass1(out, pass1, numbering);
         if (readAll.isPresent()) {
             return new ReadAll(readAll.get());
         }
         // a run that appends pairs nothing: afterPass1 found no new connection another source saw
         boolean pairing = numbering.sources() >= 2 && !cont.appending();
-        long[] ranks = Analyze.mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
+        long[] ranks = mergeSorted(pass1.stream().map(EngineTask.Pass1::keys).toList());
         // a handful (attempts answered after their eviction): sent whole to every task
         long[] revived = pass1.stream().flatMapToLong(p -> Arrays.stream(p.revived())).sorted().toArray();
         ArchiveNumbering ranked = numbering.ranked(ranks);
@@ -88,7 +93,7 @@ final class EnginePasses {
         progress.phase("analysing connections");
 
         t = System.nanoTime();
-        spark.sparkContext().setJobDescription(Analyze.PASS2);
+        spark.sparkContext().setJobDescription(PASS2);
         Broadcast<long[]> ranksB = jsc.broadcast(ranks);
         Broadcast<RoleEvidence[]> rolesB = jsc.broadcast(EngineTask.roles(pass1, numbering.sources()));
         Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
@@ -109,7 +114,7 @@ final class EnginePasses {
         Map<String, Long> tableRows = TableCommit.engineTables(out,
                 results.stream().flatMap(r -> r.files().stream()).toList(), spark.sparkContext().getConf()
                 .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
-        phases.put(Analyze.PASS2, Analyze.secondsSince(t));
+        phases.put(PASS2, StageTimes.secondsSince(t));
         ranksB.destroy();
         numberingB.destroy();
         rankedB.destroy();
@@ -132,7 +137,7 @@ final class EnginePasses {
                                            Map<String, Double> phases) {
         long t = System.nanoTime();
         progress.phase("matching connections between sources");
-        spark.sparkContext().setJobDescription(Analyze.VANTAGE);
+        spark.sparkContext().setJobDescription(VANTAGE);
         long[][] shared = pass1.stream().map(EngineTask.Pass1::shared).toArray(long[][]::new);
         List<VantagePlan.Found> found = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
                 VantagePlan.find(it, numberingB.value(), shared[idx])).iterator(), false).collect();
@@ -142,7 +147,28 @@ final class EnginePasses {
                     .iterator()).collect());
         }
         VantagePlan pairs = VantagePlan.of(found, ranks, ranked);
-        phases.put(Analyze.VANTAGE, Analyze.secondsSince(t));
+        phases.put(VANTAGE, StageTimes.secondsSince(t));
         return pairs;
+    }
+
+    /** Merges the sorted key lists of all partitions (the 4-tuples are disjoint, so keys are distinct). */
+    static long[] mergeSorted(List<long[]> lists) {
+        int n = 0;
+        for (long[] l : lists) {
+            n += l.length;
+        }
+        long[] all = new long[n];
+        int p = 0;
+        for (long[] l : lists) {
+            System.arraycopy(l, 0, all, p, l.length);
+            p += l.length;
+        }
+        Arrays.sort(all);
+        for (int i = 1; i < all.length; i++) {
+            if (all[i] == all[i - 1]) {
+                throw new IllegalStateException("two connections start at the same frame: " + all[i]);
+            }
+        }
+        return all;
     }
 }

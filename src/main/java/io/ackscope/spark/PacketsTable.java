@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import io.ackscope.tcp.FrameFilter;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
 
@@ -39,7 +40,7 @@ final class PacketsTable {
     private static final String P_SOURCE = "_ackscope_p_source";
     private static final String P_DATE = "_ackscope_p_date";
 
-    static void write(SparkSession spark, Analyze.Options o, OutputDirectory out, ArchiveNumbering numbering,
+    static void write(SparkSession spark, FrameFilter filter, OutputDirectory out, ArchiveNumbering numbering,
                       ReadPlan plan, Map<String, String> sourceDirs) throws IOException {
         // the files this run reads (an incremental run reads only its new files), each with its position and source
         // as the run numbers them (the source's own listing knows neither --source-by nor earlier runs)
@@ -53,7 +54,7 @@ final class PacketsTable {
             sourceOfPath.add(lit(f.path()));
             sourceOfPath.add(lit(numbering.sourceName(numbering.source(f.index()))));
         }
-        Dataset<Row> frames = spark.read().format("pcap").option("payloadBytes", 0).options(o.filter().options())
+        Dataset<Row> frames = spark.read().format("pcap").option("payloadBytes", 0).options(filter.options())
                 .load(paths.toArray(new String[0]));
         String sourceName = PacketSchema.TABLE.column(PacketSchema.SOURCE).name();
         String fileIndex = PacketSchema.TABLE.column(PacketSchema.FILE_INDEX).name();

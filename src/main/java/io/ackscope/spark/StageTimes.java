@@ -61,4 +61,9 @@ final class StageTimes extends SparkListener {
                 ProgressReporter.human(p.shuffleWriteBytes), ProgressReporter.human(p.shuffleReadBytes))));
         return out;
     }
+
+    /** Seconds of wall time since {@code t} ({@link System#nanoTime}), for a phase's entry. */
+    static double secondsSince(long t) {
+        return (System.nanoTime() - t) / 1e9;
+    }
 }

@@ -40,7 +40,7 @@ class LayeringTest {
             Map.entry("capture", 0), Map.entry("json", 0),
             Map.entry("decode", 1),
             Map.entry("tcp", 2), Map.entry("output", 2), Map.entry("tables", 2),
-            Map.entry("vantage", 3),
+            Map.entry("vantage", 3), Map.entry("fields", 3),
             Map.entry("spark", 4), Map.entry("spark.source", 4), Map.entry("spark.views", 4),
             Map.entry("spark.commit", 4), Map.entry("spark.watch", 4), Map.entry("spark.engine", 4),
             Map.entry("spark.carry", 4), Map.entry("report", 4), Map.entry("probe", 4),

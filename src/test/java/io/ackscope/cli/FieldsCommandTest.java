@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.fields.FrameFields;
 import static io.ackscope.decode.Fixtures.ETHERTYPE_IPV4;
 import static io.ackscope.decode.Fixtures.ETHERTYPE_IPV6;
 import static io.ackscope.decode.Fixtures.ICMP;

@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.fields.DisplayFilter;
 import com.beust.jcommander.JCommander;
 import com.beust.jcommander.ParameterException;
 import io.ackscope.capture.Corpus;

@@ -1,5 +1,6 @@
 package io.ackscope.cli;
 
+import io.ackscope.fields.FrameFields;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.beust.jcommander.JCommander;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.ackscope.fields.FrameFields;
 import io.ackscope.tcp.TsharkAgreementTest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -333,7 +333,7 @@ class AnalyzeTest {
     @Test
     void packetsTableHasOneRowPerFrameWithTheSourceSchema() throws IOException {
         Path out = tmp.resolve("with-packets");
-        Analyze.Summary s = Analyze.run(spark, new Analyze.Options(List.of(files.get(0).toString()), out.toString(),
+        RunSummary s = Analyze.run(spark, new Analyze.Options(List.of(files.get(0).toString()), out.toString(),
                 false, true, 2), new PrintStream(OutputStream.nullOutputStream()), false);
         var packets = files(out.resolve("packets"));
         assertEquals(typed(SparkSchemas.of(PacketSchema.TABLE)), typed(packets.schema()));

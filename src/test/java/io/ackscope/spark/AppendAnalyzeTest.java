@@ -43,7 +43,7 @@ class AppendAnalyzeTest {
         spark.stop();
     }
 
-    private static Analyze.Summary run(Path archive, Path out, boolean incremental) throws Exception {
+    private static RunSummary run(Path archive, Path out, boolean incremental) throws Exception {
         Analyze.Options o = new Analyze.Options(List.of(archive.toString()), out.toString(), false, true, 3);
         return Analyze.run(spark, incremental ? o.incremental(Duration.ZERO) : o,
                 new PrintStream(OutputStream.nullOutputStream()), false);
@@ -66,7 +66,7 @@ class AppendAnalyzeTest {
         for (int i = 0; i < pieces.size(); i++) {
             IncrementalAnalyzeTest.add(archive, pieces.get(i), Duration.ofMinutes(5));
             ArchiveInputs decided = decide(archive, out);
-            Analyze.Summary s = run(archive, out, true);
+            RunSummary s = run(archive, out, true);
             if (i > 0 && decided.append == null) {
                 // a file whose first record is not after the analysed files' last (capture times ran backwards
                 // across the rotation) may hold duplicates of theirs: every file is read again
@@ -172,7 +172,7 @@ class AppendAnalyzeTest {
         ArchiveInputs d = decide(archive, out);
         assertTrue(d.whole.contains("kept no 4-tuples of source client"), "a run over one source keeps none: "
                 + d.whole);
-        Analyze.Summary s = run(archive, out, true);
+        RunSummary s = run(archive, out, true);
         assertEquals(2, s.files(), "every file read, and paired");
         IncrementalAnalyzeTest.add(archive, client.get(1), Duration.ofMinutes(5));
         assertTrue(decide(archive, out).whole.contains("paired"), "paired sources are analysed whole");
@@ -205,7 +205,7 @@ class AppendAnalyzeTest {
         IncrementalAnalyzeTest.add(archive, pieces.get(2), Duration.ofMinutes(5));
         java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
         Analyze.Options o = new Analyze.Options(List.of(archive.toString()), out.toString(), false, true, 3);
-        Analyze.Summary s = Analyze.run(spark, o.incremental(Duration.ZERO), new PrintStream(said, true), false);
+        RunSummary s = Analyze.run(spark, o.incremental(Duration.ZERO), new PrintStream(said, true), false);
         assertTrue(said.toString().contains("cannot be read"), said.toString());
         assertEquals(3, s.files(), "every file read again");
         Path ref = tmp.resolve("ref-damage");

@@ -81,18 +81,18 @@ class IncrementalAnalyzeTest {
         Files.setLastModifiedTime(to, FileTime.fromMillis(System.currentTimeMillis() - age.toMillis()));
     }
 
-    static Analyze.Summary run(Path archive, Path out, boolean incremental, Duration settle) throws IOException {
+    static RunSummary run(Path archive, Path out, boolean incremental, Duration settle) throws IOException {
         return run(archive, out, incremental, settle, false);
     }
 
-    static Analyze.Summary run(Path archive, Path out, boolean incremental, Duration settle, boolean packets)
+    static RunSummary run(Path archive, Path out, boolean incremental, Duration settle, boolean packets)
             throws IOException {
         Analyze.Options o = new Analyze.Options(List.of(archive.toString()), out.toString(), false, packets, 3);
         return Analyze.run(spark, incremental ? o.incremental(settle) : o,
                 new PrintStream(OutputStream.nullOutputStream()), false);
     }
 
-    static Analyze.Summary incremental(Path archive, Path out) throws IOException {
+    static RunSummary incremental(Path archive, Path out) throws IOException {
         return run(archive, out, true, Duration.ZERO);
     }
 
@@ -138,7 +138,7 @@ class IncrementalAnalyzeTest {
             add(archive, nginx.get(i), Duration.ofMinutes(5));
             assertFalse(run(archive, out, true, Duration.ZERO, true).nothingNew());
             add(archive, loss.get(i), Duration.ofMinutes(5));
-            Analyze.Summary s = run(archive, out, true, Duration.ZERO, true);
+            RunSummary s = run(archive, out, true, Duration.ZERO, true);
             assertEquals(2 * i + 2, s.outputFiles());
             // the first run with both sources reads all (the run over one source kept no 4-tuples); then each adds
             // its one file, unless a loss piece starts before the earlier one ends (then it reads all again)
@@ -160,7 +160,7 @@ class IncrementalAnalyzeTest {
         }
 
         Map<String, String> before = listing(out);
-        Analyze.Summary again = run(archive, out, true, Duration.ZERO, true);
+        RunSummary again = run(archive, out, true, Duration.ZERO, true);
         assertTrue(again.nothingNew());
         assertEquals(8, again.files());
         assertEquals(before, listing(out), "nothing new: the output is untouched");
@@ -262,7 +262,7 @@ class IncrementalAnalyzeTest {
         add(archive, nginx.get(0), Duration.ofMinutes(5));
         add(archive, loss.get(0), Duration.ofMinutes(5));
         add(archive, nginx.get(1), Duration.ZERO);
-        Analyze.Summary first = run(archive, out, true, Duration.ofSeconds(60));
+        RunSummary first = run(archive, out, true, Duration.ofSeconds(60));
         assertEquals(1, first.heldBack().size(), first.heldBack().toString());
         assertTrue(first.heldBack().get(0).endsWith("/a/" + nginx.get(1).getFileName()), first.heldBack().toString());
         assertEquals(2, first.files());
@@ -273,7 +273,7 @@ class IncrementalAnalyzeTest {
         assertTrue(run(archive, out, true, Duration.ofSeconds(60)).nothingNew(), "still fresh: nothing new");
         Files.setLastModifiedTime(archive.resolve("a").resolve(nginx.get(1).getFileName().toString()),
                 FileTime.fromMillis(System.currentTimeMillis() - 61_000));
-        Analyze.Summary later = run(archive, out, true, Duration.ofSeconds(60));
+        RunSummary later = run(archive, out, true, Duration.ofSeconds(60));
         assertEquals(List.of(), later.heldBack());
         assertEquals(3, query(out, "SELECT count(*) FROM capture_files"));
         // the newer file is always taken, however fresh: only the newest file of a source may still be written
@@ -326,7 +326,7 @@ class IncrementalAnalyzeTest {
             case "marker-moved" -> assertEquals(List.of(), SameRows.differences(killRef, out), "the new dataset");
             default -> assertFalse(complete, "refused while the commit is half done");
         }
-        Analyze.Summary next = incremental(killArchive, out);
+        RunSummary next = incremental(killArchive, out);
         assertEquals(step.equals("staged"), !next.nothingNew(),
                 "a run killed before its commit record is redone; after it, its commit is completed by the next "
                         + "run's recovery, which then has nothing new");

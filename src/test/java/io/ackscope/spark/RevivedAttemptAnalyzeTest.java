@@ -109,7 +109,7 @@ class RevivedAttemptAnalyzeTest {
         Path pcap = tmp.resolve("revived-attempt.pcap");
         Files.write(pcap, capture());
         Path out = tmp.resolve("out");
-        Analyze.Summary s = Analyze.run(spark, new Analyze.Options(List.of(pcap.toString()), out.toString(), false,
+        RunSummary s = Analyze.run(spark, new Analyze.Options(List.of(pcap.toString()), out.toString(), false,
                 false, 2), new PrintStream(OutputStream.nullOutputStream()), false);
         assertEquals(1, s.attemptsEvicted());
         Map<Long, List<String>> byStream = new TreeMap<>();

@@ -1,6 +1,7 @@
 package io.ackscope.spark.commit;
 
 import io.ackscope.spark.Analyze;
+import io.ackscope.spark.RunSummary;
 import io.ackscope.spark.SparkTests;
 import io.ackscope.spark.carry.InputsState;
 import io.ackscope.output.OutputMarker;
@@ -54,7 +55,7 @@ class OutputDirectoryTest {
     }
 
     /** Analyzes {@code inputs} into {@code out}, writing report.html into the staged output as the CLI does. */
-    static Analyze.Summary analyze(Path out, boolean overwrite, Path... inputs) throws IOException {
+    static RunSummary analyze(Path out, boolean overwrite, Path... inputs) throws IOException {
         return Analyze.run(spark, new Analyze.Options(java.util.Arrays.stream(inputs).map(Path::toString).toList(),
                 out.toString(), overwrite, false, 2), QUIET, false, (staged, s) -> {
             Path dir = Path.of(java.net.URI.create(staged));

@@ -1,4 +1,4 @@
-package io.ackscope.cli;
+package io.ackscope.fields;
 
 import io.ackscope.tcp.Addresses;
 
@@ -9,7 +9,7 @@ import java.io.OutputStream;
  * Buffered ASCII output for tab-separated rows. Numbers, timestamps and addresses are formatted straight into a
  * byte buffer, as tshark prints them, so writing a row allocates nothing.
  */
-final class TsvOutput {
+public final class TsvOutput {
     private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     /** Longest single item written at once (an address is at most {@value Addresses#MAX_TEXT} characters). */
     private static final int MAX_ITEM = 64;
@@ -26,7 +26,7 @@ final class TsvOutput {
     /** Where the current cell started in {@link #buf}. */
     private int cellStart;
 
-    TsvOutput(OutputStream out, int bufferSize) {
+    public TsvOutput(OutputStream out, int bufferSize) {
         this.out = out;
         this.buf = new byte[Math.max(bufferSize, 2 * MAX_CELL)];
     }
@@ -39,20 +39,20 @@ final class TsvOutput {
     }
 
     /** Writes the buffered bytes to the stream and flushes it. */
-    void flush() throws IOException {
+    public void flush() throws IOException {
         out.write(buf, 0, n);
         n = 0;
         out.flush();
     }
 
     /** Writes the separator between two cells (a tab unless {@link #format} set another). */
-    void tab() throws IOException {
+    public void tab() throws IOException {
         room(1);
         buf[n++] = separator;
     }
 
     /** The separator between cells and the quote around non-empty ones (0: none), as tshark's {@code -E}. */
-    void format(byte separator, byte quote) {
+    public void format(byte separator, byte quote) {
         this.separator = separator;
         this.quote = quote;
     }
@@ -61,13 +61,13 @@ final class TsvOutput {
      * Starts a cell that {@link #endCell} may quote. A cell is at most {@value #MAX_CELL} bytes, so it is never
      * split by a flush and can be quoted in place.
      */
-    void beginCell() throws IOException {
+    public void beginCell() throws IOException {
         room(MAX_CELL);
         cellStart = n;
     }
 
     /** Ends the cell begun by {@link #beginCell}: quotes it when quoting is on and it is not empty. */
-    void endCell() {
+    public void endCell() {
         if (quote == 0 || n == cellStart) {
             return;
         }
@@ -92,20 +92,20 @@ final class TsvOutput {
         }
     }
 
-    void newline() throws IOException {
+    public void newline() throws IOException {
         room(1);
         buf[n++] = '\n';
     }
 
     /** Writes a string of ASCII characters (names, not capture content). */
-    void ascii(String s) throws IOException {
+    public void ascii(String s) throws IOException {
         for (int i = 0; i < s.length(); i++) {
             room(1);
             buf[n++] = (byte) s.charAt(i);
         }
     }
 
-    void decimal(long v) throws IOException {
+    public void decimal(long v) throws IOException {
         room(MAX_ITEM);
         if (v < 0) {
             if (v == Long.MIN_VALUE) {

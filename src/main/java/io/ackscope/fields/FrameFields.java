@@ -1,4 +1,4 @@
-package io.ackscope.cli;
+package io.ackscope.fields;
 
 import io.ackscope.capture.CaptureFormat;
 import io.ackscope.capture.CaptureReader;
@@ -27,12 +27,12 @@ import java.util.Map;
  * shown once the source address was captured even if the destination was not, and {@code tcp.srcport} from 4 TCP
  * bytes while the flags, sequence numbers and window need 16.
  */
-final class FrameFields {
+public final class FrameFields {
     private FrameFields() {
     }
 
     /** What must run over a frame before a field can be printed. */
-    enum Pass {
+    public enum Pass {
         /** The capture reader's record header only. */
         READ,
         /** The packet decoder. */
@@ -43,22 +43,22 @@ final class FrameFields {
 
     /** Writes one cell for the current frame; writes nothing for an empty cell. Must not allocate. */
     @FunctionalInterface
-    interface CellWriter {
+    public interface CellWriter {
         void write(Frame f, TsvOutput out) throws IOException;
     }
 
     /** A field: its tshark name, what it means, the pass it needs and how its cell is written. */
-    record Field(String name, String description, Pass pass, CellWriter writer) {
+    public record Field(String name, String description, Pass pass, CellWriter writer) {
     }
 
     /** What a cell writer sees: the current record and its decoding, valid until the next frame. */
-    static final class Frame {
-        CaptureReader reader;
-        PacketDecoder decoder;
+    public static final class Frame {
+        public CaptureReader reader;
+        public PacketDecoder decoder;
         /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS pass only). */
-        FrameAnalysis analysis;
+        public FrameAnalysis analysis;
         /** The zone {@code frame.time} is shown in (tshark: the local zone). */
-        ZoneId zone = ZoneId.systemDefault();
+        public ZoneId zone = ZoneId.systemDefault();
         /**
          * Timestamps of the first frame, of the previous frame and of the previous frame printed (passed -Y), or
          * {@link CaptureReader#NO_TIMESTAMP}; the command sets them as it reads ({@link #advance}).
@@ -70,7 +70,7 @@ final class FrameFields {
         private String clockHead = "", clockZone = "";
 
         /** After the current frame's row (or its filtering): it becomes the previous frame. */
-        void advance(boolean shown) {
+        public void advance(boolean shown) {
             long ts = reader.timestampNanos();
             if (ts == CaptureReader.NO_TIMESTAMP) {
                 return;
@@ -82,7 +82,7 @@ final class FrameFields {
         }
 
         /** Before the current frame's fields: the first frame's time is the reference of frame.time_relative. */
-        void arrive() {
+        public void arrive() {
             if (firstTs == CaptureReader.NO_TIMESTAMP) {
                 firstTs = reader.timestampNanos();
             }
@@ -394,12 +394,12 @@ final class FrameFields {
     }
 
     /** The field called {@code name}, or null. */
-    static Field get(String name) {
+    public static Field get(String name) {
         return FIELDS.get(name);
     }
 
     /** Every field, in the order of the help text. */
-    static Collection<Field> all() {
+    public static Collection<Field> all() {
         return Collections.unmodifiableCollection(FIELDS.values());
     }
 

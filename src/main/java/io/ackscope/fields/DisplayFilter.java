@@ -1,4 +1,4 @@
-package io.ackscope.cli;
+package io.ackscope.fields;
 
 import com.beust.jcommander.ParameterException;
 
@@ -32,7 +32,7 @@ import java.util.Map;
  * </ul>
  * Anything else is a usage error naming the word and its position.
  */
-final class DisplayFilter {
+public final class DisplayFilter {
 
     /** A field's cell text for the current frame, rendered by its {@link FrameFields.CellWriter}. */
     private static final class Cells {
@@ -49,7 +49,7 @@ final class DisplayFilter {
 
     /** A node of the parsed expression. */
     private interface Node {
-        boolean test(FrameFields.Frame f, Cells cells) throws IOException;
+        public boolean test(FrameFields.Frame f, Cells cells) throws IOException;
     }
 
     /** Either-side fields and what they stand for. */
@@ -83,17 +83,17 @@ final class DisplayFilter {
     }
 
     /** Parses {@code text}; throws {@link ParameterException} naming what and where it could not read. */
-    static DisplayFilter parse(String text) {
+    public static DisplayFilter parse(String text) {
         return new DisplayFilter(text);
     }
 
     /** The pass the filter's fields need. */
-    FrameFields.Pass pass() {
+    public FrameFields.Pass pass() {
         return pass;
     }
 
     /** Whether the current frame passes. */
-    boolean test(FrameFields.Frame frame) throws IOException {
+    public boolean test(FrameFields.Frame frame) throws IOException {
         return root.test(frame, cells);
     }
 
@@ -387,7 +387,7 @@ final class DisplayFilter {
     /** A literal of the filter: a number, an address or subnet, or a string. */
     private record Value(String text, BigDecimal number, byte[] address, int prefix) {
 
-        static Value parse(String token, java.util.function.Supplier<ParameterException> bad) {
+        public static Value parse(String token, java.util.function.Supplier<ParameterException> bad) {
             if (token.startsWith("\"")) {
                 return new Value(token.substring(1, token.length() - 1), null, null, -1);
             }

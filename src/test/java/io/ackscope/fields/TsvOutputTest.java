@@ -1,4 +1,4 @@
-package io.ackscope.cli;
+package io.ackscope.fields;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
