@@ -274,10 +274,15 @@ if command -v strace >/dev/null; then
     [ "$label" = baseline ] && launcher="$baseline/jobs/ackscope"
     strace -f -qq -e trace=execve -e signal=none -o "$work/$label.strace" \
       "$launcher" analyze "$capture" --out "$work/out-strace" --overwrite > /dev/null 2>&1 || true
-    # every execve after the launcher's exec of java is a process the JVM started
-    forks=$(awk '/execve\(/ && !/ENOENT/ {n++} /execve\("[^"]*\/java"/ && !seen {seen = 1; n = 0} END {print n + 0}' \
-      "$work/$label.strace")
+    # every process (pid) with a successful execve after the launcher's exec of java is one the JVM started
+    # (Java starts each through jspawnhelper, which then execs the command: one pid, two execs)
+    forks=$(awk '/execve\("[^"]*\/java"/ && / = 0$/ && !seen {seen = 1; next}
+                 seen && /execve\(/ && / = 0$/ {pids[$1] = 1}
+                 END {n = 0; for (p in pids) n++; print n}' "$work/$label.strace")
     echo "== processes started by $label's JVM (strace, one more run): $forks"
+    awk '/execve\("[^"]*\/java"/ && / = 0$/ && !seen {seen = 1; next}
+         seen && /execve\(/ && / = 0$/ && !/jspawnhelper/ {split($0, q, "\\[\""); split(q[2], c, "\""); n[c[1]]++}
+         END {for (k in n) printf "    %5d %s\n", n[k], k}' "$work/$label.strace" | sort -rn
   done
 fi
 echo "== load average after: $(loadavg)"

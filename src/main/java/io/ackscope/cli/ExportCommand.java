@@ -24,7 +24,8 @@ import java.util.List;
 /**
  * {@code ackscope export DIR... --zeek-conn FILE}: the connections of one or more analyze outputs as Zeek's
  * {@code conn.log} ({@link ZeekConnLog}), in order of first packet, for zeek-cut, Brim/Zui and scripts written for
- * Zeek. {@code -} writes to standard output.
+ * Zeek. {@code -} writes to standard output. Local outputs are read with {@code tables/TableReader}, without a Spark
+ * session; outputs on other file systems (or with {@code --master} a cluster) through Spark.
  */
 @Parameters(commandDescription = "Export analyze outputs in other tools' formats: --zeek-conn FILE writes Zeek's "
         + "conn.log")
@@ -63,15 +64,17 @@ final class ExportCommand extends TablesCommand {
         if (!toStdout) {
             checkOutputFile("--zeek-conn", zeekConn);
         }
+        List<java.nio.file.Path> local = localOutputs();
+        if (local != null) {
+            return exportLocal(local, toStdout, logFormat);
+        }
         SparkSession spark = session("ackscope export");
         try {
             if (!OutputViews.register(spark, outputs, "connections"::equals, false).containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
             if (!java.util.Arrays.asList(spark.table("connections").columns()).contains(Connections.FIRST_TIME.name())) {
-                throw new IOException(String.join(", ", outputs) + ": connections has no " + Connections.FIRST_TIME.name()
-                        + " column (an output written before schema version " + FIRST_TIME_VERSION
-                        + "): analyze the captures again");
+                throw noFirstTime();
             }
             Dataset<Row> connections = spark.table("connections");
             org.apache.spark.sql.Column httpSeen = org.apache.spark.sql.functions.lit(false);
@@ -90,22 +93,7 @@ final class ExportCommand extends TablesCommand {
             columns.add(httpSeen.as(ZeekConnLog.HTTP_SEEN));
             Dataset<Row> rows = connections.select(columns.toArray(new org.apache.spark.sql.Column[0]))
                     .orderBy(Connections.FIRST_TIME.name(), "source", "client_ip", "client_port");
-            Writer w = toStdout ? new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8))
-                    : Files.newBufferedWriter(Path.of(zeekConn), StandardCharsets.UTF_8);
-            long n;
-            try {
-                n = ZeekConnLog.write(rows.toLocalIterator(), w, Instant.now(), logFormat);
-                w.flush();
-            } finally {
-                if (!toStdout) {
-                    w.close();
-                }
-            }
-            if (!toStdout) {
-                console.println(n + (n == 1 ? " connection" : " connections") + " written to "
-                        + TerminalText.escape(zeekConn));
-            }
-            return EXIT_OK;
+            return emit(toStdout, w -> ZeekConnLog.write(rows.toLocalIterator(), w, Instant.now(), logFormat));
         } catch (ParameterException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -113,5 +101,79 @@ final class ExportCommand extends TablesCommand {
         } finally {
             spark.stop();
         }
+    }
+
+    private IOException noFirstTime() {
+        return new IOException(String.join(", ", outputs) + ": connections has no " + Connections.FIRST_TIME.name()
+                + " column (an output written before schema version " + FIRST_TIME_VERSION
+                + "): analyze the captures again");
+    }
+
+    /**
+     * The outputs as local directories, or null when one is on another file system (read with Spark then, with
+     * the Hadoop settings of {@code --conf}) or {@code --master} names a cluster.
+     */
+    private List<java.nio.file.Path> localOutputs() {
+        if (master != null && !master.startsWith("local")
+                || conf.stream().anyMatch(kv -> kv.startsWith("spark.master"))) {
+            return null;
+        }
+        List<java.nio.file.Path> local = new ArrayList<>();
+        for (String o : outputs) {
+            java.net.URI uri = new org.apache.hadoop.fs.Path(o).toUri();
+            if (uri.getScheme() != null && !uri.getScheme().equals("file")) {
+                return null;
+            }
+            local.add(Path.of(uri.getPath()));
+        }
+        return local;
+    }
+
+    /** The export of local outputs, read without Spark ({@link ZeekConnLog#writeLocal}). */
+    private int exportLocal(List<java.nio.file.Path> local, boolean toStdout, ZeekConnLog.Format logFormat)
+            throws CommandFailure {
+        try {
+            org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
+            io.ackscope.spark.commit.NioLocalFileSystem.use(hadoop);
+            if (!OutputViews.tables(hadoop, outputs).containsKey("connections")) {
+                throw new ParameterException("no connections table in " + String.join(", ", outputs));
+            }
+            return emit(toStdout, w -> {
+                try {
+                    return ZeekConnLog.writeLocal(local, w, Instant.now(), logFormat);
+                } catch (ZeekConnLog.NoFirstTime e) {
+                    throw noFirstTime();
+                }
+            });
+        } catch (ParameterException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw CommandFailure.line(EXIT_FAILURE, oneLine(e), e);
+        }
+    }
+
+    /** What writes the log to a writer and returns the connections written. */
+    private interface Body {
+        long write(Writer w) throws IOException;
+    }
+
+    /** Writes the log to {@code --zeek-conn} (or standard output) and says how many connections went there. */
+    private int emit(boolean toStdout, Body body) throws IOException {
+        Writer w = toStdout ? new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8))
+                : Files.newBufferedWriter(Path.of(zeekConn), StandardCharsets.UTF_8);
+        long n;
+        try {
+            n = body.write(w);
+            w.flush();
+        } finally {
+            if (!toStdout) {
+                w.close();
+            }
+        }
+        if (!toStdout) {
+            console.println(n + (n == 1 ? " connection" : " connections") + " written to "
+                    + TerminalText.escape(zeekConn));
+        }
+        return EXIT_OK;
     }
 }

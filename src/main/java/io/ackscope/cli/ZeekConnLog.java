@@ -1,7 +1,10 @@
 package io.ackscope.cli;
 
 import io.ackscope.json.JsonWriter;
+import io.ackscope.tables.Column;
+import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.EngineTables.Connections;
+import io.ackscope.tables.TableReader;
 import org.apache.spark.sql.Row;
 
 import java.io.IOException;
@@ -9,6 +12,8 @@ import java.io.Writer;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -65,28 +70,158 @@ final class ZeekConnLog {
      * row. Rows carry {@link #COLUMNS} and {@link #HTTP_SEEN}. Returns the rows written.
      */
     static long write(Iterator<Row> rows, Writer out, Instant opened, Format format) throws IOException {
-        if (format == Format.TSV) {
-            out.write("#separator \\x09\n#set_separator\t,\n#empty_field\t(empty)\n#unset_field\t-\n#path\tconn\n");
-            out.write("#open\t" + HEADER_TIME.format(opened) + "\n#fields\t" + FIELDS + "\n#types\t" + TYPES + "\n");
-        }
+        header(out, opened, format);
         long n = 0;
         StringBuilder sb = new StringBuilder(256);
         Object[] values = new Object[FIELD_NAMES.size()];
         while (rows.hasNext()) {
             record(rows.next(), values);
-            sb.setLength(0);
-            if (format == Format.TSV) {
-                tsv(values, sb);
-            } else {
-                json(values, sb);
-            }
+            line(values, sb, format);
             out.write(sb.toString());
             n++;
         }
+        close(out, format);
+        return n;
+    }
+
+    /**
+     * Writes the log of the {@code connections} tables of the local outputs {@code outputs} (checked complete by
+     * the caller) as {@link #write} does from Spark's rows, in the same order (first instant, source, client
+     * address and port; strings compared by their UTF-8 bytes, as Spark's sort does), read with
+     * {@link TableReader}: no Spark session, which took most of the command's time.
+     *
+     * @throws IOException also when a table lacks a column (an output older than {@code first_time})
+     */
+    static long writeLocal(List<java.nio.file.Path> outputs, Writer out, Instant opened, Format format)
+            throws IOException {
+        List<Column> columns = List.of(Connections.FIRST_TIME, SOURCE, Connections.STREAM, Connections.UID,
+                Connections.CLIENT_IP, Connections.CLIENT_PORT, Connections.SERVER_IP, Connections.SERVER_PORT,
+                DURATION, Connections.CLIENT_PAYLOAD_BYTES, Connections.SERVER_PAYLOAD_BYTES, Connections.CONN_STATE,
+                Connections.HISTORY, Connections.CLIENT_PACKETS, Connections.SERVER_PACKETS, CLIENT_LOST, SERVER_LOST);
+        List<TableReader.Batch> batches = new ArrayList<>();
+        java.util.Set<String> http = new HashSet<>();
+        for (java.nio.file.Path dir : outputs) {
+            if (TableReader.exists(dir, EngineTables.CONNECTIONS)) {
+                TableReader.scan(dir, EngineTables.CONNECTIONS, columns.subList(1, columns.size()),
+                        List.of(Connections.FIRST_TIME), b -> {
+                            if (!b.has(Connections.FIRST_TIME)) {
+                                throw new NoFirstTime();
+                            }
+                            batches.add(b);
+                        });
+            }
+            if (TableReader.exists(dir, EngineTables.EXCHANGES)) {
+                TableReader.scan(dir, EngineTables.EXCHANGES, List.of(X_SOURCE, EngineTables.Exchanges.STREAM,
+                        HTTP_METHOD, HTTP_STATUS), b -> {
+                            String[] src = b.strings(X_SOURCE);
+                            String[] method = b.strings(HTTP_METHOD);
+                            TableReader.LongColumn status = b.longs(HTTP_STATUS);
+                            long[] stream = b.longs(EngineTables.Exchanges.STREAM).values;
+                            for (int r = 0; r < b.rows; r++) {
+                                if (method[r] != null || status.present[r]) {
+                                    http.add(src[r] + '\n' + stream[r]);
+                                }
+                            }
+                        });
+            }
+        }
+        int total = 0;
+        for (TableReader.Batch b : batches) {
+            total = Math.addExact(total, b.rows);
+        }
+        // the sort keys of every connection, flat, and its (batch, row) packed in one long
+        long[] at = new long[total];
+        long[] first = new long[total];
+        long[] clientPort = new long[total];
+        String[] source = new String[total];
+        String[] clientIp = new String[total];
+        int k = 0;
+        for (int b = 0; b < batches.size(); b++) {
+            TableReader.Batch batch = batches.get(b);
+            for (int r = 0; r < batch.rows; r++, k++) {
+                at[k] = (long) b << 32 | r;
+                first[k] = batch.longs(Connections.FIRST_TIME).values[r];
+                clientPort[k] = batch.longs(Connections.CLIENT_PORT).values[r];
+                source[k] = batch.strings(SOURCE)[r];
+                clientIp[k] = batch.strings(Connections.CLIENT_IP)[r];
+            }
+        }
+        Integer[] sorted = new Integer[total];
+        for (int i = 0; i < total; i++) {
+            sorted[i] = i;
+        }
+        java.util.Arrays.sort(sorted, java.util.Comparator.<Integer>comparingLong(i -> first[i])
+                .thenComparing((i, j) -> utf8Compare(source[i], source[j]))
+                .thenComparing((i, j) -> utf8Compare(clientIp[i], clientIp[j]))
+                .thenComparingLong(i -> clientPort[i]));
+        header(out, opened, format);
+        StringBuilder sb = new StringBuilder(256);
+        Object[] v = new Object[FIELD_NAMES.size()];
+        for (Integer i : sorted) {
+            TableReader.Batch b = batches.get((int) (at[i] >>> 32));
+            int r = (int) at[i];
+            String src = b.strings(SOURCE)[r];
+            values(v, b.longs(Connections.FIRST_TIME).values[r], b.strings(Connections.UID)[r],
+                    b.strings(Connections.CLIENT_IP)[r], b.longs(Connections.CLIENT_PORT).values[r],
+                    b.strings(Connections.SERVER_IP)[r], b.longs(Connections.SERVER_PORT).values[r],
+                    http.contains(src + '\n' + b.longs(Connections.STREAM).values[r]),
+                    b.longs(DURATION).values[r], b.longs(Connections.CLIENT_PAYLOAD_BYTES).values[r],
+                    b.longs(Connections.SERVER_PAYLOAD_BYTES).values[r], b.strings(Connections.CONN_STATE)[r],
+                    b.longs(CLIENT_LOST).values[r] + b.longs(SERVER_LOST).values[r],
+                    b.strings(Connections.HISTORY)[r], b.longs(Connections.CLIENT_PACKETS).values[r],
+                    b.longs(Connections.SERVER_PACKETS).values[r], src);
+            line(v, sb, format);
+            out.write(sb.toString());
+        }
+        close(out, format);
+        return total;
+    }
+
+    /** A connections table without {@code first_time} (written before schema version 3). */
+    static final class NoFirstTime extends IOException {
+        NoFirstTime() {
+            super("connections has no first_time column");
+        }
+    }
+
+    private static final Column SOURCE = EngineTables.CONNECTIONS.column("source");
+    private static final Column DURATION = EngineTables.CONNECTIONS.column("duration_us");
+    private static final Column CLIENT_LOST = EngineTables.CONNECTIONS.column("client_lost_segments");
+    private static final Column SERVER_LOST = EngineTables.CONNECTIONS.column("server_lost_segments");
+    private static final Column X_SOURCE = EngineTables.EXCHANGES.column("source");
+    private static final Column HTTP_METHOD = EngineTables.EXCHANGES.column("http_method");
+    private static final Column HTTP_STATUS = EngineTables.EXCHANGES.column("http_status");
+
+    /** Strings in the order of their UTF-8 bytes, unsigned (Spark's order of strings); null first. */
+    private static int utf8Compare(String a, String b) {
+        if (a == null || b == null) {
+            return a == null ? (b == null ? 0 : -1) : 1;
+        }
+        return java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    private static void header(Writer out, Instant opened, Format format) throws IOException {
+        if (format == Format.TSV) {
+            out.write("#separator \\x09\n#set_separator\t,\n#empty_field\t(empty)\n#unset_field\t-\n#path\tconn\n");
+            out.write("#open\t" + HEADER_TIME.format(opened) + "\n#fields\t" + FIELDS + "\n#types\t" + TYPES + "\n");
+        }
+    }
+
+    private static void close(Writer out, Format format) throws IOException {
         if (format == Format.TSV) {
             out.write("#close\t" + HEADER_TIME.format(Instant.now()) + "\n");
         }
-        return n;
+    }
+
+    /** One connection's line in {@code format}, into {@code sb} (emptied first). */
+    private static void line(Object[] values, StringBuilder sb, Format format) {
+        sb.setLength(0);
+        if (format == Format.TSV) {
+            tsv(values, sb);
+        } else {
+            json(values, sb);
+        }
     }
 
     /**
@@ -95,25 +230,37 @@ final class ZeekConnLog {
      */
     private static void record(Row r, Object[] v) {
         Instant first = r.getAs(Connections.FIRST_TIME.name());
-        long lost = r.<Long>getAs("client_lost_segments") + r.<Long>getAs("server_lost_segments");
+        values(v, Math.addExact(Math.multiplyExact(first.getEpochSecond(), 1_000_000L), first.getNano() / 1000),
+                r.getAs("uid"), r.getAs("client_ip"), r.<Integer>getAs("client_port"), r.getAs("server_ip"),
+                r.<Integer>getAs("server_port"), Boolean.TRUE.equals(r.getAs(HTTP_SEEN)), r.<Long>getAs("duration_us"),
+                r.<Long>getAs("client_payload_bytes"), r.<Long>getAs("server_payload_bytes"), r.getAs("conn_state"),
+                r.<Long>getAs("client_lost_segments") + r.<Long>getAs("server_lost_segments"), r.getAs("history"),
+                r.<Long>getAs("client_packets"), r.<Long>getAs("server_packets"), r.getAs("source"));
+    }
+
+    /** One connection's values into {@code v}, by {@link #FIELD_NAMES} position (see {@link #record}). */
+    private static void values(Object[] v, long firstMicros, String uid, String clientIp, long clientPort,
+                               String serverIp, long serverPort, boolean httpSeen, long durationUs, long clientBytes,
+                               long serverBytes, String connState, long lostSegments, String history,
+                               long clientPackets, long serverPackets, String source) {
         java.util.Arrays.fill(v, null);
-        v[0] = Math.addExact(Math.multiplyExact(first.getEpochSecond(), 1_000_000L), first.getNano() / 1000);
-        v[1] = r.getAs("uid");
-        v[2] = r.getAs("client_ip");
-        v[3] = (long) r.<Integer>getAs("client_port");
-        v[4] = r.getAs("server_ip");
-        v[5] = (long) r.<Integer>getAs("server_port");
+        v[0] = firstMicros;
+        v[1] = uid;
+        v[2] = clientIp;
+        v[3] = clientPort;
+        v[4] = serverIp;
+        v[5] = serverPort;
         v[6] = "tcp";
-        v[7] = Boolean.TRUE.equals(r.getAs(HTTP_SEEN)) ? "http" : null;
-        v[8] = r.<Long>getAs("duration_us");
-        v[9] = r.<Long>getAs("client_payload_bytes");
-        v[10] = r.<Long>getAs("server_payload_bytes");
-        v[11] = r.getAs("conn_state");
-        v[14] = lost == 0 ? Long.valueOf(0) : null;
-        v[15] = r.getAs("history");
-        v[16] = r.<Long>getAs("client_packets");
-        v[18] = r.<Long>getAs("server_packets");
-        v[21] = r.getAs("source");
+        v[7] = httpSeen ? "http" : null;
+        v[8] = durationUs;
+        v[9] = clientBytes;
+        v[10] = serverBytes;
+        v[11] = connState;
+        v[14] = lostSegments == 0 ? Long.valueOf(0) : null;
+        v[15] = history;
+        v[16] = clientPackets;
+        v[18] = serverPackets;
+        v[21] = source;
     }
 
     private static boolean isTime(int field) {

@@ -64,20 +64,11 @@ public final class OutputViews {
                                                      java.util.function.Predicate<String> wanted,
                                                      boolean outputColumn) throws IOException {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
-        Map<String, List<String>> tables = new LinkedHashMap<>();
+        Map<String, List<String>> tables = tables(conf, outputs);
         Map<String, String> outputOf = new java.util.HashMap<>();     // table directory -> its output, as given
         for (String out : outputs) {
-            Path dir = new Path(out);
-            FileSystem fs = dir.getFileSystem(conf);
-            OutputMarker marker = marker(fs, dir, out);
-            for (String table : marker.tables().keySet()) {
-                Path t = new Path(dir, table);
-                if (!fs.isDirectory(t)) {
-                    throw new OutputMarker.Invalid(out + " is not a complete ackscope analyze output: table " + table
-                            + " is missing");
-                }
-                tables.computeIfAbsent(table, k -> new ArrayList<>()).add(t.toString());
-                outputOf.put(t.toString(), out);
+            for (String table : tables.keySet()) {
+                outputOf.put(new Path(new Path(out), table).toString(), out);
             }
         }
         boolean any = tables.keySet().stream().anyMatch(wanted);
@@ -98,6 +89,29 @@ public final class OutputViews {
             }
             if (view != null) {
                 view.createOrReplaceTempView(e.getKey());
+            }
+        }
+        return tables;
+    }
+
+    /**
+     * Checks each output as {@link #register} does, without Spark; returns each table's name to its directories.
+     *
+     * @throws IOException naming the output that is not complete
+     */
+    public static Map<String, List<String>> tables(Configuration conf, List<String> outputs) throws IOException {
+        Map<String, List<String>> tables = new LinkedHashMap<>();
+        for (String out : outputs) {
+            Path dir = new Path(out);
+            FileSystem fs = dir.getFileSystem(conf);
+            OutputMarker marker = marker(fs, dir, out);
+            for (String table : marker.tables().keySet()) {
+                Path t = new Path(dir, table);
+                if (!fs.isDirectory(t)) {
+                    throw new OutputMarker.Invalid(out + " is not a complete ackscope analyze output: table " + table
+                            + " is missing");
+                }
+                tables.computeIfAbsent(table, k -> new ArrayList<>()).add(t.toString());
             }
         }
         return tables;
