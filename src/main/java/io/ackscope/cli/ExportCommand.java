@@ -53,6 +53,7 @@ final class ExportCommand extends TablesCommand {
         boolean toStdout = zeekConn.equals("-");
         if (!toStdout) {
             checkOutputFile("--zeek-conn", zeekConn);
+            ResultTarget.refuse("--zeek-conn", zeekConn, outputs, false);
         }
         SparkSession spark = session("ackscope export");
         try {

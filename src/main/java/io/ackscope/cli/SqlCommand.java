@@ -89,6 +89,9 @@ final class SqlCommand extends TablesCommand {
         String kind = out == null ? format : extension(out);
         if (out != null) {
             checkOutputFile("--out", out);
+            List<String> read = new ArrayList<>(outputs);
+            read.addAll(pcaps);
+            ResultTarget.refuse("--out", out, read, false);
         }
         SparkSession spark = session("ackscope sql");
         try {
@@ -115,18 +118,27 @@ final class SqlCommand extends TablesCommand {
 
     /**
      * The query's result, analysed; a query Spark cannot parse or resolve is a usage error with Spark's first line
-     * and the views there are. (Spark throws its AnalysisException, a checked exception, undeclared.)
+     * and the views there are. (Spark throws its AnalysisException, a checked exception, undeclared.) A statement
+     * that is not read-only ({@link QueryGuard}) is refused before Spark runs it.
      */
     private Dataset<Row> query(SparkSession spark, String query, Map<String, List<String>> views)
             throws CommandFailure {
         try {
-            return spark.sql(query);
+            QueryGuard.check(spark.sessionState().sqlParser(), query);
+            Dataset<Row> result = spark.sql(query);
+            QueryGuard.checkAnalyzed(result.queryExecution().analyzed());
+            return result;
+        } catch (QueryGuard.Refused e) {
+            throw CommandFailure.line(EXIT_USAGE, e.getMessage(), e);
         } catch (Exception e) {
             if (e instanceof org.apache.spark.sql.AnalysisException || e instanceof IllegalArgumentException) {
                 throw CommandFailure.line(EXIT_USAGE, "query: " + oneLine(e) + " (views: "
                         + String.join(", ", views.keySet()) + (pcaps.isEmpty() ? "" : ", pcap") + ")", e);
             }
-            throw e;
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e);
         }
     }
 
