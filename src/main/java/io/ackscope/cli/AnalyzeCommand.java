@@ -157,6 +157,9 @@ final class AnalyzeCommand extends Command {
         long started = System.nanoTime();
         io.ackscope.spark.ArchiveInputs decided = !incremental ? null : Analyze.decide(prepared, options,
                 org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc));
+        if (decided != null && decided.kept() != null) {
+            System.err.println(TerminalText.escape("ackscope analyze: " + decided.kept()));
+        }
         if (decided != null && decided.nothingNew()) {
             EarlyCount.clear();
             Analyze.Summary s = Analyze.nothingNew(prepared, decided, (System.nanoTime() - started) / 1e9);

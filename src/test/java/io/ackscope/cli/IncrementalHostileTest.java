@@ -1,0 +1,141 @@
+package io.ackscope.cli;
+
+import io.ackscope.spark.SparkTests;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code analyze --incremental} when inputs vanish, as a cron job sees them: an unmounted share (an empty or
+ * missing directory), rotation that deletes the oldest file, and a vanished file together with a reason to read
+ * everything again. No case removes a row: the output is byte for byte the old one (exit 1, the reason said) or
+ * the old rows plus the new file's (exit 0, the kept files named).
+ */
+class IncrementalHostileTest {
+
+    @TempDir
+    Path tmp;
+    Path cap;
+    Path out;
+    List<Path> pieces;
+
+    private record Run(int exit, String err) {
+    }
+
+    private static Run ackscope(String... args) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+        PrintStream err = System.err;
+        System.setErr(ps);
+        try {
+            return new Run(Main.run(args, ps, ps), buf.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(err);
+        }
+    }
+
+    /** The stalling sample cut by editcap into files of 1,800 frames, all modified an hour ago. */
+    @BeforeEach
+    void pieces() throws Exception {
+        Path whole = SparkTests.gunzippedSample("nginx-nodelay-off.pcap.gz", tmp.resolve("whole"));
+        Path dir = Files.createDirectories(tmp.resolve("pieces"));
+        Process p = new ProcessBuilder("editcap", "-c", "1800", whole.toString(), dir.resolve("cap.pcap").toString())
+                .inheritIO().start();
+        assertEquals(0, p.waitFor());
+        try (Stream<Path> s = Files.list(dir)) {
+            pieces = s.sorted().toList();
+        }
+        assertTrue(pieces.size() >= 3, pieces.toString());
+        cap = Files.createDirectories(tmp.resolve("cap"));
+        out = tmp.resolve("o");
+        add(pieces.get(0));
+        add(pieces.get(1));
+        Run first = incremental();
+        assertEquals(0, first.exit(), first.err());
+    }
+
+    private void add(Path piece) throws Exception {
+        Path to = Files.copy(piece, cap.resolve(piece.getFileName()));
+        Files.setLastModifiedTime(to, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+    }
+
+    private Run incremental(String... extra) {
+        String[] args = Stream.concat(Stream.of("analyze", cap.toString(), "--out", out.toString(), "--incremental"),
+                Stream.of(extra)).toArray(String[]::new);
+        return ackscope(args);
+    }
+
+    private void refusedIntact(String message, String... extra) {
+        Map<String, String> before = OutputBytes.of(out);
+        long connections = OutputBytes.rows(out, "connections");
+        Run r = incremental(extra);
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains(message), r.err());
+        assertEquals(before, OutputBytes.of(out));
+        assertEquals(connections, OutputBytes.rows(out, "connections"));
+    }
+
+    @Test
+    void anEmptyInputDirectoryIsRefusedNotAnEmptyOutput() throws Exception {
+        Files.move(cap, tmp.resolve("unmounted"));
+        Files.createDirectory(cap);
+        refusedIntact("none of the 2 files analysed before is listed");
+    }
+
+    @Test
+    void aMissingInputDirectoryLeavesTheOutputAlone() throws Exception {
+        try (Stream<Path> s = Files.walk(cap)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+        Map<String, String> before = OutputBytes.of(out);
+        Run r = incremental();
+        assertEquals(1, r.exit(), r.err());
+        assertEquals(before, OutputBytes.of(out));
+    }
+
+    @Test
+    void aRotatedAwayFileKeepsItsRowsAndTheNewFileIsAdded() throws Exception {
+        long connections = OutputBytes.rows(out, "connections");
+        Files.delete(cap.resolve(pieces.get(0).getFileName()));
+        add(pieces.get(2));
+        Run r = incremental();
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("1 file analysed before is no longer listed ("), r.err());
+        assertTrue(r.err().contains(pieces.get(0).getFileName() + "): its rows are kept"), r.err());
+        assertTrue(r.err().contains("adding 1 new"), r.err());
+        assertEquals(3, OutputBytes.rows(out, "capture_files"));
+        assertTrue(OutputBytes.rows(out, "connections") >= connections);
+    }
+
+    @Test
+    void aVanishedFileWithNothingNewChangesNothing() throws Exception {
+        Files.delete(cap.resolve(pieces.get(0).getFileName()));
+        Map<String, String> before = OutputBytes.of(out);
+        Run r = incremental();
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("its rows are kept"), r.err());
+        assertEquals(before, OutputBytes.of(out));
+    }
+
+    @Test
+    void aVanishedFileIsNotDroppedByAWholeRun() throws Exception {
+        Files.delete(cap.resolve(pieces.get(0).getFileName()));
+        refusedIntact("drop the rows of 1 analysed file", "--server", "127.0.0.1");
+    }
+}
