@@ -48,6 +48,32 @@ final class ExportCommand extends TablesCommand {
         super(stdout, console);
     }
 
+    /**
+     * Refuses a connections table with a part file that lacks a column the log is made of, as the report does
+     * (Spark would read the column as null in that file's rows, and the log would carry {@code null} counts): each
+     * file's Parquet footer is read. Partition columns come from the paths and are not looked for in the files.
+     *
+     * @throws IOException naming the file and the column
+     */
+    private static void requireColumns(Dataset<Row> connections, org.apache.hadoop.conf.Configuration conf)
+            throws IOException {
+        for (String file : connections.inputFiles()) {
+            org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file);
+            org.apache.parquet.schema.MessageType schema;
+            try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(
+                    org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(path, conf))) {
+                schema = r.getFooter().getFileMetaData().getSchema();
+            }
+            for (String c : ZeekConnLog.COLUMNS) {
+                if (!schema.containsField(c) && !java.net.URLDecoder.decode(file, StandardCharsets.UTF_8)
+                        .contains("/" + c + "=")) {
+                    throw new IOException(file + ": table connections has no column " + c
+                            + " (written by a different version of ackscope, or damaged); nothing exported");
+                }
+            }
+        }
+    }
+
     @Override
     public int run() throws Exception {
         boolean toStdout = zeekConn.equals("-");
@@ -57,6 +83,7 @@ final class ExportCommand extends TablesCommand {
         }
         SparkSession spark = session("ackscope export");
         try {
+            OutputSnapshot snapshot = OutputSnapshot.take(spark.sparkContext().hadoopConfiguration(), outputs);
             if (!OutputViews.register(spark, outputs).containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
@@ -65,6 +92,7 @@ final class ExportCommand extends TablesCommand {
                         + " column (an output written before schema version " + FIRST_TIME_VERSION
                         + "): analyze the captures again");
             }
+            requireColumns(spark.table("connections"), spark.sparkContext().hadoopConfiguration());
             Dataset<Row> rows = spark.table("connections")
                     .select(ZeekConnLog.COLUMNS.stream().map(org.apache.spark.sql.functions::col)
                             .toArray(org.apache.spark.sql.Column[]::new))
@@ -79,6 +107,14 @@ final class ExportCommand extends TablesCommand {
                 if (!toStdout) {
                     w.close();
                 }
+            }
+            try {
+                snapshot.verify();
+            } catch (IOException e) {
+                if (!toStdout) {
+                    Files.deleteIfExists(Path.of(zeekConn));
+                }
+                throw e;
             }
             if (!toStdout) {
                 console.println(n + (n == 1 ? " connection" : " connections") + " written to "

@@ -95,12 +95,21 @@ final class SqlCommand extends TablesCommand {
         }
         SparkSession spark = session("ackscope sql");
         try {
+            OutputSnapshot snapshot = OutputSnapshot.take(spark.sparkContext().hadoopConfiguration(), outputs);
             Map<String, List<String>> views = OutputViews.register(spark, outputs);
             if (!pcaps.isEmpty()) {
                 OutputViews.registerCaptures(spark, pcaps);
             }
             Dataset<Row> result = query(spark, query, views);
             long rows = write(result, kind);
+            try {
+                snapshot.verify();
+            } catch (IOException e) {
+                if (out != null) {
+                    Files.deleteIfExists(Path.of(out));
+                }
+                throw e;
+            }
             if (out != null) {
                 console.println(rows + (rows == 1 ? " row" : " rows") + " written to " + TerminalText.escape(out));
             }

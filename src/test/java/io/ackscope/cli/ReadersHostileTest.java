@@ -9,11 +9,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -95,6 +97,17 @@ class ReadersHostileTest {
         }
     }
 
+    /** A copy of the output in {@code dir}, for a case that changes it. */
+    private static Path copyOfOutput(Path dir) throws Exception {
+        Path copy = dir.resolve("o");
+        try (Stream<Path> s = Files.walk(out)) {
+            for (Path p : s.toList()) {
+                Files.copy(p, copy.resolve(out.relativize(p).toString()));
+            }
+        }
+        return copy;
+    }
+
     /** A part file's directory: a table's partition. */
     private static Path partition() throws Exception {
         try (Stream<Path> s = Files.walk(out.resolve("connections"))) {
@@ -135,6 +148,64 @@ class ReadersHostileTest {
         Path link = dir.resolve("conn.log");
         Files.createSymbolicLink(link, out.resolve("_SUCCESS"));
         refusedIntact(2, "_SUCCESS", "export", out.toString(), "--zeek-conn", link.toString());
+    }
+
+    /** A copy of the output with one part file of connections rewritten by DuckDB without {@code client_packets}. */
+    @Test
+    void exportRefusesAPartFileWithoutAColumnAsReportDoes(@TempDir Path dir) throws Exception {
+        Path copy = copyOfOutput(dir);
+        Path part = copy.resolve(out.relativize(partFile()).toString());
+        Path without = dir.resolve("without.parquet");
+        try (var c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); var st = c.createStatement()) {
+            st.execute("COPY (SELECT * EXCLUDE (client_packets) FROM read_parquet('" + part + "')) TO '" + without
+                    + "' (FORMAT parquet)");
+        }
+        Files.move(without, part, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path log = dir.resolve("conn.log");
+        Run r = ackscope("export", copy.toString(), "--zeek-conn", log.toString());
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains(part.getFileName() + ": table connections has no column client_packets"),
+                r.err());
+        assertFalse(Files.exists(log));
+        Run report = ackscope("report", copy.toString(), "--out", dir.resolve("r.html").toString());
+        assertEquals(1, report.exit(), report.err());
+        assertTrue(report.err().contains("has no column client_packets"), report.err());
+    }
+
+    /** {@code sql ... --format csv}'s standard output. */
+    private static String sqlCsv(Path output, String query) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        try {
+            Run r = ackscope("sql", output.toString(), query, "--format", "csv");
+            assertEquals(0, r.exit(), r.err());
+        } finally {
+            System.setOut(stdout);
+        }
+        return buf.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aFileTheManifestDoesNotListIsNotRead(@TempDir Path dir) throws Exception {
+        Path copy = copyOfOutput(dir);
+        Path part = copy.resolve(out.relativize(partFile()).toString());
+        Files.copy(part, part.resolveSibling("part-99999-stray.snappy.parquet"));
+        assertEquals(List.of("n", Long.toString(CONNECTIONS)),
+                sqlCsv(copy, "SELECT count(*) AS n FROM connections").lines().toList());
+    }
+
+    @Test
+    void aCommitDuringTheQueryFailsItsResult(@TempDir Path dir) throws Exception {
+        Path copy = copyOfOutput(dir);
+        var conf = new org.apache.hadoop.conf.Configuration();
+        OutputSnapshot same = OutputSnapshot.take(conf, List.of(copy.toString()));
+        same.verify();
+        OutputSnapshot before = OutputSnapshot.take(conf, List.of(copy.toString()));
+        Path marker = copy.resolve("_SUCCESS");
+        Files.writeString(marker, Files.readString(marker).replace("\"tool\"", "\"tool\" "));
+        java.io.IOException e = assertThrows(java.io.IOException.class, before::verify);
+        assertTrue(e.getMessage().contains("committed to it while the query read it"), e.getMessage());
     }
 
     @Test
