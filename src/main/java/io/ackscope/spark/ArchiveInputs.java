@@ -170,7 +170,8 @@ public final class ArchiveInputs {
         String whole = null;
         Append append = null;
         if (o.incremental() && !same && out.previous() != null) {
-            whole = !options(o).equals(state.options()) ? "the options differ from the earlier run's"
+            whole = state.problem() != null ? state.problem()
+                    : !options(o).equals(state.options()) ? "the options differ from the earlier run's"
                     : appendRefused(taken, state, prints);
             if (whole != null) {
                 refuseWhole(vanished, whole);

@@ -133,6 +133,87 @@ class IncrementalHostileTest {
         assertEquals(before, OutputBytes.of(out));
     }
 
+    /** Edits the output's carried state as a hostile user would (its checksum side file removed with it). */
+    private void editState(java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> edit)
+            throws Exception {
+        Path state = out.resolve("_ackscope_state/inputs.json");
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(state.toFile());
+        edit.accept(root);
+        Files.writeString(state, json.writeValueAsString(root));
+        Files.deleteIfExists(state.resolveSibling(".inputs.json.crc"));
+    }
+
+    private static com.fasterxml.jackson.databind.node.ObjectNode first(
+            com.fasterxml.jackson.databind.node.ObjectNode root, String array) {
+        return (com.fasterxml.jackson.databind.node.ObjectNode) root.path(array).get(0);
+    }
+
+    /**
+     * A carried value out of range: the run says which and why, reads every file again and gives the rows of one
+     * run over all of them (counted against a run without state), exit 0.
+     */
+    private void carriedValueIsRefused(String reason,
+                                       java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> edit)
+            throws Exception {
+        editState(edit);
+        add(pieces.get(2));
+        Run r = incremental();
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("reading all 3 files again: the state _ackscope_state/inputs.json "), r.err());
+        assertTrue(r.err().contains(reason), r.err());
+        assertTrue(!r.err().contains("options differ"), r.err());
+        Path fresh = tmp.resolve("fresh");
+        Run whole = ackscope("analyze", cap.toString(), "--out", fresh.toString());
+        assertEquals(0, whole.exit(), whole.err());
+        for (String table : List.of("connections", "capture_files", "sources")) {
+            assertEquals(OutputBytes.rows(fresh, table), OutputBytes.rows(out, table), table);
+        }
+    }
+
+    @Test
+    void aStateThatDoesNotParseIsSaidSoNotOptionsDiffer() throws Exception {
+        Path state = out.resolve("_ackscope_state/inputs.json");
+        Files.writeString(state, "{\"version\": 2, \"files\": [");
+        Files.deleteIfExists(state.resolveSibling(".inputs.json.crc"));
+        add(pieces.get(2));
+        Run r = incremental();
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("the state _ackscope_state/inputs.json does not parse"), r.err());
+        assertTrue(!r.err().contains("options differ"), r.err());
+        assertEquals(3, OutputBytes.rows(out, "capture_files"));
+    }
+
+    @Test
+    void aNegativeStreamCounterIsRefused() throws Exception {
+        carriedValueIsRefused("counts -7 connections", root -> first(root, "sources").put("connections", -7));
+    }
+
+    @Test
+    void aStreamCounterBeyondTheFramesIsRefused() throws Exception {
+        carriedValueIsRefused("counts 1000000000000000 connections",
+                root -> first(root, "sources").put("connections", 1_000_000_000_000_000L));
+    }
+
+    @Test
+    void aLastTimeInTheFutureIsRefused() throws Exception {
+        carriedValueIsRefused("a time in the future (2100-01-01", root -> {
+            first(root, "files").put("last_time_ns", 4_102_444_800_000_000_000L);
+        });
+    }
+
+    @Test
+    void aHeldPathOutsideTheOutputIsRefused() throws Exception {
+        carriedValueIsRefused("is not a directory of the output's state",
+                root -> first(root, "sources").put("held", "../../elsewhere"));
+    }
+
+    @Test
+    void anotherRunsHeldStateIsRefused() throws Exception {
+        carriedValueIsRefused("is not that of the run that analysed its last file",
+                root -> first(root, "sources").put("held", "_ackscope_state/held-00000000-older-run"));
+    }
+
     @Test
     void aVanishedFileIsNotDroppedByAWholeRun() throws Exception {
         Files.delete(cap.resolve(pieces.get(0).getFileName()));
