@@ -215,6 +215,20 @@ class IncrementalHostileTest {
     }
 
     @Test
+    void aFileModifiedInTheFutureIsReportedAsSuch() throws Exception {
+        Path next = Files.copy(pieces.get(2), cap.resolve(pieces.get(2).getFileName()));
+        java.time.Instant future = java.time.Instant.parse("2031-01-01T00:00:00Z");
+        Files.setLastModifiedTime(next, FileTime.from(future));
+        Map<String, String> before = OutputBytes.of(out);
+        Run r = incremental();
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("held back (modified in the future: "), r.err());
+        assertTrue(r.err().contains(pieces.get(2).getFileName() + " (2031-01-01T00:00:00Z)"), r.err());
+        assertTrue(!r.err().contains("modified less than"), r.err());
+        assertEquals(before, OutputBytes.of(out));
+    }
+
+    @Test
     void aVanishedFileIsNotDroppedByAWholeRun() throws Exception {
         Files.delete(cap.resolve(pieces.get(0).getFileName()));
         refusedIntact("drop the rows of 1 analysed file", "--server", "127.0.0.1");
