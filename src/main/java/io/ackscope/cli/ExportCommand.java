@@ -58,16 +58,16 @@ final class ExportCommand extends TablesCommand {
     private static void requireColumns(Dataset<Row> connections, org.apache.hadoop.conf.Configuration conf)
             throws IOException {
         for (String file : connections.inputFiles()) {
-            org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file);
+            // Spark gives URIs (a Hive escape %25 in a partition directory reads %2525): parsed as one, not as a path
+            org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(java.net.URI.create(file));
             org.apache.parquet.schema.MessageType schema;
             try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(
                     org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(path, conf))) {
                 schema = r.getFooter().getFileMetaData().getSchema();
             }
             for (String c : ZeekConnLog.COLUMNS) {
-                if (!schema.containsField(c) && !java.net.URLDecoder.decode(file, StandardCharsets.UTF_8)
-                        .contains("/" + c + "=")) {
-                    throw new IOException(file + ": table connections has no column " + c
+                if (!schema.containsField(c) && !path.toUri().getPath().contains("/" + c + "=")) {
+                    throw new IOException(path + ": table connections has no column " + c
                             + " (written by a different version of ackscope, or damaged); nothing exported");
                 }
             }

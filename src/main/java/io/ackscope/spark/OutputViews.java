@@ -116,7 +116,8 @@ public final class OutputViews {
 
     /**
      * The Parquet files of {@code table} that the manifest of {@code marker} lists, as paths below {@code dir} (the
-     * table's directory); hidden entries ({@code _*}, {@code .*}) left out, as Spark leaves them.
+     * table's directory); hidden entries ({@code _*}, {@code .*}) left out, as Spark leaves them. A listed file
+     * that is missing fails the read, naming it (the output was changed by hand).
      */
     private static List<String> listedParts(OutputMarker marker, String table, Path dir) {
         List<String> parts = new ArrayList<>();
@@ -124,7 +125,7 @@ public final class OutputViews {
         for (String f : marker.files()) {
             if (f.startsWith(prefix) && f.endsWith(".parquet") && !("/" + f).contains("/_")
                     && !("/" + f).contains("/.")) {
-                parts.add(new Path(dir, f.substring(prefix.length())).toString());
+                parts.add(dir.toString() + "/" + f.substring(prefix.length()));
             }
         }
         return parts;
