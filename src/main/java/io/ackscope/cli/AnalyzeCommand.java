@@ -158,6 +158,9 @@ final class AnalyzeCommand extends Command {
         long started = System.nanoTime();
         io.ackscope.spark.carry.ArchiveInputs decided = !incremental ? null : Analyze.decide(prepared, options,
                 org.apache.spark.deploy.SparkHadoopUtil$.MODULE$.newConfiguration(sc));
+        if (decided != null && decided.kept() != null) {
+            System.err.println(TerminalText.escape("ackscope analyze: " + decided.kept()));
+        }
         if (decided != null && decided.nothingNew()) {
             EarlyCount.clear();
             RunSummary s = Analyze.nothingNew(prepared, decided, (System.nanoTime() - started) / 1e9);
@@ -225,11 +228,39 @@ final class AnalyzeCommand extends Command {
                 + "_SUCCESS skipped_inputs): " + String.join(", ", paths)));
     }
 
-    /** The files held back by --settle, as one line on standard error. */
+    /**
+     * The files held back by --settle, as one line on standard error; those modified in the future (a clock off on
+     * this host or on the writer's) on a line of their own that says so and gives the time.
+     */
     static void heldBackLine(List<String> heldBack, java.time.Duration settle, PrintStream err) {
-        if (!heldBack.isEmpty()) {
+        List<String> recent = new java.util.ArrayList<>(), future = new java.util.ArrayList<>();
+        long now = System.currentTimeMillis();
+        for (String p : heldBack) {
+            long mtime = mtimeMillis(p);
+            if (mtime > now) {
+                future.add(p + " (" + java.time.Instant.ofEpochMilli(mtime) + ")");
+            } else {
+                recent.add(p);
+            }
+        }
+        if (!recent.isEmpty()) {
             err.println(TerminalText.escape("ackscope analyze: held back (modified less than " + settle.toMillis() / 1000.0
-                    + " s ago; the next run takes them): " + String.join(", ", heldBack)));
+                    + " s ago; the next run takes them): " + String.join(", ", recent)));
+        }
+        if (!future.isEmpty()) {
+            err.println(TerminalText.escape("ackscope analyze: held back (modified in the future: this host's clock "
+                    + "or the writer's is off; taken " + settle.toMillis() / 1000.0 + " s after that time, or "
+                    + "once touched): " + String.join(", ", future)));
+        }
+    }
+
+    /** A listed input's modification time, {@link Long#MIN_VALUE} when it cannot be read. */
+    private static long mtimeMillis(String path) {
+        try {
+            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
+            return p.getFileSystem(new org.apache.hadoop.conf.Configuration()).getFileStatus(p).getModificationTime();
+        } catch (java.io.IOException | RuntimeException e) {
+            return Long.MIN_VALUE;
         }
     }
 

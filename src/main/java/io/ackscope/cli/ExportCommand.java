@@ -53,6 +53,32 @@ final class ExportCommand extends TablesCommand {
         super(stdout, console);
     }
 
+    /**
+     * Refuses a connections table with a part file that lacks a column the log is made of, as the report does
+     * (Spark would read the column as null in that file's rows, and the log would carry {@code null} counts): each
+     * file's Parquet footer is read. Partition columns come from the paths and are not looked for in the files.
+     *
+     * @throws IOException naming the file and the column
+     */
+    private static void requireColumns(Dataset<Row> connections, org.apache.hadoop.conf.Configuration conf)
+            throws IOException {
+        for (String file : connections.inputFiles()) {
+            // Spark gives URIs (a Hive escape %25 in a partition directory reads %2525): parsed as one, not as a path
+            org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(java.net.URI.create(file));
+            org.apache.parquet.schema.MessageType schema;
+            try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(
+                    org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(path, conf))) {
+                schema = r.getFooter().getFileMetaData().getSchema();
+            }
+            for (String c : ZeekConnLog.COLUMNS) {
+                if (!schema.containsField(c) && !path.toUri().getPath().contains("/" + c + "=")) {
+                    throw new IOException(path + ": table connections has no column " + c
+                            + " (written by a different version of ackscope, or damaged); nothing exported");
+                }
+            }
+        }
+    }
+
     @Override
     public int run() throws Exception {
         ZeekConnLog.Format logFormat = switch (format) {
@@ -63,6 +89,7 @@ final class ExportCommand extends TablesCommand {
         boolean toStdout = zeekConn.equals("-");
         if (!toStdout) {
             checkOutputFile("--zeek-conn", zeekConn);
+            ResultTarget.refuse("--zeek-conn", zeekConn, outputs, false);
         }
         List<java.nio.file.Path> local = localOutputs();
         if (local != null) {
@@ -70,12 +97,14 @@ final class ExportCommand extends TablesCommand {
         }
         SparkSession spark = session("ackscope export");
         try {
+            OutputSnapshot snapshot = OutputSnapshot.take(spark.sparkContext().hadoopConfiguration(), outputs);
             if (!OutputViews.register(spark, outputs, "connections"::equals, false).containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
             if (!java.util.Arrays.asList(spark.table("connections").columns()).contains(Connections.FIRST_TIME.name())) {
                 throw noFirstTime();
             }
+            requireColumns(spark.table("connections"), spark.sparkContext().hadoopConfiguration());
             Dataset<Row> connections = spark.table("connections");
             org.apache.spark.sql.Column httpSeen = org.apache.spark.sql.functions.lit(false);
             if (spark.catalog().tableExists("exchanges")) {
@@ -93,7 +122,8 @@ final class ExportCommand extends TablesCommand {
             columns.add(httpSeen.as(ZeekConnLog.HTTP_SEEN));
             Dataset<Row> rows = connections.select(columns.toArray(new org.apache.spark.sql.Column[0]))
                     .orderBy(Connections.FIRST_TIME.name(), "source", "client_ip", "client_port");
-            return emit(toStdout, w -> ZeekConnLog.write(rows.toLocalIterator(), w, Instant.now(), logFormat));
+            return emit(toStdout, w -> ZeekConnLog.write(rows.toLocalIterator(), w, Instant.now(), logFormat),
+                    snapshot);
         } catch (ParameterException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -135,6 +165,7 @@ final class ExportCommand extends TablesCommand {
         try {
             org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
             io.ackscope.spark.commit.NioLocalFileSystem.use(hadoop);
+            OutputSnapshot snapshot = OutputSnapshot.take(hadoop, outputs);
             if (!OutputViews.tables(hadoop, outputs).containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
@@ -144,7 +175,7 @@ final class ExportCommand extends TablesCommand {
                 } catch (ZeekConnLog.NoFirstTime e) {
                     throw noFirstTime();
                 }
-            });
+            }, snapshot);
         } catch (ParameterException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -157,8 +188,11 @@ final class ExportCommand extends TablesCommand {
         long write(Writer w) throws IOException;
     }
 
-    /** Writes the log to {@code --zeek-conn} (or standard output) and says how many connections went there. */
-    private int emit(boolean toStdout, Body body) throws IOException {
+    /**
+     * Writes the log to {@code --zeek-conn} (or standard output) and says how many connections went there; a log
+     * read while an analyze run committed to an output ({@code snapshot}) is removed and the command fails.
+     */
+    private int emit(boolean toStdout, Body body, OutputSnapshot snapshot) throws IOException {
         Writer w = toStdout ? new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8))
                 : Files.newBufferedWriter(Path.of(zeekConn), StandardCharsets.UTF_8);
         long n;
@@ -169,6 +203,14 @@ final class ExportCommand extends TablesCommand {
             if (!toStdout) {
                 w.close();
             }
+        }
+        try {
+            snapshot.verify();
+        } catch (IOException e) {
+            if (!toStdout) {
+                Files.deleteIfExists(Path.of(zeekConn));
+            }
+            throw e;
         }
         if (!toStdout) {
             console.println(n + (n == 1 ? " connection" : " connections") + " written to "

@@ -37,6 +37,9 @@ final class LocalSpark {
         if (embedded) {
             AnalyzeCommand.smallHeap(sc, Runtime.getRuntime().maxMemory());
             sc.setIfMissing("spark.ui.enabled", "false");
+            // a task out of memory fails its job (the command then says so, exit 1) instead of Spark's handler
+            // ending the JVM with status 52, outside the documented exit codes
+            sc.setIfMissing("spark.executor.killOnFatalError.depth", "0");
             sc.setIfMissing("spark.driver.host", "127.0.0.1");
             sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
         }

@@ -84,7 +84,17 @@ public final class Main {
             return cmd.run();
         } catch (ParameterException e) {
             return usage(err, name, e);
+        } catch (OutOfMemoryError e) {
+            err.println("ackscope " + name + ": " + OutOfMemory.line(e));
+            return Command.EXIT_FAILURE;
         } catch (Exception e) {
+            if (OutOfMemory.causedBy(e)) {
+                err.println("ackscope " + name + ": " + OutOfMemory.line(e));
+                if (cmd.verbose()) {
+                    e.printStackTrace(err);
+                }
+                return Command.EXIT_FAILURE;
+            }
             err.println(TerminalText.escape("ackscope " + name + ": " + describe(e)));
             if (cmd.verbose()) {
                 e.printStackTrace(err);

@@ -63,6 +63,9 @@ final class ReportCommand extends Command {
         Path dir = Path.of(dirs.get(0));
         ReportFilter filter = ReportFilter.parse(servers, since, until).withSources(sources);
         Path file = out != null ? Path.of(out) : dir.resolve(filter.fileName());
+        if (out != null) {
+            ResultTarget.refuse("--out", out, dirs, true);
+        }
         long start = System.nanoTime();
         try (OutputLock lock = lock(dir)) {
             if (lock != null && io.ackscope.spark.commit.OutputDirectory.recoverLocal(dir)) {

@@ -89,9 +89,13 @@ final class SqlCommand extends TablesCommand {
         String kind = out == null ? format : extension(out);
         if (out != null) {
             checkOutputFile("--out", out);
+            List<String> read = new ArrayList<>(outputs);
+            read.addAll(pcaps);
+            ResultTarget.refuse("--out", out, read, false);
         }
         SparkSession spark = session("ackscope sql");
         try {
+            OutputSnapshot snapshot = OutputSnapshot.take(spark.sparkContext().hadoopConfiguration(), outputs);
             Map<String, List<String>> views = OutputViews.register(spark, outputs, OutputViews.namedIn(query),
                     true);
             if (!pcaps.isEmpty()) {
@@ -99,6 +103,14 @@ final class SqlCommand extends TablesCommand {
             }
             Dataset<Row> result = query(spark, query, views);
             long rows = write(result, kind);
+            try {
+                snapshot.verify();
+            } catch (IOException e) {
+                if (out != null) {
+                    Files.deleteIfExists(Path.of(out));
+                }
+                throw e;
+            }
             if (out != null) {
                 console.println(rows + (rows == 1 ? " row" : " rows") + " written to " + TerminalText.escape(out));
             }
@@ -116,18 +128,27 @@ final class SqlCommand extends TablesCommand {
 
     /**
      * The query's result, analysed; a query Spark cannot parse or resolve is a usage error with Spark's first line
-     * and the views there are. (Spark throws its AnalysisException, a checked exception, undeclared.)
+     * and the views there are. (Spark throws its AnalysisException, a checked exception, undeclared.) A statement
+     * that is not read-only ({@link QueryGuard}) is refused before Spark runs it.
      */
     private Dataset<Row> query(SparkSession spark, String query, Map<String, List<String>> views)
             throws CommandFailure {
         try {
-            return spark.sql(query);
+            QueryGuard.check(spark.sessionState().sqlParser(), query);
+            Dataset<Row> result = spark.sql(query);
+            QueryGuard.checkAnalyzed(result.queryExecution().analyzed());
+            return result;
+        } catch (QueryGuard.Refused e) {
+            throw CommandFailure.line(EXIT_USAGE, e.getMessage(), e);
         } catch (Exception e) {
             if (e instanceof org.apache.spark.sql.AnalysisException || e instanceof IllegalArgumentException) {
                 throw CommandFailure.line(EXIT_USAGE, "query: " + oneLine(e) + " (views: "
                         + String.join(", ", views.keySet()) + (pcaps.isEmpty() ? "" : ", pcap") + ")", e);
             }
-            throw e;
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e);
         }
     }
 

@@ -81,7 +81,10 @@ final class DriverTables {
         return attemptsEvicted;
     }
 
-    /** Frames read (all, with a TCP header, and dropped by the filters) and the files damaged, for the summary. */
+    /**
+     * Frames read (all, with a TCP header, and dropped by the filters) and the files damaged or cut short (each with
+     * the byte offset where reading stopped), for the summary and {@code --strict}.
+     */
     record Frames(long total, long tcp, long filtered, List<String> damaged) {
     }
 
@@ -104,6 +107,8 @@ final class DriverTables {
                 filteredFrames += s.frames().filteredFrames();
                 if (s.errorOffset() != null) {
                     damaged.add(f.path() + ": byte " + s.errorOffset() + ": " + s.errorReason());
+                } else if (s.tailOffset() != null) {
+                    damaged.add(f.path() + ": byte " + s.tailOffset() + ": cut short: " + s.tailReason());
                 }
             }
         }

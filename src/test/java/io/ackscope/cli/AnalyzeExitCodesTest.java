@@ -36,6 +36,21 @@ class AnalyzeExitCodesTest {
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    /** As {@link #run}, with what the command prints on the process's own streams too, all in {@code err}. */
+    static Run runPrinting(String... args) {
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        PrintStream ps = new PrintStream(all, true, StandardCharsets.UTF_8);
+        PrintStream out = System.out, err = System.err;
+        System.setOut(ps);
+        System.setErr(ps);
+        try {
+            return new Run(Main.run(args, ps, ps), "", all.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
     Path capture(Path dir, String name) throws Exception {
         Files.createDirectories(dir);
         return Files.copy(Corpus.dir().resolve(name), dir.resolve(name));
@@ -50,6 +65,30 @@ class AnalyzeExitCodesTest {
         assertEquals("ackscope analyze: --out " + in.resolve("out") + " lies inside the input directory " + in
                 + ": a later run would read its own tables as captures; choose an --out outside the inputs\n", r.err());
         assertFalse(Files.exists(in.resolve("out")));
+    }
+
+    /**
+     * An uncompressed capture cut inside a record (as a copy interrupted by a full disk leaves it): the frames
+     * before it are analysed, the summary names the file and the byte where the cut record starts, the byte
+     * {@code conv} names, and {@code --strict} exits 3.
+     */
+    @Test
+    void aCutShortUncompressedCaptureIsNamedWithItsByteAndExitsThreeUnderStrict() throws Exception {
+        Path whole = io.ackscope.spark.SparkTests.gunzippedSample("lab-cause-churn.pcap.gz", tmp.resolve("whole"));
+        Path cut = Files.createDirectories(tmp.resolve("cut")).resolve("cut.pcap");
+        try (var in = Files.newInputStream(whole)) {
+            Files.write(cut, in.readNBytes(30_007));
+        }
+        Run conv = runPrinting("conv", "-r", cut.toString(), "--strict");
+        assertEquals(3, conv.exit(), conv.err());
+        assertTrue(conv.err().contains(cut + ": byte 29989: cut short"), conv.err());
+
+        Run strict = runPrinting("analyze", cut.toString(), "--out", tmp.resolve("out-cut").toString(), "--strict");
+        assertEquals(3, strict.exit(), strict.err());
+        assertTrue(strict.err().contains(cut + ": byte 29989: cut short"), strict.err());
+        Run lax = runPrinting("analyze", cut.toString(), "--out", tmp.resolve("out-lax").toString());
+        assertEquals(0, lax.exit(), lax.err());
+        assertTrue(lax.err().contains(cut + ": byte 29989: cut short"), lax.err());
     }
 
     @Test

@@ -25,11 +25,16 @@ import java.util.Map;
  * <p>An incremental run with something new <b>appends</b> ({@link Append}) when the earlier files are all there
  * unchanged and every new file comes after its source's analysed ones: only the new files are read, and the open
  * connections the earlier runs held go on from their state. Otherwise ({@link #whole}, the reason said) it analyses
- * every file again and replaces every row: a changed or vanished file, a new file that sorts before or overlaps
- * analysed ones, other options, no carried state (an output of a run without {@code --incremental}), or an archive of
- * two or more capture points whose connections are paired ({@link io.ackscope.spark.engine.VantagePlan}: pairs are made
- * over all files; a run that appends checks after its first pass that none of its new connections was seen by another
- * source, {@link SourceTuples}, and otherwise reads every file again).
+ * every file again and replaces every row: a changed file, a new file that sorts before or overlaps
+ * analysed ones, other options, no carried state (an output of a run without {@code --incremental}), or an archive
+ * of two or more capture points whose connections are paired ({@link io.ackscope.spark.engine.VantagePlan}: pairs are made over all files; a
+ * run that appends checks after its first pass that none of its new connections was seen by another source,
+ * {@link SourceTuples}, and otherwise reads every file again).
+ *
+ * <p>An incremental run never removes rows because inputs vanished: files the state lists that are no longer
+ * listed ({@link #vanished}) keep their rows and their state, and the run says so; where every listed file is gone
+ * (an empty or unmounted input directory) the run is refused, and where anything else would make it read every file
+ * again (dropping the vanished files' rows) it is refused too: {@code --overwrite} analyses only what is listed.
  */
 public final class ArchiveInputs {
     /** The files to read (held-back files left out). */
@@ -44,6 +49,8 @@ public final class ArchiveInputs {
     public final Append append;
     /** Why an incremental run with something new analyses every file again; null otherwise. */
     public final String whole;
+    /** Files the earlier output's state lists that are no longer listed (incremental runs; their rows are kept). */
+    public final List<String> vanished;
 
     /**
      * A run that adds files to the earlier output.
@@ -61,7 +68,8 @@ public final class ArchiveInputs {
     }
 
     private ArchiveInputs(Archive archive, List<String> heldBack, Map<String, InputsState.Fingerprint> fingerprints,
-                          boolean nothingNew, InputsState.State before, Append append, String whole) {
+                          boolean nothingNew, InputsState.State before, Append append, String whole,
+                          List<String> vanished) {
         this.archive = archive;
         this.heldBack = heldBack;
         this.fingerprints = fingerprints;
@@ -69,6 +77,7 @@ public final class ArchiveInputs {
         this.before = before;
         this.append = append;
         this.whole = whole;
+        this.vanished = vanished;
     }
 
     /** Why this incremental run reads every file again (null: it does not, or it is not incremental). */
@@ -88,9 +97,38 @@ public final class ArchiveInputs {
         return whole == null ? null : "reading all " + archive.files().size() + " files again: " + whole;
     }
 
-    /** This decision for a run that reads every file, {@code why}. */
-    public ArchiveInputs whole(String why) {
-        return new ArchiveInputs(archive, heldBack, fingerprints, false, before, null, why);
+    /**
+     * One line on the analysed files that are no longer listed and whose rows this run keeps; null when none is
+     * missing.
+     */
+    public String kept() {
+        if (vanished.isEmpty()) {
+            return null;
+        }
+        return vanished.size() + (vanished.size() == 1 ? " file" : " files") + " analysed before " + (vanished.size()
+                == 1 ? "is" : "are") + " no longer listed (" + vanished.get(0) + (vanished.size() > 1 ? ", ..." : "")
+                + "): " + (vanished.size() == 1 ? "its" : "their") + " rows are kept (--overwrite instead of "
+                + "--incremental analyses only the listed files)";
+    }
+
+    /**
+     * This decision for a run that reads every file, {@code why}.
+     *
+     * @throws OutputDirectory.Refused when analysed files vanished: reading every file again would drop their rows
+     */
+    public ArchiveInputs whole(String why) throws OutputDirectory.Refused {
+        refuseWhole(vanished, why);
+        return new ArchiveInputs(archive, heldBack, fingerprints, false, before, null, why, vanished);
+    }
+
+    private static void refuseWhole(List<String> vanished, String why) throws OutputDirectory.Refused {
+        if (!vanished.isEmpty()) {
+            throw new OutputDirectory.Refused("the run would read every file again (" + why + ") and drop the rows"
+                    + " of " + vanished.size() + " analysed " + (vanished.size() == 1 ? "file" : "files")
+                    + " no longer listed (" + vanished.get(0) + (vanished.size() > 1 ? ", ..." : "") + "); the "
+                    + "output is unchanged: restore them, or run with --overwrite to analyse only the listed files",
+                    false);
+        }
     }
 
     /** The files this run reads. */
@@ -125,8 +163,19 @@ public final class ArchiveInputs {
         List<String> held = o.incremental() ? Settle.heldBack(listed, path -> prints.get(path).mtimeMillis(),
                 nowMillis, o.settle(), before.keySet()) : List.of();
         Archive taken = held.isEmpty() ? listed : listed.without(held);
-        boolean same = o.incremental() && out.previous() != null && before.size() == taken.files().size()
-                && o.options().equals(state.options());
+        List<String> vanished = new ArrayList<>();
+        if (o.incremental() && out.previous() != null) {
+            java.util.Set<String> present = new java.util.HashSet<>();
+            listed.files().forEach(m -> present.add(m.path()));
+            before.keySet().stream().filter(p -> !present.contains(p)).sorted().forEach(vanished::add);
+            if (!before.isEmpty() && vanished.size() == before.size()) {
+                throw new OutputDirectory.Refused("none of the " + before.size() + " files analysed before is "
+                        + "listed in " + String.join(", ", o.inputs()) + " (an empty or unmounted directory?); the "
+                        + "output is unchanged: run with --overwrite to analyse only what is there", false);
+            }
+        }
+        boolean same = o.incremental() && out.previous() != null
+                && before.size() == taken.files().size() + vanished.size() && o.options().equals(state.options());
         for (Archive.Member m : taken.files()) {
             InputsState.Input b = before.get(m.path());
             same &= b != null && b.fingerprint().equals(prints.get(m.path()))
@@ -135,14 +184,17 @@ public final class ArchiveInputs {
         String whole = null;
         Append append = null;
         if (o.incremental() && !same && out.previous() != null) {
-            whole = !o.options().equals(state.options()) ? "the options differ from the earlier run's"
+            whole = state.problem() != null ? state.problem()
+                    : !o.options().equals(state.options()) ? "the options differ from the earlier run's"
                     : appendRefused(taken, state, prints);
-            if (whole == null) {
+            if (whole != null) {
+                refuseWhole(vanished, whole);
+            } else {
                 Archive added = taken.without(before.keySet());
                 append = new Append(added, previousSources(added, state));
             }
         }
-        return new ArchiveInputs(taken, held, prints, same, state, append, whole);
+        return new ArchiveInputs(taken, held, prints, same, state, append, whole, vanished);
     }
 
     /**
@@ -160,7 +212,14 @@ public final class ArchiveInputs {
                     + "source_pairs): they are paired over all files";
         }
         Map<String, InputsState.Input> left = new java.util.HashMap<>(state.files());
-        Map<Integer, Long> lastEnd = new java.util.HashMap<>();      // per source, the latest analysed record
+        Map<String, Long> lastEnd = new java.util.HashMap<>();       // per source, the latest analysed record
+        java.util.Set<String> listed = new java.util.HashSet<>();
+        taken.files().forEach(m -> listed.add(m.path()));
+        for (InputsState.Input vanished : state.files().values()) {  // kept: new files must start after them too
+            if (!listed.contains(vanished.path()) && vanished.lastNanos() != Long.MIN_VALUE) {
+                lastEnd.merge(vanished.source(), vanished.lastNanos(), Math::max);
+            }
+        }
         Map<Integer, Boolean> newSeen = new java.util.HashMap<>();
         java.util.Set<String> analysedSources = new java.util.HashSet<>();
         state.files().values().forEach(i -> analysedSources.add(i.source()));
@@ -175,12 +234,12 @@ public final class ArchiveInputs {
                     return "a new file of source " + source + " sorts before " + m.path();
                 }
                 if (b.lastNanos() != Long.MIN_VALUE) {
-                    lastEnd.merge(m.source(), b.lastNanos(), Math::max);
+                    lastEnd.merge(source, b.lastNanos(), Math::max);
                 }
                 continue;
             }
             newSeen.put(m.source(), true);
-            Long end = lastEnd.get(m.source());
+            Long end = lastEnd.get(source);
             if (m.firstNanos() == io.ackscope.capture.CaptureReader.NO_TIMESTAMP
                     || (end != null && !(m.firstNanos() > end))) {
                 return m.path() + " does not start after the analysed files of source " + source + " end";
@@ -198,9 +257,6 @@ public final class ArchiveInputs {
                             + " capture points are paired over all files";
                 }
             }
-        }
-        if (!left.isEmpty()) {
-            return left.keySet().iterator().next() + " is no longer listed";
         }
         return null;
     }

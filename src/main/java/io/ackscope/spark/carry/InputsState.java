@@ -89,8 +89,18 @@ public final class InputsState {
      * @param paired the pairs of sources whose connections were paired ({@code source_pairs} rows) by the last run
      *               that read every file
      */
-    record State(Map<String, Input> files, String options, Map<String, Source> sources, long paired) {
-        static final State NONE = new State(Map.of(), null, Map.of(), 0);
+    /**
+     * @param problem why the output's state cannot be used (it does not parse, is of another version or fails
+     *                {@link StateCheck}), null when it can or there is none: everything is then analysed again, and
+     *                the run says this reason
+     */
+    record State(Map<String, Input> files, String options, Map<String, Source> sources, long paired,
+                 String problem) {
+        static final State NONE = new State(Map.of(), null, Map.of(), 0, null);
+
+        static State unusable(String why) {
+            return new State(Map.of(), null, Map.of(), 0, why);
+        }
     }
 
     /**
@@ -110,7 +120,8 @@ public final class InputsState {
 
     /**
      * The state of the committed output in {@code dir}; {@link State#NONE} when it has none (an output before
-     * schema version 4) or one that does not parse (then everything is analysed again: the state only saves work).
+     * schema version 4), {@link State#unusable} when it does not parse, is of another version or carries a value
+     * {@link StateCheck} refuses (then everything is analysed again: the state only saves work).
      */
     static State read(FileSystem fs, Path dir) throws IOException {
         Map<String, Input> out = new LinkedHashMap<>();
@@ -119,11 +130,16 @@ public final class InputsState {
             root = CommitSteps.JSON.readTree(in);
         } catch (FileNotFoundException e) {
             return State.NONE;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | org.apache.hadoop.fs.ChecksumException e) {
-            return State.NONE; // edited or damaged: Hadoop's .crc side file no longer matches, or not JSON
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return State.unusable("the state " + FILE + " does not parse (" + e.getOriginalMessage() + ")");
+        } catch (org.apache.hadoop.fs.ChecksumException e) {
+            return State.unusable("the state " + FILE + " was changed since it was written (its checksum differs)");
         }
-        if (root == null || root.path("version").asInt() != VERSION) {
-            return State.NONE;
+        if (root == null || !root.isObject()) {
+            return State.unusable("the state " + FILE + " is not a JSON object");
+        }
+        if (root.path("version").asInt() != VERSION) {
+            return State.unusable("the state " + FILE + " is of version " + root.path("version") + ", not " + VERSION);
         }
         for (JsonNode n : root.path("files")) {
             Input i = new Input(n.path("path").asText(), n.path("source").asText(), n.path("file_index").asInt(),
@@ -149,7 +165,12 @@ public final class InputsState {
                             n.path("max_step_ns").asLong(), gaps),
                     n.path("held").asText(null), n.path("tuples").asBoolean()));
         }
-        return new State(out, root.path("options").asText(null), sources, root.path("paired_sources").asLong());
+        String invalid = StateCheck.problem(out, sources, System.currentTimeMillis());
+        if (invalid != null) {
+            return State.unusable("the state " + FILE + " is inconsistent: " + invalid);
+        }
+        return new State(out, root.path("options").asText(null), sources, root.path("paired_sources").asLong(),
+                null);
     }
 
     private static long time(JsonNode n) {

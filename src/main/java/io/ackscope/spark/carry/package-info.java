@@ -17,6 +17,8 @@
  *       aggregates over its final rows, kept so that appending gives the rows one run over all files would.</li>
  *   <li>{@link io.ackscope.spark.carry.SourceTuples}: the 4-tuples and first handshakes each source has had, so that
  *       a run appending to two or more capture points knows when it cannot.</li>
+ *   <li>{@link io.ackscope.spark.carry.StateCheck}: the carried state checked as input, every value against the
+ *       files it describes; a problem found means reading every file again, with that reason said.</li>
  * </ul>
  *
  * <p>Uses {@code spark.engine}, {@code spark.commit} and {@code spark.source}; not the driver.

@@ -38,6 +38,10 @@ import java.util.Map;
  * date >= ...} reads only those directories; a flat table (up to version 3, and the unpartitioned small tables)
  * has no {@code date}. Outputs are read one by one and joined by column name, so flat and partitioned outputs, or
  * outputs of different schema versions, make one view (a column one lacks is null in its rows).
+ *
+ * <p>A view reads a snapshot: the Parquet files of the table that the marker's manifest lists, and no other (a
+ * file put into a table directory by hand, or by a run that has not committed, is not read). A marker without a
+ * manifest (an output of an older version) has its table directories read whole.
  */
 public final class OutputViews {
 
@@ -64,21 +68,25 @@ public final class OutputViews {
                                                      java.util.function.Predicate<String> wanted,
                                                      boolean outputColumn) throws IOException {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
-        Map<String, List<String>> tables = tables(conf, outputs);
+        Found found = find(conf, outputs);
+        Map<String, List<String>> tables = found.tables();
         Map<String, String> outputOf = new java.util.HashMap<>();     // table directory -> its output, as given
         for (String out : outputs) {
             for (String table : tables.keySet()) {
                 outputOf.put(new Path(new Path(out), table).toString(), out);
             }
         }
-        boolean any = tables.keySet().stream().anyMatch(wanted);
+        boolean anyWanted = tables.keySet().stream().anyMatch(wanted);
         for (Map.Entry<String, List<String>> e : tables.entrySet()) {
-            if (any && !wanted.test(e.getKey())) {
+            if (anyWanted && !wanted.test(e.getKey())) {
                 continue;
             }
             Dataset<Row> view = null;
             for (String t : e.getValue()) {
-                Dataset<Row> df = hasFiles(new Path(t), conf) ? table(spark, t) : empty(spark, e.getKey());
+                List<String> parts = found.listed().get(t);
+                boolean any = parts != null ? !parts.isEmpty() : hasFiles(new Path(t), conf);
+                Dataset<Row> df = !any ? empty(spark, e.getKey())
+                        : parts != null ? table(spark, t, parts) : table(spark, t);
                 if (df == null) {
                     continue;
                 }
@@ -100,7 +108,19 @@ public final class OutputViews {
      * @throws IOException naming the output that is not complete
      */
     public static Map<String, List<String>> tables(Configuration conf, List<String> outputs) throws IOException {
+        return find(conf, outputs).tables();
+    }
+
+    /**
+     * Each table's name to its directories, and each table directory to the part files its output's manifest lists
+     * (relative; absent for an output written before manifests, whose directories are read whole).
+     */
+    private record Found(Map<String, List<String>> tables, Map<String, List<String>> listed) {
+    }
+
+    private static Found find(Configuration conf, List<String> outputs) throws IOException {
         Map<String, List<String>> tables = new LinkedHashMap<>();
+        Map<String, List<String>> listed = new LinkedHashMap<>();
         for (String out : outputs) {
             Path dir = new Path(out);
             FileSystem fs = dir.getFileSystem(conf);
@@ -112,9 +132,12 @@ public final class OutputViews {
                             + " is missing");
                 }
                 tables.computeIfAbsent(table, k -> new ArrayList<>()).add(t.toString());
+                if (marker.hasManifest()) {
+                    listed.put(t.toString(), listedParts(marker, table, t));
+                }
             }
         }
-        return tables;
+        return new Found(tables, listed);
     }
 
     /**
@@ -122,7 +145,13 @@ public final class OutputViews {
      * discovery would type a source named {@code 2026} as a number).
      */
     public static Dataset<Row> table(SparkSession spark, String dir) {
-        Dataset<Row> df = spark.read().parquet(dir);
+        return table(spark, dir, List.of(dir));
+    }
+
+    /** As {@link #table(SparkSession, String)}, reading only the Parquet files {@code files} of the table {@code dir}. */
+    private static Dataset<Row> table(SparkSession spark, String dir, List<String> files) {
+        String[] paths = files.toArray(new String[0]);
+        Dataset<Row> df = spark.read().option("basePath", dir).parquet(paths);
         StructType schema = df.schema();
         int source = java.util.Arrays.asList(schema.fieldNames()).indexOf(SOURCE);
         if (source < 0 || schema.fields()[source].dataType() == DataTypes.StringType) {
@@ -130,7 +159,24 @@ public final class OutputViews {
         }
         StructField[] fields = schema.fields().clone();
         fields[source] = DataTypes.createStructField(SOURCE, DataTypes.StringType, true);
-        return spark.read().schema(new StructType(fields)).parquet(dir);
+        return spark.read().schema(new StructType(fields)).option("basePath", dir).parquet(paths);
+    }
+
+    /**
+     * The Parquet files of {@code table} that the manifest of {@code marker} lists, as paths below {@code dir} (the
+     * table's directory); hidden entries ({@code _*}, {@code .*}) left out, as Spark leaves them. A listed file
+     * that is missing fails the read, naming it (the output was changed by hand).
+     */
+    private static List<String> listedParts(OutputMarker marker, String table, Path dir) {
+        List<String> parts = new ArrayList<>();
+        String prefix = table + "/";
+        for (String f : marker.files()) {
+            if (f.startsWith(prefix) && f.endsWith(".parquet") && !("/" + f).contains("/_")
+                    && !("/" + f).contains("/.")) {
+                parts.add(dir.toString() + "/" + f.substring(prefix.length()));
+            }
+        }
+        return parts;
     }
 
     /**
