@@ -189,33 +189,38 @@ final class ExportCommand extends TablesCommand {
     }
 
     /**
-     * Writes the log to {@code --zeek-conn} (or standard output) and says how many connections went there; a log
-     * read while an analyze run committed to an output ({@code snapshot}) is removed and the command fails.
+     * Writes the log to {@code --zeek-conn} (or standard output) and says how many connections went there. The file
+     * is replaced only by a complete log: one that failed, or was read while an analyze run committed to an output
+     * ({@code snapshot}), is removed and the command fails with the target as it was.
      */
     private int emit(boolean toStdout, Body body, OutputSnapshot snapshot) throws IOException {
-        Writer w = toStdout ? new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8))
-                : Files.newBufferedWriter(Path.of(zeekConn), StandardCharsets.UTF_8);
-        long n;
-        try {
-            n = body.write(w);
+        if (toStdout) {
+            Writer w = new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8));
+            body.write(w);
             w.flush();
-        } finally {
-            if (!toStdout) {
-                w.close();
-            }
-        }
-        try {
             snapshot.verify();
-        } catch (IOException e) {
-            if (!toStdout) {
-                Files.deleteIfExists(Path.of(zeekConn));
+            return EXIT_OK;
+        }
+        // written beside the target and moved over it whole, so a failed export leaves the target as it was
+        Path target = Path.of(zeekConn).toAbsolutePath();
+        Path temp = target.resolveSibling("." + target.getFileName() + ".ackscope-" + ProcessHandle.current().pid());
+        long n;
+        boolean done = false;
+        try {
+            try (Writer w = Files.newBufferedWriter(temp, StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+                n = body.write(w);
             }
-            throw e;
+            snapshot.verify();
+            Files.move(temp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            done = true;
+        } finally {
+            if (!done) {
+                Files.deleteIfExists(temp);
+            }
         }
-        if (!toStdout) {
-            console.println(n + (n == 1 ? " connection" : " connections") + " written to "
-                    + TerminalText.escape(zeekConn));
-        }
+        console.println(n + (n == 1 ? " connection" : " connections") + " written to " + TerminalText.escape(zeekConn));
         return EXIT_OK;
     }
 }
