@@ -58,10 +58,14 @@ public final class Json {
         return PRETTY;
     }
 
-    /** A compact streaming generator over {@code out}; closing it flushes but does not close {@code out}. */
+    /**
+     * A compact streaming generator over {@code out}; closing it flushes but does not close {@code out}, and does
+     * not end what is open (a write that failed half-way leaves no value that looks complete).
+     */
     public static JsonGenerator generator(Writer out) throws IOException {
         JsonGenerator g = MAPPER.getFactory().createGenerator(out);
         g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        g.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT);
         return g;
     }
 
