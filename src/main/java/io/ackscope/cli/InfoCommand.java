@@ -10,7 +10,7 @@ import io.ackscope.capture.LinkTypes;
 import io.ackscope.capture.TimestampResolution;
 import io.ackscope.decode.DecodeStatus;
 import io.ackscope.decode.PacketDecoder;
-import io.ackscope.report.Json;
+import io.ackscope.report.ReportJson;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -99,7 +99,7 @@ public final class InfoCommand extends Command {
             exit = exit == EXIT_FAILURE || x.exit() == EXIT_FAILURE ? EXIT_FAILURE : Math.max(exit, x.exit());
         }
         if (this.json) {
-            out.print(Json.of(json));
+            out.print(ReportJson.of(json));
         }
         out.flush();
         return exit;

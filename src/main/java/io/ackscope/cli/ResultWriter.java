@@ -1,6 +1,7 @@
 package io.ackscope.cli;
 
-import io.ackscope.json.JsonWriter;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.ackscope.json.Json;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -168,33 +169,33 @@ final class ResultWriter {
         return quote ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
 
-    /** Writes every row as one JSON object per line, through the project's one JSON writer; returns the rows. */
+    /** Writes every row as one JSON object per line, through the one JSON factory ({@link Json}); returns the rows. */
     static long jsonLines(StructType schema, Iterator<Row> rows, Writer out) throws IOException {
         String[] names = schema.fieldNames();
-        StringBuilder sb = new StringBuilder(256);
         long n = 0;
-        while (rows.hasNext()) {
-            Row r = rows.next();
-            sb.setLength(0);
-            JsonWriter w = new JsonWriter(sb).beginObject(JsonWriter.Layout.COMPACT);
-            for (int i = 0; i < names.length; i++) {
-                w.name(names[i]);
-                Object v = r.get(i);
-                if (v == null || (v instanceof Double d && (d.isNaN() || d.isInfinite()))) {
-                    w.nullValue();
-                } else if (v instanceof Boolean b) {
-                    w.value(b);
-                } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-                    w.value(((Number) v).longValue());
-                } else if (v instanceof Number) {
-                    w.value(new BigDecimal(text(v)));
-                } else {
-                    w.value(text(v));
+        try (JsonGenerator w = Json.lines(out)) {
+            while (rows.hasNext()) {
+                Row r = rows.next();
+                w.writeStartObject();
+                for (int i = 0; i < names.length; i++) {
+                    w.writeFieldName(names[i]);
+                    Object v = r.get(i);
+                    if (v == null || (v instanceof Double d && (d.isNaN() || d.isInfinite()))) {
+                        w.writeNull();
+                    } else if (v instanceof Boolean b) {
+                        w.writeBoolean(b);
+                    } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+                        w.writeNumber(((Number) v).longValue());
+                    } else if (v instanceof Number) {
+                        Json.number(w, new BigDecimal(text(v)));
+                    } else {
+                        w.writeString(text(v));
+                    }
                 }
+                w.writeEndObject();
+                w.writeRaw('\n');
+                n++;
             }
-            w.end();
-            out.write(sb.append('\n').toString());
-            n++;
         }
         return n;
     }

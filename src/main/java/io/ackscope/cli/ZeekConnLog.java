@@ -1,6 +1,6 @@
 package io.ackscope.cli;
 
-import io.ackscope.json.JsonWriter;
+import io.ackscope.json.Json;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.EngineTables.Connections;
@@ -285,23 +285,25 @@ final class ZeekConnLog {
 
     /** As Zeek's JSON writer: unset fields left out, times as epoch seconds (a number), strings JSON-escaped. */
     private static void json(Object[] v, StringBuilder sb) {
-        JsonWriter w = new JsonWriter(sb).beginObject(JsonWriter.Layout.COMPACT);
-        for (int i = 0; i < v.length; i++) {
-            if (v[i] == null) {
-                continue;
-            }
-            w.name(FIELD_NAMES.get(i));
-            if (v[i] instanceof Long l) {
-                if (isTime(i)) {
-                    w.value(new java.math.BigDecimal(java.math.BigInteger.valueOf(l), 6));
-                } else {
-                    w.value(l);
+        sb.append(Json.string(w -> {
+            w.writeStartObject();
+            for (int i = 0; i < v.length; i++) {
+                if (v[i] == null) {
+                    continue;
                 }
-            } else {
-                w.value((String) v[i]);
+                w.writeFieldName(FIELD_NAMES.get(i));
+                if (v[i] instanceof Long l) {
+                    if (isTime(i)) {
+                        Json.number(w, new java.math.BigDecimal(java.math.BigInteger.valueOf(l), 6));
+                    } else {
+                        w.writeNumber(l);
+                    }
+                } else {
+                    w.writeString((String) v[i]);
+                }
             }
-        }
-        w.end();
+            w.writeEndObject();
+        }));
         sb.append('\n');
     }
 

@@ -1,7 +1,7 @@
 package io.ackscope.lab;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ackscope.json.Json;
 
 import java.io.IOException;
 
@@ -15,13 +15,11 @@ import java.io.IOException;
 public record LoadFigures(long requests, long errors, double requestsPerSec, long p50Micros, long p90Micros,
                           long p99Micros, long maxMicros) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** Reads the JSON object that {@code load --json} prints as its last line. */
     static LoadFigures parse(String output) throws IOException {
         String text = output.strip();
         int start = text.lastIndexOf("\n{");
-        JsonNode root = JSON.readTree(start < 0 ? text : text.substring(start + 1));
+        JsonNode root = Json.MAPPER.readTree(start < 0 ? text : text.substring(start + 1));
         JsonNode lat = root.path("latency_us");
         JsonNode err = root.path("errors");
         long errors = 0;

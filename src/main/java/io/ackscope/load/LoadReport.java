@@ -1,8 +1,9 @@
 package io.ackscope.load;
 
-import io.ackscope.json.JsonWriter;
-import io.ackscope.json.JsonWriter.Layout;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.ackscope.json.Json;
 
+import java.io.IOException;
 import java.util.Locale;
 
 /**
@@ -100,61 +101,72 @@ public final class LoadReport {
         LoadConfig c = r.config();
         double[] rates = r.rateSamples();
         double mean = mean(rates);
-        StringBuilder sb = new StringBuilder(1024);
-        JsonWriter w = new JsonWriter(sb).beginObject(Layout.COMPACT);
-        w.name("url").value(c.target().url());
-        w.name("threads").value(c.threads());
-        w.name("connections").value(c.connections());
-        w.name("duration_s").value(c.durationNanos() / 1e9, 3);
-        w.name("warmup_s").value(c.warmupNanos() / 1e9, 3);
-        w.name("rate");
-        if (c.openLoop()) {
-            w.value(c.rate(), 3);
-        } else {
-            w.nullValue();
-        }
-        w.name("quickack").value(c.quickAck());
-        w.name("nodelay").value(c.noDelay());
-        w.name("requests").value(r.requests());
-        w.name("failed_requests").value(r.failedRequests());
-        w.name("elapsed_s").value(r.elapsedNanos() / 1e9, 3);
-        w.name("bytes").value(r.bytes());
-        w.name("requests_per_sec").value(r.requestsPerSecond(), 3);
-        w.name("bytes_per_sec").value(r.bytesPerSecond(), 3);
-        w.name("connections_opened").value(r.connectionsOpened());
-        latencyJson(w.name("latency_us"), r.latency());
-        if (r.correctedLatency() == null) {
-            w.name("corrected_latency_us").nullValue();
-        } else {
-            latencyJson(w.name("corrected_latency_us"), r.correctedLatency());
-        }
-        w.name("req_per_sec_per_thread").beginObject(Layout.COMPACT);
-        w.name("mean").value(mean, 3);
-        w.name("stdev").value(stdev(rates, mean), 3);
-        w.name("max").value(max(rates), 3);
-        w.end().name("errors").beginObject(Layout.COMPACT);
-        for (LoadError e : LoadError.values()) {
-            w.name(e.label()).value(r.errors(e));
-        }
-        w.name("status").value(r.statusErrors());
-        w.end().name("out").value(outFile);
-        w.end();
-        return sb.toString();
+        return Json.string(w -> {
+            w.writeStartObject();
+            w.writeFieldName("url");
+            Json.string(w, c.target().url());
+            w.writeNumberField("threads", c.threads());
+            w.writeNumberField("connections", c.connections());
+            number(w, "duration_s", c.durationNanos() / 1e9);
+            number(w, "warmup_s", c.warmupNanos() / 1e9);
+            if (c.openLoop()) {
+                number(w, "rate", c.rate());
+            } else {
+                w.writeNullField("rate");
+            }
+            w.writeBooleanField("quickack", c.quickAck());
+            w.writeBooleanField("nodelay", c.noDelay());
+            w.writeNumberField("requests", r.requests());
+            w.writeNumberField("failed_requests", r.failedRequests());
+            number(w, "elapsed_s", r.elapsedNanos() / 1e9);
+            w.writeNumberField("bytes", r.bytes());
+            number(w, "requests_per_sec", r.requestsPerSecond());
+            number(w, "bytes_per_sec", r.bytesPerSecond());
+            w.writeNumberField("connections_opened", r.connectionsOpened());
+            w.writeFieldName("latency_us");
+            latencyJson(w, r.latency());
+            w.writeFieldName("corrected_latency_us");
+            if (r.correctedLatency() == null) {
+                w.writeNull();
+            } else {
+                latencyJson(w, r.correctedLatency());
+            }
+            w.writeObjectFieldStart("req_per_sec_per_thread");
+            number(w, "mean", mean);
+            number(w, "stdev", stdev(rates, mean));
+            number(w, "max", max(rates));
+            w.writeEndObject();
+            w.writeObjectFieldStart("errors");
+            for (LoadError e : LoadError.values()) {
+                w.writeNumberField(e.label(), r.errors(e));
+            }
+            w.writeNumberField("status", r.statusErrors());
+            w.writeEndObject();
+            w.writeFieldName("out");
+            Json.string(w, outFile);
+            w.writeEndObject();
+        });
     }
 
-    private static void latencyJson(JsonWriter w, LatencySummary s) {
-        w.beginObject(Layout.COMPACT);
-        w.name("count").value(s.count());
-        w.name("mean").value(s.mean(), 3);
-        w.name("stdev").value(s.stdev(), 3);
-        w.name("min").value(s.min());
-        w.name("max").value(s.max());
-        w.name("p50").value(s.p50());
-        w.name("p75").value(s.p75());
-        w.name("p90").value(s.p90());
-        w.name("p99").value(s.p99());
-        w.name("p999").value(s.p999());
-        w.end();
+    /** {@code name: v} with 3 decimals, or {@code null} when {@code v} is not finite. */
+    private static void number(JsonGenerator w, String name, double v) throws IOException {
+        w.writeFieldName(name);
+        Json.number(w, v, 3);
+    }
+
+    private static void latencyJson(JsonGenerator w, LatencySummary s) throws IOException {
+        w.writeStartObject();
+        w.writeNumberField("count", s.count());
+        number(w, "mean", s.mean());
+        number(w, "stdev", s.stdev());
+        w.writeNumberField("min", s.min());
+        w.writeNumberField("max", s.max());
+        w.writeNumberField("p50", s.p50());
+        w.writeNumberField("p75", s.p75());
+        w.writeNumberField("p90", s.p90());
+        w.writeNumberField("p99", s.p99());
+        w.writeNumberField("p999", s.p999());
+        w.writeEndObject();
     }
 
     private static long[] percentiles(LatencySummary s) {

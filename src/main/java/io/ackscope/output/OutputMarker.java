@@ -2,10 +2,10 @@ package io.ackscope.output;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ackscope.capture.Archive;
+import io.ackscope.json.Json;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -43,8 +43,6 @@ public record OutputMarker(Map<String, Long> tables, List<String> files, boolean
     /** The report analyze writes next to the tables. */
     public static final String REPORT = "report.html";
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** A marker that is missing, empty, not JSON, not ackscope's or names no tables. */
     public static final class Invalid extends IOException {
         public Invalid(String message) {
@@ -63,7 +61,7 @@ public record OutputMarker(Map<String, Long> tables, List<String> files, boolean
         }
         JsonNode root;
         try {
-            root = JSON.readTree(text);
+            root = Json.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
             throw new Invalid(where + " is not JSON (" + e.getOriginalMessage() + ")");
         }
@@ -105,10 +103,10 @@ public record OutputMarker(Map<String, Long> tables, List<String> files, boolean
      */
     public static String withFiles(String summaryJson, Collection<String> files) {
         try {
-            ObjectNode root = (ObjectNode) JSON.readTree(summaryJson);
+            ObjectNode root = (ObjectNode) Json.MAPPER.readTree(summaryJson);
             ArrayNode a = root.putArray(MANIFEST);
             files.forEach(a::add);
-            String text = JSON.writeValueAsString(root) + "\n";
+            String text = Json.MAPPER.writeValueAsString(root) + "\n";
             parse(text, "the new marker");
             return text;
         } catch (IOException | ClassCastException e) {

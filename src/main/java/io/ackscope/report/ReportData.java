@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * What the report page shows, computed from the tables ({@link ReportBuilder}) and rendered by {@link HtmlReport}.
- * The golden test compares this model (as JSON, {@link Json}) rather than HTML bytes, so a change in the numbers
+ * The golden test compares this model (as JSON, {@link ReportJson}) rather than HTML bytes, so a change in the numbers
  * shows as a readable diff and a change in layout does not.
  *
  * <p>Units: durations are whole microseconds ({@code Micros} suffix), timestamps microseconds since the Unix epoch

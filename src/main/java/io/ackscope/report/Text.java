@@ -1,6 +1,6 @@
 package io.ackscope.report;
 
-import io.ackscope.json.JsonWriter;
+import io.ackscope.json.Json;
 
 /**
  * Untrusted text (anything that came from a capture: file names, HTTP fields, payload bytes, evidence that quotes
@@ -20,11 +20,11 @@ final class Text {
     /**
      * Characters that would not show as themselves, or could change how the text around them reads: C0 and C1
      * controls, DEL, line and paragraph separators, zero-width and bidirectional formatting characters and the BOM
-     * ({@link JsonWriter#isHidden}, the same set the report's JSON escapes); lone surrogates are handled by
+     * ({@link Json#isHidden}, the same set the report's JSON escapes); lone surrogates are handled by
      * {@link #visible}.
      */
     static boolean isHidden(char c) {
-        return JsonWriter.isHidden(c);
+        return Json.isHidden(c);
     }
 
     /**

@@ -2,8 +2,7 @@ package io.ackscope.spark;
 
 import io.ackscope.capture.Archive;
 import io.ackscope.tcp.FrameFilter;
-import io.ackscope.json.JsonWriter;
-import io.ackscope.json.JsonWriter.Layout;
+import io.ackscope.json.Json;
 import io.ackscope.spark.carry.ArchiveInputs;
 import io.ackscope.tables.TableSchema;
 
@@ -169,36 +168,58 @@ public record RunSummary(String out, int files, long bytes, long frames, long tc
 
     /** The summary {@code _SUCCESS} starts from ({@code OutputMarker} adds the file list). */
     public String json() {
-        StringBuilder sb = new StringBuilder(256);
-        JsonWriter w = new JsonWriter(sb).beginObject(Layout.COMPACT);
-        w.name("tool").value("ackscope").name("command").value("analyze")
-                .name("schema_version").value(TableSchema.VERSION).name("files").value(files)
-                .name("bytes").value(bytes).name("frames").value(frames).name("tcp_frames").value(tcpFrames)
-                .name("filtered_frames").value(filteredFrames)
-                .name("connections").value(connections).name("attempts_evicted").value(attemptsEvicted)
-                .name("seconds").value(seconds, 3).name("tables").beginObject(Layout.COMPACT);
-        for (Map.Entry<String, Long> e : tableRows.entrySet()) {
-            w.name(e.getKey()).value(e.getValue());
-        }
-        w.end().name("damaged_files").value(damaged.size()).name("sources").value(sources)
-                .name("paths_not_read").value(notRead.size()).name("skipped_inputs").beginArray(Layout.COMPACT);
-        for (Archive.Skipped n : notRead) {
-            w.beginObject(Layout.COMPACT).name("path").value(n.path()).name("reason").value(n.reason()).end();
-        }
-        w.end().name("held_back").beginArray(Layout.COMPACT);
-        heldBack.forEach(w::value);
-        w.end().name("filters").beginObject(Layout.COMPACT);
-        for (Map.Entry<String, Object> e : filter.describe().entrySet()) {
-            w.name(e.getKey());
-            if (e.getValue() instanceof List<?> l) {
-                w.beginArray(Layout.COMPACT);
-                l.forEach(v -> w.value(v.toString()));
-                w.end();
-            } else {
-                w.value(e.getValue().toString());
+        return Json.string(w -> {
+            w.writeStartObject();
+            w.writeStringField("tool", "ackscope");
+            w.writeStringField("command", "analyze");
+            w.writeNumberField("schema_version", TableSchema.VERSION);
+            w.writeNumberField("files", files);
+            w.writeNumberField("bytes", bytes);
+            w.writeNumberField("frames", frames);
+            w.writeNumberField("tcp_frames", tcpFrames);
+            w.writeNumberField("filtered_frames", filteredFrames);
+            w.writeNumberField("connections", connections);
+            w.writeNumberField("attempts_evicted", attemptsEvicted);
+            w.writeFieldName("seconds");
+            Json.number(w, seconds, 3);
+            w.writeObjectFieldStart("tables");
+            for (Map.Entry<String, Long> e : tableRows.entrySet()) {
+                w.writeNumberField(e.getKey(), e.getValue());
             }
-        }
-        w.end().end();
-        return sb.append('\n').toString();
+            w.writeEndObject();
+            w.writeNumberField("damaged_files", damaged.size());
+            w.writeNumberField("sources", sources);
+            w.writeNumberField("paths_not_read", notRead.size());
+            w.writeArrayFieldStart("skipped_inputs");
+            for (Archive.Skipped n : notRead) {
+                w.writeStartObject();
+                w.writeFieldName("path");
+                Json.string(w, n.path());
+                w.writeFieldName("reason");
+                Json.string(w, n.reason());
+                w.writeEndObject();
+            }
+            w.writeEndArray();
+            w.writeArrayFieldStart("held_back");
+            for (String h : heldBack) {
+                Json.string(w, h);
+            }
+            w.writeEndArray();
+            w.writeObjectFieldStart("filters");
+            for (Map.Entry<String, Object> e : filter.describe().entrySet()) {
+                w.writeFieldName(e.getKey());
+                if (e.getValue() instanceof List<?> l) {
+                    w.writeStartArray();
+                    for (Object v : l) {
+                        w.writeString(v.toString());
+                    }
+                    w.writeEndArray();
+                } else {
+                    w.writeString(e.getValue().toString());
+                }
+            }
+            w.writeEndObject();
+            w.writeEndObject();
+        }) + "\n";
     }
 }

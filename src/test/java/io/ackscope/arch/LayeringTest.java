@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * per partition. {@code output} (an analyze output's marker and lock) and {@code tables} (the table schemas and
  * the Parquet writer and reader) stand beside the engine: the packages above use them; {@code tables} uses nothing
  * of ackscope and no Spark, {@code output} only capture (the staging prefix the listing skips). {@code json} (the one
- * JSON writer) uses nothing of ackscope and sits at the bottom, for everyone.
+ * JSON mapper) uses nothing of ackscope and sits at the bottom, for everyone.
  * A sub-package sits below its parent, never the other way; towards other packages a sub-package has the layer it is
  * given here. Inside {@code spark} the rooms have an order of their own ({@link #SPARK_ROOMS}): the driver
  * ({@code spark}) on top, then {@code spark.carry} (what an incremental run keeps), then {@code spark.engine} (the

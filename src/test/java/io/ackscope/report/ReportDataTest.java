@@ -29,7 +29,7 @@ class ReportDataTest {
     /** The model as JSON, with the machine-specific project path replaced, so the golden file is portable. */
     static String portableJson(ReportData d) {
         String project = Path.of("").toAbsolutePath().toString();
-        return Json.of(d).replace(project, "<project>");
+        return ReportJson.of(d).replace(project, "<project>");
     }
 
     static void assertGolden(String name, String actual) throws IOException {
@@ -135,7 +135,7 @@ class ReportDataTest {
         ReportData all = Report.data(dir, ReportFilter.ALL, false);
         String server = all.endpoints().get(0).server();
         ReportData one = Report.data(dir, ReportFilter.parse(List.of(server), null, null), false);
-        assertEquals(Json.of(all.endpoints()), Json.of(one.endpoints()));
+        assertEquals(ReportJson.of(all.endpoints()), ReportJson.of(one.endpoints()));
         assertEquals("server " + server, one.filter());
 
         ReportData none = Report.data(dir, ReportFilter.parse(List.of("192.0.2.1:1"), null, null), false);

@@ -1,6 +1,6 @@
 package io.ackscope.spark.carry;
 
-import io.ackscope.spark.commit.CommitSteps;
+import io.ackscope.json.Json;
 import io.ackscope.spark.engine.ArchiveNumbering;
 import io.ackscope.spark.engine.SourceRows;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -127,7 +127,7 @@ public final class InputsState {
         Map<String, Input> out = new LinkedHashMap<>();
         JsonNode root;
         try (FSDataInputStream in = fs.open(new Path(dir, FILE))) {
-            root = CommitSteps.JSON.readTree(in);
+            root = Json.MAPPER.readTree(in);
         } catch (FileNotFoundException e) {
             return State.NONE;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -185,7 +185,7 @@ public final class InputsState {
     /** The text of {@code inputs.json} for {@code inputs} and {@code sources} (by name), made with {@code options}. */
     public static String json(Collection<Input> inputs, String options, Map<String, Source> sources, long paired)
             throws IOException {
-        ObjectNode root = CommitSteps.JSON.createObjectNode();
+        ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("version", VERSION).put("options", options).put("paired_sources", paired);
         ArrayNode src = root.putArray("sources");
         sources.forEach((name, so) -> {
@@ -218,6 +218,6 @@ public final class InputsState {
             }
             n.put("run", i.run());
         }
-        return CommitSteps.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
+        return Json.pretty().writeValueAsString(root) + "\n";
     }
 }

@@ -1,7 +1,7 @@
 package io.ackscope.spark.commit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ackscope.json.Json;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -28,8 +28,6 @@ public final class CommitSteps {
     private CommitSteps() {
     }
 
-    public static final ObjectMapper JSON = new ObjectMapper();
-
     /** Completes or removes what interrupted runs left in {@code dir} (the caller holds the lock). */
     static void recover(FileSystem fs, Path dir) throws IOException {
         for (FileStatus c : fs.listStatus(dir)) {
@@ -48,7 +46,7 @@ public final class CommitSteps {
     static void rollForward(FileSystem fs, Path dir, Path staging) throws IOException {
         JsonNode record;
         try (FSDataInputStream in = fs.open(new Path(staging, COMMIT_RECORD))) {
-            record = JSON.readTree(in);
+            record = Json.MAPPER.readTree(in);
         }
         Set<String> added = new LinkedHashSet<>();
         record.path("add").forEach(n -> added.add(n.asText()));

@@ -2,6 +2,7 @@ package io.ackscope.spark.commit;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ackscope.capture.Archive;
+import io.ackscope.json.Json;
 import io.ackscope.output.OutputLock;
 import io.ackscope.output.OutputMarker;
 import org.apache.hadoop.conf.Configuration;
@@ -407,12 +408,12 @@ public final class OutputDirectory implements AutoCloseable {
         Set<String> manifest = new TreeSet<>(kept);
         manifest.addAll(added);
         CommitSteps.writeAtomically(fs, new Path(staging, SUCCESS), OutputMarker.withFiles(summaryJson, manifest));
-        ObjectNode record = CommitSteps.JSON.createObjectNode();
+        ObjectNode record = Json.MAPPER.createObjectNode();
         retired.forEach(record.putArray("retire")::add);
         added.forEach(record.putArray("add")::add);
         committing = true;
         CommitSteps.writeAtomically(fs, new Path(staging, COMMIT_RECORD),
-                CommitSteps.JSON.writeValueAsString(record) + "\n");
+                Json.MAPPER.writeValueAsString(record) + "\n");
         CommitSteps.step("commit-record");
         CommitSteps.rollForward(fs, dir, staging);
         committed = true;

@@ -2,8 +2,8 @@ package io.ackscope.spark.source;
 
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
+import io.ackscope.json.Json;
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
@@ -55,7 +55,7 @@ public final class CapturePlanner {
         String json = options.get("paths");
         if (json != null) {
             try {
-                out.addAll(new ObjectMapper().readValue(json, new TypeReference<List<String>>() { }));
+                out.addAll(Json.MAPPER.readValue(json, new TypeReference<List<String>>() { }));
             } catch (IOException e) {
                 throw new IllegalArgumentException("option paths is not a JSON array of strings: " + json, e);
             }

@@ -1,8 +1,13 @@
 package io.ackscope.report;
 
-import io.ackscope.json.JsonWriter;
-import io.ackscope.json.JsonWriter.Layout;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.ackscope.json.Json;
+import io.ackscope.json.LayoutPrinter;
+import io.ackscope.json.LayoutPrinter.Layout;
 
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.lang.reflect.RecordComponent;
 import java.util.Collection;
 import java.util.Map;
@@ -10,61 +15,72 @@ import java.util.Map;
 /**
  * {@link ReportData} as JSON, one value per line with two-space indentation and record components in declaration
  * order, so that a golden file of it reads as a diff. A record of scalars (a table row: a file, a request, a
- * flow-graph arrow) stays on one line, and so does an array of longs. Strings are escaped by {@link JsonWriter},
+ * flow-graph arrow) stays on one line, and so does an array of longs. Strings are escaped by {@link Json},
  * which shows every character that would not show as {@code \}{@code uXXXX}, so capture bytes cannot hide in the file.
  */
-public final class Json {
-    private Json() {
+public final class ReportJson {
+    private ReportJson() {
     }
 
     public static String of(Object value) {
-        StringBuilder sb = new StringBuilder(4096);
-        write(new JsonWriter(sb), value);
-        return sb.append('\n').toString();
+        StringWriter out = new StringWriter(4096);
+        LayoutPrinter layout = new LayoutPrinter();
+        try (JsonGenerator g = Json.generator(out, layout)) {
+            write(g, layout, value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return out.append('\n').toString();
     }
 
-    private static void write(JsonWriter w, Object v) {
+    private static void write(JsonGenerator w, LayoutPrinter layout, Object v) throws IOException {
         if (v == null) {
-            w.nullValue();
+            w.writeNull();
         } else if (v instanceof String s) {
-            w.value(s);
+            w.writeString(s);
         } else if (v instanceof Double d) {
-            w.value(d, 6);
+            Json.number(w, d, 6);
         } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-            w.value(((Number) v).longValue());
+            w.writeNumber(((Number) v).longValue());
         } else if (v instanceof Boolean b) {
-            w.value(b);
+            w.writeBoolean(b);
         } else if (v instanceof Enum<?> e) {
-            w.value(e.name());
+            w.writeString(e.name());
         } else if (v instanceof long[] a) {
-            w.beginArray(Layout.COMPACT);
+            layout.next(Layout.COMPACT);
+            w.writeStartArray();
             for (long x : a) {
-                w.value(x);
+                w.writeNumber(x);
             }
-            w.end();
+            w.writeEndArray();
         } else if (v instanceof Collection<?> c) {
-            w.beginArray(Layout.BLOCK);
+            layout.next(Layout.BLOCK);
+            w.writeStartArray();
             for (Object o : c) {
-                write(w, o);
+                write(w, layout, o);
             }
-            w.end();
+            w.writeEndArray();
         } else if (v instanceof Map<?, ?> m) {
-            w.beginObject(Layout.BLOCK);
+            layout.next(Layout.BLOCK);
+            w.writeStartObject();
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                write(w.name(String.valueOf(e.getKey())), e.getValue());
+                w.writeFieldName(String.valueOf(e.getKey()));
+                write(w, layout, e.getValue());
             }
-            w.end();
+            w.writeEndObject();
         } else if (v instanceof Record r) {
             RecordComponent[] components = r.getClass().getRecordComponents();
             boolean flat = true;
             for (RecordComponent c : components) {
                 flat &= isScalar(get(r, c));
             }
-            w.beginObject(flat ? Layout.LINE : Layout.BLOCK);
+            layout.next(flat ? Layout.LINE : Layout.BLOCK);
+            w.writeStartObject();
             for (RecordComponent c : components) {
-                write(w.name(c.getName()), get(r, c));
+                w.writeFieldName(c.getName());
+                write(w, layout, get(r, c));
             }
-            w.end();
+            w.writeEndObject();
         } else {
             throw new IllegalArgumentException("no JSON form for " + v.getClass());
         }
