@@ -38,7 +38,10 @@ final class CausesSection {
             out.raw(c.verdict() ? "<tr class=\"bad\" data-cause=\"" : "<tr class=\"minor\" data-cause=\"");
             out.text(c.cause());
             out.raw("\">");
-            out.cells(c.server());
+            // the server with its capture source ("addr:port at source") breaks anywhere rather than widen the table
+            out.raw("<td class=\"wrap where\">");
+            out.text(c.server());
+            out.raw("</td>");
             wrapped(out, c.title());
             out.cells(Format.percent(c.share()), Format.duration(c.timeLostMicros()), Format.count(c.requests()),
                     Format.count(c.connections()));
