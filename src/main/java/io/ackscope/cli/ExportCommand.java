@@ -90,6 +90,12 @@ final class ExportCommand extends TablesCommand {
             }
             List<org.apache.spark.sql.Column> columns = new ArrayList<>();
             ZeekConnLog.COLUMNS.forEach(c -> columns.add(org.apache.spark.sql.functions.col(c)));
+            List<String> present = java.util.Arrays.asList(connections.columns());
+            for (io.ackscope.tables.Column c : ZeekConnLog.SIDE_BYTES) {
+                // an output written before the column: its fields stay unset
+                columns.add(present.contains(c.name()) ? org.apache.spark.sql.functions.col(c.name())
+                        : org.apache.spark.sql.functions.lit(null).cast("long").as(c.name()));
+            }
             columns.add(httpSeen.as(ZeekConnLog.HTTP_SEEN));
             Dataset<Row> rows = connections.select(columns.toArray(new org.apache.spark.sql.Column[0]))
                     .orderBy(Connections.FIRST_TIME.name(), "source", "client_ip", "client_port");
