@@ -70,7 +70,8 @@ final class ExportCommand extends TablesCommand {
         }
         SparkSession spark = session("ackscope export");
         try {
-            if (!OutputViews.register(spark, outputs, "connections"::equals, false).containsKey("connections")) {
+            if (!OutputViews.register(spark, outputs, t -> t.equals("connections") || t.equals("exchanges"), false)
+                    .containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
             if (!java.util.Arrays.asList(spark.table("connections").columns()).contains(Connections.FIRST_TIME.name())) {

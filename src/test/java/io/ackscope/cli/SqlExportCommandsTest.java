@@ -25,6 +25,7 @@ import java.sql.Statement;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -321,7 +322,8 @@ class SqlExportCommandsTest {
                     .append('\'');
         }
         String q = "SELECT \"id.orig_h\", \"id.orig_p\", service, orig_bytes, resp_bytes, missed_bytes, ts, "
-                + "duration, history, source FROM %s ORDER BY ts, \"id.orig_h\", \"id.orig_p\"";
+                + "duration, history, source, orig_ip_bytes, resp_ip_bytes FROM %s "
+                + "ORDER BY ts, \"id.orig_h\", \"id.orig_p\"";
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
             String fromTsv = "read_csv('" + tsv + "', delim = '\t', header = false, auto_detect = false, "
                     + "comment = '#', quote = '', escape = '', "
@@ -330,16 +332,18 @@ class SqlExportCommandsTest {
             List<List<String>> b = DuckDbRows.query(s, String.format(q, "read_json_auto('" + json + "')"));
             assertEquals(21, a.size());
             assertEquals(a, b, "the TSV and JSON forms hold the same values");
-            List<List<String>> want = duckdb("SELECT c.client_payload_bytes, c.server_payload_bytes, "
-                    + "c.client_lost_segments + c.server_lost_segments, EXISTS (SELECT 1 FROM exchanges e "
+            List<List<String>> want = duckdb("SELECT c.stream, c.client_ip || ':' || c.client_port, "
+                    + "c.server_ip || ':' || c.server_port, EXISTS (SELECT 1 FROM exchanges e "
                     + "WHERE e.source = c.source AND e.stream = c.stream AND (e.http_method IS NOT NULL "
                     + "OR e.http_status IS NOT NULL)) FROM connections c ORDER BY c.first_time, c.client_ip, "
                     + "c.client_port");
+            // the byte fields against Zeek's rule applied to tshark's dissection (Zeek is not installed here)
+            Map<Long, Map<String, TsharkSideBytes.Side>> tshark = TsharkSideBytes.of(SAMPLE);
             int http = 0;
             for (int i = 0; i < a.size(); i++) {
                 List<String> row = a.get(i);
-                assertEquals(want.get(i).subList(0, 2), row.subList(3, 5));
-                assertEquals(want.get(i).get(2).equals("0") ? "0" : null, row.get(5), "missed_bytes");
+                assertZeekBytes(tshark.get(Long.parseLong(want.get(i).get(0))), want.get(i).get(1),
+                        want.get(i).get(2), row.subList(3, 6), row.subList(10, 12));
                 assertEquals(want.get(i).get(3).equals("true") ? "http" : null, row.get(2), "service");
                 http += row.get(2) == null ? 0 : 1;
                 assertTrue(Double.parseDouble(row.get(6)) > 1.6e9, "ts as epoch seconds: " + row.get(6));
@@ -350,6 +354,68 @@ class SqlExportCommandsTest {
         assertTrue(first.matches("\\{\"ts\":\\d+\\.\\d{6},\"uid\":\"C\\w{17}\",\"id\\.orig_h\":.*"), first);
         assertTrue(!first.contains("\"local_orig\"") && !first.contains("\"tunnel_parents\""),
                 "unset fields are left out, as Zeek's JSON writer does: " + first);
+    }
+
+    /**
+     * {@code orig_bytes}/{@code resp_bytes}, {@code missed_bytes} and {@code *_ip_bytes} of one line as Zeek's rule
+     * gives them from tshark's numbers ({@link TsharkSideBytes}) for the connection's client and server.
+     */
+    private static void assertZeekBytes(Map<String, TsharkSideBytes.Side> sides, String client, String server,
+                                        List<String> bytesAndMissed, List<String> ipBytes) {
+        TsharkSideBytes.Side c = sides.get(client);
+        TsharkSideBytes.Side s = sides.getOrDefault(server, new TsharkSideBytes.Side(0, 0, 0));
+        String where = client + " -> " + server;
+        assertEquals(List.of(Long.toString(c.seqBytes()), Long.toString(s.seqBytes()),
+                Long.toString(c.missedBytes() + s.missedBytes())), bytesAndMissed, "orig/resp/missed bytes " + where);
+        assertEquals(List.of(Long.toString(c.ipBytes()), Long.toString(s.ipBytes())), ipBytes, "ip bytes " + where);
+    }
+
+    /**
+     * On a capture with retransmissions, {@code orig_bytes}/{@code resp_bytes} count the sequence space once, as Zeek
+     * does, not the payload bytes sent; the Spark-free and the Spark path write the same lines.
+     */
+    @Test
+    void zeekConnLogCountsRetransmittedBytesOnceOnBothPaths(@TempDir Path dir) throws Exception {
+        Path capture = Path.of("sample-pcaps", "lab-cause-loss.pcap.gz");
+        Path lossOut = dir.resolve("out");
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertEquals(0, Main.run(new String[]{"analyze", capture.toString(), "--out", lossOut.toString()}, quiet,
+                quiet));
+        Path local = dir.resolve("local.log");
+        Path viaSpark = dir.resolve("spark.log");
+        run(new ExportCommand(System.out, quiet), lossOut.toString(), "--zeek-conn", local.toString());
+        run(new ExportCommand(System.out, quiet), lossOut.toString(), "--zeek-conn", viaSpark.toString(),
+                "--conf", "spark.master=local[1]");
+        List<String> lines = Files.readAllLines(local);
+        List<String> data = lines.subList(8, lines.size() - 1);
+        List<String> spark = Files.readAllLines(viaSpark);
+        assertEquals(data, spark.subList(8, spark.size() - 1), "the Spark and the Spark-free path agree");
+        List<String> fields = Arrays.asList(lines.get(6).substring("#fields\t".length()).split("\t"));
+        Map<Long, Map<String, TsharkSideBytes.Side>> tshark = TsharkSideBytes.of(capture);
+        List<List<String>> want;
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("SET TimeZone = 'UTC'");
+            want = DuckDbRows.query(s, "SELECT stream, client_ip || ':' || client_port, server_ip || ':' || "
+                    + "server_port, client_payload_bytes, server_payload_bytes, server_retransmissions "
+                    + "+ server_fast_retransmissions FROM " + DuckTables.scan(lossOut, "connections")
+                    + " ORDER BY first_time, client_ip, client_port");
+        }
+        assertEquals(want.size(), data.size());
+        int retransmitting = 0;
+        for (int i = 0; i < data.size(); i++) {
+            String[] f = data.get(i).split("\t", -1);
+            List<String> w = want.get(i);
+            List<String> bytes = List.of(f[fields.indexOf("orig_bytes")], f[fields.indexOf("resp_bytes")],
+                    f[fields.indexOf("missed_bytes")]);
+            assertZeekBytes(tshark.get(Long.parseLong(w.get(0))), w.get(1), w.get(2), bytes,
+                    List.of(f[fields.indexOf("orig_ip_bytes")], f[fields.indexOf("resp_ip_bytes")]));
+            if (Long.parseLong(w.get(5)) > 0) {
+                retransmitting++;
+                assertTrue(Long.parseLong(bytes.get(1)) < Long.parseLong(w.get(4)),
+                        "resp_bytes below the payload bytes sent when the server retransmitted: " + data.get(i));
+            }
+        }
+        assertTrue(retransmitting > 0, "the capture has retransmissions");
     }
 
     @Test
