@@ -15,14 +15,17 @@ package io.ackscope.tcp;
  *
  * <p>A segment that starts past the high mark, or an acknowledgement past it, leaves a hole; a later segment
  * covering it (a retransmission the capture saw) fills it. {@link #missedBytes} is the bytes of the holes still open.
- * At most {@link #MAX_HOLES} are kept: when a new one would exceed that, the oldest is counted as missed for good
- * (bounded memory; a capture with that many open holes at once lost far more than a retransmission can fill).
+ * At most {@link #MAX_HOLES} are kept (the arrays start at {@link #FIRST_HOLES} and double): when a new one would
+ * exceed that, the oldest is counted as missed for good (bounded memory). A loss episode with SACK recovery opens
+ * dozens at once (109 gaps on {@code lab-cause-queueing}, all filled later), so the bound is far above that.
  */
 final class SeqSpan implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Holes kept open at once. */
-    static final int MAX_HOLES = 16;
+    static final int MAX_HOLES = 4096;
+    /** Size of the hole arrays at the first hole. */
+    static final int FIRST_HOLES = 4;
 
     private boolean started;
     /** Raw sequence number of the start (ISN, or the first seq - 1). */
@@ -98,10 +101,13 @@ final class SeqSpan implements java.io.Serializable {
 
     private void addHole(long lo, long hi) {
         if (holeLo == null) {
-            holeLo = new long[MAX_HOLES];
-            holeHi = new long[MAX_HOLES];
+            holeLo = new long[FIRST_HOLES];
+            holeHi = new long[FIRST_HOLES];
+        } else if (holes == holeLo.length && holes < MAX_HOLES) {
+            holeLo = java.util.Arrays.copyOf(holeLo, holes * 2);
+            holeHi = java.util.Arrays.copyOf(holeHi, holes * 2);
         }
-        if (holes == MAX_HOLES) {
+        if (holes == holeLo.length) {
             missedForGood += holeHi[0] - holeLo[0];
             remove(0);
         }
@@ -132,7 +138,11 @@ final class SeqSpan implements java.io.Serializable {
                 holeHi[i] = lo;
             } else {
                 holeHi[i] = lo;     // split: the right part becomes a hole of its own
-                if (holes == MAX_HOLES) {
+                if (holes == holeLo.length && holes < MAX_HOLES) {
+                    holeLo = java.util.Arrays.copyOf(holeLo, holes * 2);
+                    holeHi = java.util.Arrays.copyOf(holeHi, holes * 2);
+                }
+                if (holes == holeLo.length) {
                     missedForGood += b - hi;
                 } else {
                     System.arraycopy(holeLo, i + 1, holeLo, i + 2, holes - i - 1);
@@ -149,8 +159,9 @@ final class SeqSpan implements java.io.Serializable {
     /** Held state read back ({@link TcpEngine#resume}) must index its arrays as this class does. */
     private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
         in.defaultReadObject();
-        if (holes < 0 || holes > MAX_HOLES || (holes > 0 && (holeLo == null || holeHi == null))
-                || (holeLo != null && (holeLo.length != MAX_HOLES || holeHi == null || holeHi.length != MAX_HOLES))) {
+        int cap = holeLo == null ? 0 : holeLo.length;
+        if ((holeLo == null) != (holeHi == null) || cap > MAX_HOLES || (cap > 0 && holeHi.length != cap)
+                || holes < 0 || holes > cap) {
             throw new java.io.InvalidObjectException("malformed sequence span");
         }
     }
