@@ -342,7 +342,7 @@ class SqlExportCommandsTest {
             int http = 0;
             for (int i = 0; i < a.size(); i++) {
                 List<String> row = a.get(i);
-                assertZeekBytes(tshark.get(Long.parseLong(want.get(i).get(0))), want.get(i).get(1),
+                ZeekConnBytesTest.assertZeekBytes(tshark.get(Long.parseLong(want.get(i).get(0))), want.get(i).get(1),
                         want.get(i).get(2), row.subList(3, 6), row.subList(10, 12));
                 assertEquals(want.get(i).get(3).equals("true") ? "http" : null, row.get(2), "service");
                 http += row.get(2) == null ? 0 : 1;
@@ -354,107 +354,6 @@ class SqlExportCommandsTest {
         assertTrue(first.matches("\\{\"ts\":\\d+\\.\\d{6},\"uid\":\"C\\w{17}\",\"id\\.orig_h\":.*"), first);
         assertTrue(!first.contains("\"local_orig\"") && !first.contains("\"tunnel_parents\""),
                 "unset fields are left out, as Zeek's JSON writer does: " + first);
-    }
-
-    /**
-     * {@code orig_bytes}/{@code resp_bytes}, {@code missed_bytes} and {@code *_ip_bytes} of one line as Zeek's rule
-     * gives them from tshark's numbers ({@link TsharkSideBytes}) for the connection's client and server.
-     */
-    private static void assertZeekBytes(Map<String, TsharkSideBytes.Side> sides, String client, String server,
-                                        List<String> bytesAndMissed, List<String> ipBytes) {
-        TsharkSideBytes.Side c = sides.get(client);
-        TsharkSideBytes.Side s = sides.getOrDefault(server, new TsharkSideBytes.Side(0, 0, 0));
-        String where = client + " -> " + server;
-        assertEquals(List.of(Long.toString(c.seqBytes()), Long.toString(s.seqBytes()),
-                Long.toString(c.missedBytes() + s.missedBytes())), bytesAndMissed, "orig/resp/missed bytes " + where);
-        assertEquals(List.of(Long.toString(c.ipBytes()), Long.toString(s.ipBytes())), ipBytes, "ip bytes " + where);
-    }
-
-    /**
-     * On captures with retransmissions, {@code orig_bytes}/{@code resp_bytes} count the sequence space once, as Zeek
-     * does, not the payload bytes sent ({@code lab-cause-loss}, captured where the server's segments and their
-     * retransmissions both pass). Where the originals never reached the capture point
-     * ({@code lab-cause-loss-client-tail}, {@code lab-cause-queueing}) the retransmissions are the only copies seen;
-     * {@code lab-cause-queueing}'s 109 gaps, open by dozens at once, are all filled later, one segment of
-     * {@code lab-cause-loss-client-tail} never is. Every figure is checked against tshark's; the Spark-free and the
-     * Spark path write the same lines.
-     */
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"lab-cause-loss.pcap.gz",
-            "lab-cause-loss-client-tail.pcap.gz", "lab-cause-queueing.pcap.gz"})
-    void zeekConnLogCountsRetransmittedBytesOnceOnBothPaths(String name, @TempDir Path dir) throws Exception {
-        int retransmitting = 0;
-        for (long[] c : exportCheckedAgainstTshark(Path.of("sample-pcaps", name), dir)) {
-            if (c[5] > 0 && name.equals("lab-cause-loss.pcap.gz")) {
-                retransmitting++;
-                assertTrue(c[1] < c[4], "resp_bytes below the payload bytes sent when the server retransmitted: "
-                        + Arrays.toString(c));
-            }
-        }
-        assertTrue(!name.equals("lab-cause-loss.pcap.gz") || retransmitting == 2, "both connections retransmit");
-    }
-
-    /**
-     * Frames cut out of a capture (as a capture point that dropped them would) leave holes no segment fills:
-     * {@code missed_bytes} is their size, and {@code orig_bytes}/{@code resp_bytes} still span them, as Zeek's do.
-     */
-    @Test
-    void zeekConnLogMissedBytesAreTheSequenceSpaceNoCapturedSegmentCarried(@TempDir Path dir) throws Exception {
-        Path cut = dir.resolve("cut.pcap");
-        // frames 300-309 and 700-704, server data of both connections (1,448-byte segments), never captured
-        Process p = new ProcessBuilder("editcap", Path.of("sample-pcaps", "lab-cause-loss.pcap.gz").toString(),
-                cut.toString(), "300-309", "700-704").inheritIO().start();
-        assertEquals(0, p.waitFor());
-        long missed = 0;
-        for (long[] c : exportCheckedAgainstTshark(cut, dir)) {
-            missed += c[2];
-        }
-        assertTrue(missed > 10 * 1000, "the cut frames' data is missed: " + missed);
-    }
-
-    /**
-     * Analyzes {@code capture}, exports its log on the Spark-free and the Spark path (which must agree) and checks
-     * every line's byte fields against {@link TsharkSideBytes}; returns per connection orig_bytes, resp_bytes,
-     * missed_bytes, the client's and the server's payload bytes and the server's retransmissions.
-     */
-    private static List<long[]> exportCheckedAgainstTshark(Path capture, Path dir) throws Exception {
-        Path analyzed = dir.resolve("out");
-        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        assertEquals(0, Main.run(new String[]{"analyze", capture.toString(), "--out", analyzed.toString()}, quiet,
-                quiet));
-        Path local = dir.resolve("local.log");
-        Path viaSpark = dir.resolve("spark.log");
-        run(new ExportCommand(System.out, quiet), analyzed.toString(), "--zeek-conn", local.toString());
-        run(new ExportCommand(System.out, quiet), analyzed.toString(), "--zeek-conn", viaSpark.toString(),
-                "--conf", "spark.master=local[1]");
-        List<String> lines = Files.readAllLines(local);
-        List<String> data = lines.subList(8, lines.size() - 1);
-        List<String> spark = Files.readAllLines(viaSpark);
-        assertEquals(data, spark.subList(8, spark.size() - 1), "the Spark and the Spark-free path agree");
-        List<String> fields = Arrays.asList(lines.get(6).substring("#fields\t".length()).split("\t"));
-        Map<Long, Map<String, TsharkSideBytes.Side>> tshark = TsharkSideBytes.of(capture);
-        List<List<String>> want;
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-            s.execute("SET TimeZone = 'UTC'");
-            want = DuckDbRows.query(s, "SELECT stream, client_ip || ':' || client_port, server_ip || ':' || "
-                    + "server_port, client_payload_bytes, server_payload_bytes, server_retransmissions "
-                    + "+ server_fast_retransmissions FROM " + DuckTables.scan(analyzed, "connections")
-                    + " ORDER BY first_time, client_ip, client_port");
-        }
-        assertEquals(want.size(), data.size());
-        List<long[]> result = new java.util.ArrayList<>();
-        for (int i = 0; i < data.size(); i++) {
-            String[] f = data.get(i).split("\t", -1);
-            List<String> w = want.get(i);
-            List<String> bytes = List.of(f[fields.indexOf("orig_bytes")], f[fields.indexOf("resp_bytes")],
-                    f[fields.indexOf("missed_bytes")]);
-            assertZeekBytes(tshark.get(Long.parseLong(w.get(0))), w.get(1), w.get(2), bytes,
-                    List.of(f[fields.indexOf("orig_ip_bytes")], f[fields.indexOf("resp_ip_bytes")]));
-            result.add(new long[]{Long.parseLong(bytes.get(0)), Long.parseLong(bytes.get(1)),
-                    Long.parseLong(bytes.get(2)), Long.parseLong(w.get(3)), Long.parseLong(w.get(4)),
-                    Long.parseLong(w.get(5))});
-        }
-        return result;
     }
 
     @Test
