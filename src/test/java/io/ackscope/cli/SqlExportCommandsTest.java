@@ -361,22 +361,7 @@ class SqlExportCommandsTest {
         // an output as an older version wrote it: the same tables, connections without first_time (version 2
         // called it otherwise, version 1 had no uid either)
         Path old = dir.resolve("old");
-        try (var w = Files.walk(out)) {
-            for (Path p : w.toList()) {
-                Files.copy(p, old.resolve(out.relativize(p).toString()));
-            }
-        }
-        try (var w = Files.walk(old.resolve("connections"))) {
-            for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.createDirectories(old.resolve("connections"));
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-            s.execute("COPY (SELECT * EXCLUDE (first_time) FROM " + DuckTables.files(out, "connections")
-                    + ") TO '" + old.resolve("connections").resolve("part-0.parquet")
-                    + "' (FORMAT parquet)");
-        }
+        ZeekConnBytesTest.copyWithConnectionsExcluding(out, old, "first_time");
         ExportCommand e = new ExportCommand(System.out, new PrintStream(new ByteArrayOutputStream()));
         CommandFailure f = org.junit.jupiter.api.Assertions.assertThrows(CommandFailure.class,
                 () -> run(e, old.toString(), "--zeek-conn", dir.resolve("conn.log").toString()));

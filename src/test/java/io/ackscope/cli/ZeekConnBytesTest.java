@@ -144,22 +144,8 @@ class ZeekConnBytesTest {
         assertEquals(0, Main.run(new String[]{"analyze", "sample-pcaps/lab-cause-loss.pcap.gz", "--out",
                 out.toString()}, quiet, quiet));
         Path old = dir.resolve("old");
-        try (var w = Files.walk(out)) {
-            for (Path p : w.toList()) {
-                Files.copy(p, old.resolve(out.relativize(p).toString()));
-            }
-        }
-        try (var w = Files.walk(old.resolve("connections"))) {
-            for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
-        Files.createDirectories(old.resolve("connections"));
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
-            s.execute("COPY (SELECT * EXCLUDE (client_seq_bytes, server_seq_bytes, client_ip_bytes, server_ip_bytes, "
-                    + "client_missed_bytes, server_missed_bytes) FROM " + DuckTables.files(out, "connections")
-                    + ") TO '" + old.resolve("connections").resolve("part-0.parquet") + "' (FORMAT parquet)");
-        }
+        copyWithConnectionsExcluding(out, old, "client_seq_bytes, server_seq_bytes, client_ip_bytes, "
+                + "server_ip_bytes, client_missed_bytes, server_missed_bytes");
         Path local = dir.resolve("local.log");
         Path viaSpark = dir.resolve("spark.log");
         run(new ExportCommand(System.out, quiet), old.toString(), "--zeek-conn", local.toString());
@@ -178,6 +164,28 @@ class ZeekConnBytesTest {
                 }
                 assertTrue(f[fields.indexOf("orig_pkts")].matches("\\d+"), line);
             }
+        }
+    }
+
+    /**
+     * Copies the output {@code out} to {@code old} with its {@code connections} table rewritten without
+     * {@code columns} (a comma-separated list): an output as an older version wrote it.
+     */
+    static void copyWithConnectionsExcluding(Path out, Path old, String columns) throws Exception {
+        try (var w = Files.walk(out)) {
+            for (Path p : w.toList()) {
+                Files.copy(p, old.resolve(out.relativize(p).toString()));
+            }
+        }
+        try (var w = Files.walk(old.resolve("connections"))) {
+            for (Path p : w.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+        Files.createDirectories(old.resolve("connections"));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:"); Statement s = c.createStatement()) {
+            s.execute("COPY (SELECT * EXCLUDE (" + columns + ") FROM " + DuckTables.files(out, "connections")
+                    + ") TO '" + old.resolve("connections").resolve("part-0.parquet") + "' (FORMAT parquet)");
         }
     }
 }
