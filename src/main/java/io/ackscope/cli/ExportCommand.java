@@ -98,7 +98,8 @@ final class ExportCommand extends TablesCommand {
         SparkSession spark = session("ackscope export");
         try {
             OutputSnapshot snapshot = OutputSnapshot.take(spark.sparkContext().hadoopConfiguration(), outputs);
-            if (!OutputViews.register(spark, outputs, "connections"::equals, false).containsKey("connections")) {
+            if (!OutputViews.register(spark, outputs, t -> t.equals("connections") || t.equals("exchanges"), false)
+                    .containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
             if (!java.util.Arrays.asList(spark.table("connections").columns()).contains(Connections.FIRST_TIME.name())) {
@@ -119,6 +120,12 @@ final class ExportCommand extends TablesCommand {
             }
             List<org.apache.spark.sql.Column> columns = new ArrayList<>();
             ZeekConnLog.COLUMNS.forEach(c -> columns.add(org.apache.spark.sql.functions.col(c)));
+            List<String> present = java.util.Arrays.asList(connections.columns());
+            for (io.ackscope.tables.Column c : ZeekConnLog.SIDE_BYTES) {
+                // an output written before the column: its fields stay unset
+                columns.add(present.contains(c.name()) ? org.apache.spark.sql.functions.col(c.name())
+                        : org.apache.spark.sql.functions.lit(null).cast("long").as(c.name()));
+            }
             columns.add(httpSeen.as(ZeekConnLog.HTTP_SEEN));
             Dataset<Row> rows = connections.select(columns.toArray(new org.apache.spark.sql.Column[0]))
                     .orderBy(Connections.FIRST_TIME.name(), "source", "client_ip", "client_port");

@@ -26,12 +26,15 @@ import java.util.Locale;
  * Brim/Zui, Zeek's log readers and JSON tools take it.
  *
  * <p>Mapping: {@code uid} is the table's {@code uid} column (stable, unlike Zeek's: {@code tcp/ConnectionUid});
- * {@code service} is {@code http} when an HTTP request or response was seen on the connection, else unset;
- * {@code missed_bytes} is 0 when neither side's sequence space has a gap (no segment missing from the capture) and
- * unset otherwise, because the tables count gaps, not their bytes. {@code orig_bytes}/{@code resp_bytes} are the
- * TCP payload bytes each side sent, retransmitted bytes included (Zeek takes them from sequence numbers, so a
- * connection with retransmissions shows more here than in Zeek's log); {@code local_orig}, {@code local_resp},
- * {@code orig_ip_bytes}, {@code resp_ip_bytes} and {@code tunnel_parents} are unset: the tables do not know them.
+ * {@code service} is {@code http} when an HTTP request or response was seen on the connection, else unset.
+ * {@code orig_bytes}/{@code resp_bytes} are {@code client_seq_bytes}/{@code server_seq_bytes}: the sequence space each
+ * side used as Zeek's {@code TCP_Endpoint::Size} counts it (furthest sequence number reached, by a segment or the
+ * peer's ACK, minus the ISN, without the SYN and FIN octets; retransmissions once; {@code tcp/SeqSpan}).
+ * {@code orig_ip_bytes}/{@code resp_ip_bytes} are {@code client_ip_bytes}/{@code server_ip_bytes}, the sum of the IP
+ * lengths of each side's packets. {@code missed_bytes} is {@code client_missed_bytes + server_missed_bytes}: the
+ * bytes of sequence space no captured segment carried (Zeek's content gaps). An output written before those columns
+ * existed leaves these fields unset. {@code local_orig}, {@code local_resp} and {@code tunnel_parents} are unset:
+ * the tables do not know them.
  * The last column, {@code source}, is not Zeek's: the capture point of the connection, for archives of several;
  * Zeek's readers select columns by name and pass it by.
  */
@@ -39,9 +42,15 @@ final class ZeekConnLog {
 
     /** The connections columns read, in this order, and {@link #HTTP_SEEN} computed from exchanges. */
     static final List<String> COLUMNS = List.of(Connections.FIRST_TIME.name(), "uid", "client_ip", "client_port",
-            "server_ip", "server_port", "duration_us", "client_payload_bytes", "server_payload_bytes",
-            "conn_state", "history", "client_packets", "server_packets", "client_lost_segments",
-            "server_lost_segments", "source");
+            "server_ip", "server_port", "duration_us", "conn_state", "history", "client_packets", "server_packets",
+            "source");
+    /**
+     * The per-side byte columns read, in this order; an output written before they existed lacks them, and its log
+     * leaves the fields they give unset.
+     */
+    static final List<Column> SIDE_BYTES = List.of(Connections.CLIENT_SEQ_BYTES, Connections.SERVER_SEQ_BYTES,
+            Connections.CLIENT_IP_BYTES, Connections.SERVER_IP_BYTES, Connections.CLIENT_MISSED_BYTES,
+            Connections.SERVER_MISSED_BYTES);
     /** Boolean column the export adds: an exchange of the connection had an HTTP method or status. */
     static final String HTTP_SEEN = "http_seen";
 
@@ -96,14 +105,16 @@ final class ZeekConnLog {
             throws IOException {
         List<Column> columns = List.of(Connections.FIRST_TIME, SOURCE, Connections.STREAM, Connections.UID,
                 Connections.CLIENT_IP, Connections.CLIENT_PORT, Connections.SERVER_IP, Connections.SERVER_PORT,
-                DURATION, Connections.CLIENT_PAYLOAD_BYTES, Connections.SERVER_PAYLOAD_BYTES, Connections.CONN_STATE,
-                Connections.HISTORY, Connections.CLIENT_PACKETS, Connections.SERVER_PACKETS, CLIENT_LOST, SERVER_LOST);
+                DURATION, Connections.CONN_STATE, Connections.HISTORY, Connections.CLIENT_PACKETS,
+                Connections.SERVER_PACKETS);
+        List<Column> optional = new ArrayList<>(SIDE_BYTES);
+        optional.add(0, Connections.FIRST_TIME);
         List<TableReader.Batch> batches = new ArrayList<>();
         java.util.Set<String> http = new HashSet<>();
         for (java.nio.file.Path dir : outputs) {
             if (TableReader.exists(dir, EngineTables.CONNECTIONS)) {
                 TableReader.scan(dir, EngineTables.CONNECTIONS, columns.subList(1, columns.size()),
-                        List.of(Connections.FIRST_TIME), b -> {
+                        optional, b -> {
                             if (!b.has(Connections.FIRST_TIME)) {
                                 throw new NoFirstTime();
                             }
@@ -161,15 +172,17 @@ final class ZeekConnLog {
             TableReader.Batch b = batches.get((int) (at[i] >>> 32));
             int r = (int) at[i];
             String src = b.strings(SOURCE)[r];
+            Long[] bytes = new Long[SIDE_BYTES.size()];
+            for (int c = 0; c < bytes.length; c++) {
+                bytes[c] = b.has(SIDE_BYTES.get(c)) ? b.longs(SIDE_BYTES.get(c)).values[r] : null;
+            }
             values(v, b.longs(Connections.FIRST_TIME).values[r], b.strings(Connections.UID)[r],
                     b.strings(Connections.CLIENT_IP)[r], b.longs(Connections.CLIENT_PORT).values[r],
                     b.strings(Connections.SERVER_IP)[r], b.longs(Connections.SERVER_PORT).values[r],
                     http.contains(src + '\n' + b.longs(Connections.STREAM).values[r]),
-                    b.longs(DURATION).values[r], b.longs(Connections.CLIENT_PAYLOAD_BYTES).values[r],
-                    b.longs(Connections.SERVER_PAYLOAD_BYTES).values[r], b.strings(Connections.CONN_STATE)[r],
-                    b.longs(CLIENT_LOST).values[r] + b.longs(SERVER_LOST).values[r],
+                    b.longs(DURATION).values[r], b.strings(Connections.CONN_STATE)[r],
                     b.strings(Connections.HISTORY)[r], b.longs(Connections.CLIENT_PACKETS).values[r],
-                    b.longs(Connections.SERVER_PACKETS).values[r], src);
+                    b.longs(Connections.SERVER_PACKETS).values[r], bytes, src);
             line(v, sb, format);
             out.write(sb.toString());
         }
@@ -186,8 +199,6 @@ final class ZeekConnLog {
 
     private static final Column SOURCE = EngineTables.CONNECTIONS.column("source");
     private static final Column DURATION = EngineTables.CONNECTIONS.column("duration_us");
-    private static final Column CLIENT_LOST = EngineTables.CONNECTIONS.column("client_lost_segments");
-    private static final Column SERVER_LOST = EngineTables.CONNECTIONS.column("server_lost_segments");
     private static final Column X_SOURCE = EngineTables.EXCHANGES.column("source");
     private static final Column HTTP_METHOD = EngineTables.EXCHANGES.column("http_method");
     private static final Column HTTP_STATUS = EngineTables.EXCHANGES.column("http_status");
@@ -226,23 +237,30 @@ final class ZeekConnLog {
 
     /**
      * One connection's values, by {@link #FIELD_NAMES} position: Long microseconds for time and interval, Long for
-     * counts and ports, String for the rest, null for unset.
+     * counts and ports, String for the rest, null for unset. {@code r} carries {@link #COLUMNS}, {@link #SIDE_BYTES}
+     * (null in an output written before them) and {@link #HTTP_SEEN}.
      */
     private static void record(Row r, Object[] v) {
         Instant first = r.getAs(Connections.FIRST_TIME.name());
+        Long[] bytes = new Long[SIDE_BYTES.size()];
+        for (int c = 0; c < bytes.length; c++) {
+            bytes[c] = r.getAs(SIDE_BYTES.get(c).name());
+        }
         values(v, Math.addExact(Math.multiplyExact(first.getEpochSecond(), 1_000_000L), first.getNano() / 1000),
                 r.getAs("uid"), r.getAs("client_ip"), r.<Integer>getAs("client_port"), r.getAs("server_ip"),
                 r.<Integer>getAs("server_port"), Boolean.TRUE.equals(r.getAs(HTTP_SEEN)), r.<Long>getAs("duration_us"),
-                r.<Long>getAs("client_payload_bytes"), r.<Long>getAs("server_payload_bytes"), r.getAs("conn_state"),
-                r.<Long>getAs("client_lost_segments") + r.<Long>getAs("server_lost_segments"), r.getAs("history"),
-                r.<Long>getAs("client_packets"), r.<Long>getAs("server_packets"), r.getAs("source"));
+                r.getAs("conn_state"), r.getAs("history"), r.<Long>getAs("client_packets"),
+                r.<Long>getAs("server_packets"), bytes, r.getAs("source"));
     }
 
-    /** One connection's values into {@code v}, by {@link #FIELD_NAMES} position (see {@link #record}). */
+    /**
+     * One connection's values into {@code v}, by {@link #FIELD_NAMES} position (see {@link #record});
+     * {@code sideBytes} holds the {@link #SIDE_BYTES} columns' values, null where the output lacks them.
+     */
     private static void values(Object[] v, long firstMicros, String uid, String clientIp, long clientPort,
-                               String serverIp, long serverPort, boolean httpSeen, long durationUs, long clientBytes,
-                               long serverBytes, String connState, long lostSegments, String history,
-                               long clientPackets, long serverPackets, String source) {
+                               String serverIp, long serverPort, boolean httpSeen, long durationUs, String connState,
+                               String history, long clientPackets, long serverPackets, Long[] sideBytes,
+                               String source) {
         java.util.Arrays.fill(v, null);
         v[0] = firstMicros;
         v[1] = uid;
@@ -253,13 +271,15 @@ final class ZeekConnLog {
         v[6] = "tcp";
         v[7] = httpSeen ? "http" : null;
         v[8] = durationUs;
-        v[9] = clientBytes;
-        v[10] = serverBytes;
+        v[9] = sideBytes[0];
+        v[10] = sideBytes[1];
         v[11] = connState;
-        v[14] = lostSegments == 0 ? Long.valueOf(0) : null;
+        v[14] = sideBytes[4] == null || sideBytes[5] == null ? null : sideBytes[4] + sideBytes[5];
         v[15] = history;
         v[16] = clientPackets;
+        v[17] = sideBytes[2];
         v[18] = serverPackets;
+        v[19] = sideBytes[3];
         v[21] = source;
     }
 

@@ -180,6 +180,23 @@ public final class EngineTables {
                 "How the peer was found: `TUPLE` (the same 4-tuple at both sources) or `ISN` (other addresses or "
                         + "ports, a NAT between the points: the same initial sequence numbers both ways and the same "
                         + "segments); null without a peer."));
+        for (String[] who : new String[][]{{"client_", "Client (originator)", "orig"}, {"server_", "Server (responder)", "resp"}}) {
+            c.add(new Column(who[0] + "seq_bytes", LONG, false, "bytes", who[1] + ": the sequence space it used, as "
+                    + "Zeek's `" + who[2] + "_bytes`: the furthest its segments (or the peer's ACKs of them) reached "
+                    + "minus its ISN, the SYN and FIN octets excluded, sequence wrap followed; without a captured SYN "
+                    + "from its first sequence number seen. Retransmitted bytes count once, bytes the capture missed "
+                    + "count (see `" + who[0] + "missed_bytes`)."));
+        }
+        for (String[] who : new String[][]{{"client_", "Client (originator)", "orig"}, {"server_", "Server (responder)", "resp"}}) {
+            c.add(new Column(who[0] + "ip_bytes", LONG, false, "bytes", who[1] + ": sum of the IP lengths (`ip.len`: "
+                    + "IPv4 total length, IPv6 40 + payload length) of its packets, as Zeek's `" + who[2]
+                    + "_ip_bytes`."));
+        }
+        for (String[] who : new String[][]{{"client_", "Client (originator)"}, {"server_", "Server (responder)"}}) {
+            c.add(new Column(who[0] + "missed_bytes", LONG, false, "bytes", who[1] + ": bytes of its sequence space "
+                    + "that no captured segment carried (a segment or an ACK of the peer past the data seen, never "
+                    + "filled by a later captured segment): Zeek's content gaps, summed into `missed_bytes`."));
+        }
         CONNECTIONS = new TableSchema("connections",
                 "One row per TCP connection (as tshark's `tcp.stream`, including port reuse). The client is the "
                         + "originator (SYN sender; see `originator_rule` when the handshake was not captured).", c);
@@ -379,6 +396,12 @@ public final class EngineTables {
         public static final Column SERVER_PACKETS = CONNECTIONS.column("server_packets");
         public static final Column CLIENT_PAYLOAD_BYTES = CONNECTIONS.column("client_payload_bytes");
         public static final Column SERVER_PAYLOAD_BYTES = CONNECTIONS.column("server_payload_bytes");
+        public static final Column CLIENT_SEQ_BYTES = CONNECTIONS.column("client_seq_bytes");
+        public static final Column SERVER_SEQ_BYTES = CONNECTIONS.column("server_seq_bytes");
+        public static final Column CLIENT_IP_BYTES = CONNECTIONS.column("client_ip_bytes");
+        public static final Column SERVER_IP_BYTES = CONNECTIONS.column("server_ip_bytes");
+        public static final Column CLIENT_MISSED_BYTES = CONNECTIONS.column("client_missed_bytes");
+        public static final Column SERVER_MISSED_BYTES = CONNECTIONS.column("server_missed_bytes");
         public static final Column CLIENT_RETRANSMISSIONS = CONNECTIONS.column("client_retransmissions");
         public static final Column SERVER_RETRANSMISSIONS = CONNECTIONS.column("server_retransmissions");
     }

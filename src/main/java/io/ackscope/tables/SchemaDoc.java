@@ -158,7 +158,9 @@ public final class SchemaDoc {
                 .append("and added the peer columns of `connections` and the tables of two vantage points ")
                 .append("(`source_pairs`, `host_times`, `one_way_delays`). Version 5 added `connection_causes`, ")
                 .append("`findings.response_us` and `explained_share`, `stalls.stall_us` and the response-time ")
-                .append("percentiles of `latency_summary`. ")
+                .append("percentiles of `latency_summary`. Version 6 added the per-side byte counts of Zeek's ")
+                .append("`conn.log` to `connections` (`client_seq_bytes`, `server_seq_bytes`, `client_ip_bytes`, ")
+                .append("`server_ip_bytes`, `client_missed_bytes`, `server_missed_bytes`). ")
                 .append("Renamed, old → new, to port queries:\n\n");
         for (String r : V3_RENAMES) {
             sb.append("- ").append(r).append('\n');

@@ -18,7 +18,7 @@ public final class TableSchema {
      * Hive-partitioned by {@code source=} (and {@code date=}; {@link HivePath}), {@code file_index} the file's
      * position in its source; 5: {@code connection_causes}.
      */
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
     /** The Parquet key-value metadata key of {@link #VERSION}. */
     public static final String VERSION_KEY = "ackscope.schema_version";
 

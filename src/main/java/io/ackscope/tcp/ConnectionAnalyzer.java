@@ -221,6 +221,9 @@ public final class ConnectionAnalyzer extends Handshake {
             attemptOnly = false;
         }
         fwd.sent(s);
+        if ((s.flags & ACK) != 0) {
+            rev.span.acked(s.ack);
+        }
 
         SequenceAnalysis.analyze(s, fwd, rev, tsFirstRtt, fa);
         SequenceAnalysis.afterSequenceAnalysis(s, fwd, rev);

@@ -40,6 +40,10 @@ final class Flow implements java.io.Serializable {
     long packets;
     long frameBytes;
     long payloadBytes;
+    /** Sum of the IP lengths of this side's packets (Zeek's {@code orig_ip_bytes}/{@code resp_ip_bytes}). */
+    long ipBytes;
+    /** The sequence space this side used and the parts of it the capture missed, as Zeek counts them. */
+    final SeqSpan span = new SeqSpan();
     long rsts;
     long fins;
     /**
@@ -158,7 +162,7 @@ final class Flow implements java.io.Serializable {
         int cap = tsvals == null ? 0 : tsvals.length;
         if ((tsvals == null) != (tsvalTimes == null) || cap > TSVAL_RING || (cap > 0 && tsvalTimes.length != cap)
                 || tsvalCount < 0 || tsvalCount > cap || tsvalHead < 0 || (cap > 0 && tsvalHead >= cap)
-                || (events != null && events.length != LOST_SEGMENTS + 1)) {
+                || (events != null && events.length != LOST_SEGMENTS + 1) || span == null) {
             throw new java.io.InvalidObjectException("malformed flow");
         }
     }
@@ -214,11 +218,14 @@ final class Flow implements java.io.Serializable {
         return -1;
     }
 
-    /** Counts a segment this side sent: packets, bytes, first and last time. */
+    /** Counts a segment this side sent: packets, bytes, sequence space, first and last time. */
     void sent(Segment s) {
         packets++;
         frameBytes += s.frameLength;
         payloadBytes += s.payloadLength;
+        ipBytes += s.ipLength;
+        span.segment(s.seq, s.payloadLength, (s.flags & io.ackscope.decode.PacketDecoder.SYN) != 0,
+                (s.flags & io.ackscope.decode.PacketDecoder.FIN) != 0);
         if (s.payloadLength > 0 && unacked.size > 0) {
             int last = unacked.size - 1;
             largestPayload = Math.max(largestPayload,
@@ -252,6 +259,7 @@ final class Flow implements java.io.Serializable {
                 sackPermitted, timestamps, unacked.dropped(), Summary.Acc.build(ackDelays),
                 c[AckClass.IMMEDIATE.ordinal()], c[AckClass.EVERY_SECOND_SEGMENT.ordinal()],
                 c[AckClass.PIGGYBACKED.ordinal()], c[AckClass.DELAYED_40MS.ordinal()],
-                c[AckClass.DELAYED_200MS.ordinal()], c[AckClass.DELAYED_OTHER.ordinal()]);
+                c[AckClass.DELAYED_200MS.ordinal()], c[AckClass.DELAYED_OTHER.ordinal()], ipBytes, span.bytes(),
+                span.missedBytes());
     }
 }

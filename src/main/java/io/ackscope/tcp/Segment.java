@@ -29,6 +29,11 @@ public final class Segment {
     public long timestampNanos;
     /** Length of the frame on the wire ({@code frame.len}), used for byte counts like tshark's conv table. */
     public long frameLength;
+    /**
+     * The IP packet's length ({@code ip.len}: IPv4 total length, IPv6 40 + payload length, from the frame when the
+     * length field is 0), what Zeek counts in {@code orig_ip_bytes}/{@code resp_ip_bytes}.
+     */
+    public int ipLength;
 
     public long srcHi, srcLo, dstHi, dstLo;
     public int srcPort, dstPort;
@@ -63,6 +68,7 @@ public final class Segment {
         frameNumber = 0;
         timestampNanos = 0;
         frameLength = 0;
+        ipLength = 0;
         srcHi = srcLo = dstHi = dstLo = 0;
         srcPort = dstPort = 0;
         seq = ack = 0;
@@ -103,6 +109,7 @@ public final class Segment {
         this.frameNumber = frameNumber;
         this.timestampNanos = tsNanos;
         this.frameLength = frameLength;
+        ipLength = Math.max(0, d.ipTotalLength());
         srcHi = d.srcHi();
         srcLo = d.srcLo();
         dstHi = d.dstHi();
@@ -143,6 +150,7 @@ public final class Segment {
         frameNumber = o.frameNumber;
         timestampNanos = o.timestampNanos;
         frameLength = o.frameLength;
+        ipLength = o.ipLength;
         srcHi = o.srcHi;
         srcLo = o.srcLo;
         dstHi = o.dstHi;

@@ -33,6 +33,10 @@ package io.ackscope.tcp;
  * @param delayed40msAcks    ... in the 40 ms delayed-ACK band
  * @param delayed200msAcks   ... in the 200 ms band
  * @param delayedOtherAcks   ... delayed by another amount
+ * @param ipBytes            sum of the IP lengths of its packets ({@code ip.len}; Zeek's {@code *_ip_bytes})
+ * @param seqBytes           the sequence space it used, SYN and FIN excluded, retransmissions once (Zeek's
+ *                           {@code orig_bytes}/{@code resp_bytes}, {@link SeqSpan})
+ * @param missedBytes        of that space, the bytes no captured segment carried (Zeek's content gaps)
  */
 public record SideStats(String address, int port, long packets, long frameBytes, long payloadBytes,
                         long retransmissions, long fastRetransmissions, long spuriousRetransmissions,
@@ -40,5 +44,6 @@ public record SideStats(String address, int port, long packets, long frameBytes,
                         long windowFull, long keepAlives, long lostSegments, long rsts, long fins, int mss,
                         int windowScale, boolean sackPermitted, boolean timestamps, long unackedDropped,
                         Summary ackDelay, long immediateAcks, long everySecondAcks, long piggybackedAcks,
-                        long delayed40msAcks, long delayed200msAcks, long delayedOtherAcks) {
+                        long delayed40msAcks, long delayed200msAcks, long delayedOtherAcks, long ipBytes,
+                        long seqBytes, long missedBytes) {
 }

@@ -26,11 +26,12 @@ final class SynAttempt {
 
     /**
      * True when {@code s} is a SYN without ACK, FIN, RST or payload whose fields fit the packing (frame length
-     * under 4 GiB, option values in range).
+     * under 4 GiB, frame number under 2^40, IP length under 2^24, option values in range).
      */
     static boolean fits(Segment s) {
         return (s.flags & (SYN | ACK | FIN | RST)) == SYN && s.payloadLength == 0 && s.fileIndex >= 0
-                && (s.frameLength >>> 32) == 0 && (s.flags >>> 16) == 0 && (s.window >>> 16) == 0
+                && (s.frameLength >>> 32) == 0 && (s.frameNumber >>> 40) == 0 && (s.ipLength >>> 24) == 0
+                && (s.flags >>> 16) == 0 && (s.window >>> 16) == 0
                 && s.mss >= -1 && s.mss <= 0xFFFF && s.windowScale >= -1 && s.windowScale <= 0xFF
                 && (s.seq >>> 32) == 0 && (s.ack >>> 32) == 0 && (s.tsVal >>> 32) == 0 && (s.tsEcr >>> 32) == 0;
     }
@@ -78,7 +79,7 @@ final class SynAttempt {
             at = log.length;
         }
         l[at] = s.timestampNanos;
-        l[at + 1] = s.frameNumber;
+        l[at + 1] = s.frameNumber | ((long) s.ipLength << 40);
         l[at + 2] = s.seq | (s.ack << 32);
         l[at + 3] = s.frameLength | ((long) s.window << 32) | ((long) s.flags << 48);
         l[at + 4] = (s.fileIndex & 0xFFFFFFFFL) | ((long) (s.mss + 1) << 32) | ((long) (s.windowScale + 1) << 49)
@@ -97,7 +98,8 @@ final class SynAttempt {
         r.srcPort = (int) (log[4] >>> 32);
         r.dstPort = (int) log[4];
         r.timestampNanos = log[at];
-        r.frameNumber = log[at + 1];
+        r.frameNumber = log[at + 1] & 0xFF_FFFF_FFFFL;
+        r.ipLength = (int) (log[at + 1] >>> 40);
         r.seq = log[at + 2] & 0xFFFFFFFFL;
         r.ack = log[at + 2] >>> 32;
         long w = log[at + 3];

@@ -30,6 +30,7 @@ public final class EngineRows {
     private static final int C_TTFB = EngineTables.CONNECTIONS.ordinal("ttfb_count");
     private static final int C_SERVER_HELD = EngineTables.CONNECTIONS.ordinal("server_held_stall_us");
     private static final int C_PEER = EngineTables.CONNECTIONS.ordinal("peer_source");
+    private static final int C_SEQ_BYTES = EngineTables.CONNECTIONS.ordinal("client_seq_bytes");
     private static final int R_IP = EngineTables.RTT_SAMPLES.ordinal("measured_from_ip");
     private static final int A_IP = EngineTables.ACK_DELAYS.ordinal("acking_ip");
     private static final int S_HOLDING_IP = EngineTables.STALLS.ordinal("holding_ip");
@@ -70,6 +71,10 @@ public final class EngineRows {
                 .setString(k++, source).setString(k, c.id().uid(source));
         r.setLong(C_SERVER_HELD, c.respHeldStallNanos() / 1000).setLong(C_SERVER_HELD + 1,
                 c.origHeldStallNanos() / 1000);
+        // client_seq_bytes, server_seq_bytes, client_ip_bytes, server_ip_bytes, client_missed_bytes, server_missed_bytes
+        r.setLong(C_SEQ_BYTES, c.orig().seqBytes()).setLong(C_SEQ_BYTES + 1, c.resp().seqBytes())
+                .setLong(C_SEQ_BYTES + 2, c.orig().ipBytes()).setLong(C_SEQ_BYTES + 3, c.resp().ipBytes())
+                .setLong(C_SEQ_BYTES + 4, c.orig().missedBytes()).setLong(C_SEQ_BYTES + 5, c.resp().missedBytes());
         if (peer != null) {
             r.setString(C_PEER, peer.source()).setLong(C_PEER + 1, peer.stream()).setString(C_PEER + 2, peer.uid())
                     .setString(C_PEER + 3, peer.byIsn() ? "ISN" : "TUPLE");

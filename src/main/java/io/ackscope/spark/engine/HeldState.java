@@ -42,7 +42,7 @@ import java.util.zip.CRC32C;
  */
 public final class HeldState {
     private static final byte[] MAGIC = "ACKHELD".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     /**
      * Bound on one record: a 4-tuple (40 bytes) and a state, far above any real tracker's (a few KB; 10,000
      * unacknowledged segments a side make about 1 MB).

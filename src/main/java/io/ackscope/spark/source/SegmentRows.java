@@ -19,7 +19,7 @@ import java.util.Arrays;
  * <p>The read tasks of {@code analyze}'s shuffle give, for each TCP frame, four columns instead of the
  * {@code pcap} source's frame columns: {@code file_index}, {@code frame} (the sort order), {@code conn_key} (a
  * direction-independent hash of the 4-tuple: the shuffle key) and {@code segment}, every other field the engine reads
- * packed into one binary value of 86 bytes plus 8 per SACK block plus the kept payload prefix. Spark serializes and
+ * packed into one binary value of 90 bytes plus 8 per SACK block plus the kept payload prefix. Spark serializes and
  * shuffles rows as they are; four fields instead of twenty and about 135 instead of about 220 bytes a row is what
  * this is for. Reading a row back allocates nothing: the fields are read straight from the row's bytes.
  *
@@ -29,7 +29,8 @@ import java.util.Arrays;
  * sequence and acknowledgement numbers, TSval and TSecr; as unsigned 16-bit shorts the source and destination ports,
  * flags and raw window; as ints the payload length and MSS (-1 when absent); as a short the window scale (-1 when
  * absent); one byte of bits (1: SACK permitted, 2: TCP timestamps present), one byte of SACK block count (at most 4),
- * a short payload prefix length; the SACK blocks (left and right edges as unsigned 32-bit ints); the payload prefix.
+ * a short payload prefix length; as ints the IPv4 identification (-1 for IPv6) and the IP length ({@code ip.len});
+ * the SACK blocks (left and right edges as unsigned 32-bit ints); the payload prefix.
  */
 public final class SegmentRows {
     private SegmentRows() {
@@ -44,10 +45,10 @@ public final class SegmentRows {
     public static final int FILE_INDEX = 0, FRAME = 1, KEY = 2, SEGMENT = 3;
 
     /** Bytes before the SACK blocks. */
-    static final int FIXED_BYTES = 86;
+    static final int FIXED_BYTES = 90;
     private static final int TS = 0, SRC_HI = 8, SRC_LO = 16, DST_HI = 24, DST_LO = 32, FRAME_LEN = 40, SEQ = 44,
             ACK = 48, TSVAL = 52, TSECR = 56, SPORT = 60, DPORT = 62, FLAGS = 64, WINDOW = 66, PAYLOAD_LEN = 68,
-            MSS = 72, WSCALE = 76, BITS = 78, SACKS = 79, PREFIX_LEN = 80, IP_ID = 82;
+            MSS = 72, WSCALE = 76, BITS = 78, SACKS = 79, PREFIX_LEN = 80, IP_ID = 82, IP_LEN = 86;
     private static final int SACK_OK = 1, HAS_TS = 2;
 
     private static final boolean LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
@@ -116,6 +117,7 @@ public final class SegmentRows {
             putInt(buf, MSS, d.mss() >= 0 ? d.mss() : -1);
             putShort(buf, WSCALE, d.windowScale() >= 0 ? d.windowScale() : -1);
             putInt(buf, IP_ID, d.ipVersion() == 4 ? d.ipId() : -1);
+            putInt(buf, IP_LEN, Math.max(0, d.ipTotalLength()));
             buf[BITS] = (byte) ((d.sackPermitted() ? SACK_OK : 0) | (d.hasTimestamps() ? HAS_TS : 0));
             int sacks = Math.min(4, Math.max(0, d.sackBlockCount()));
             buf[SACKS] = (byte) sacks;
@@ -176,6 +178,7 @@ public final class SegmentRows {
         s.seq = getInt(base, at + SEQ) & 0xFFFFFFFFL;
         s.ack = getInt(base, at + ACK) & 0xFFFFFFFFL;
         s.ipId = getInt(base, at + IP_ID);
+        s.ipLength = getInt(base, at + IP_LEN);
         int bits = Platform.getByte(base, at + BITS);
         s.hasTimestamps = (bits & HAS_TS) != 0;
         if (s.hasTimestamps) {

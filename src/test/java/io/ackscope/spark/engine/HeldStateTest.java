@@ -124,7 +124,7 @@ class HeldStateTest {
         assertTrue(e.getMessage().endsWith(": offset " + firstRecord + ": record checksum mismatch"), e.getMessage());
         // another version of the format, and another kind of file
         bad = good.clone();
-        bad[7] = 2;
+        bad[7] = (byte) (HeldState.VERSION + 1);
         Files.write(file, bad);
         e = assertThrows(IOException.class, () -> HeldState.read(fs(), new org.apache.hadoop.fs.Path(file.toString()),
                 -1, 5, new ArrayList<>()));
