@@ -1,4 +1,4 @@
-package io.ackscope.cli;
+package io.ackscope.spark.views;
 
 import io.ackscope.tables.EngineTables.Connections;
 import org.apache.spark.sql.Row;
@@ -24,10 +24,10 @@ import java.util.Locale;
  * {@code local_orig}, {@code local_resp}, {@code missed_bytes}, {@code orig_ip_bytes}, {@code resp_ip_bytes} and
  * {@code tunnel_parents} are unset ({@code -}): the tables do not know them.
  */
-final class ZeekConnLog {
+public final class ZeekConnLog {
 
     /** The connections columns read, in this order. */
-    static final List<String> COLUMNS = List.of(Connections.FIRST_TIME.name(), "uid", "client_ip", "client_port",
+    public static final List<String> COLUMNS = List.of(Connections.FIRST_TIME.name(), "uid", "client_ip", "client_port",
             "server_ip", "server_port", "duration_us", "exchanges", "client_payload_bytes", "server_payload_bytes",
             "conn_state", "history", "client_packets", "server_packets");
 
@@ -46,7 +46,7 @@ final class ZeekConnLog {
     }
 
     /** Writes the log: header, the rows (in {@link #COLUMNS} order), {@code #close}; returns the rows written. */
-    static long write(Iterator<Row> rows, Writer out, Instant opened) throws IOException {
+    public static long write(Iterator<Row> rows, Writer out, Instant opened) throws IOException {
         out.write("#separator \\x09\n#set_separator\t,\n#empty_field\t(empty)\n#unset_field\t-\n#path\tconn\n");
         out.write("#open\t" + HEADER_TIME.format(opened) + "\n#fields\t" + FIELDS + "\n#types\t" + TYPES + "\n");
         long n = 0;
