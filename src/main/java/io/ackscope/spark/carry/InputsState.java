@@ -32,10 +32,6 @@ public final class InputsState {
     private InputsState() {
     }
 
-    /** The state directory, relative to {@code DIR}. */
-    public static final String DIR = "_ackscope_state";
-    /** The inputs file, relative to {@code DIR}. */
-    public static final String FILE = DIR + "/inputs.json";
     /** Bytes read at each end of a file for its checksums. */
     static final int BLOCK = 16 * 1024;
     /** 2: with each source's figures and held state ({@link Source}); a version-1 state is analysed again whole. */
@@ -99,7 +95,7 @@ public final class InputsState {
      * @param totals what the source's row of {@code sources} sums so far
      * @param start  where its numbering goes on
      * @param held   the directory (relative to {@code DIR}) of the run's carried state that holds the source's open
-     *               connections and final aggregates ({@link io.ackscope.spark.engine.HeldState.Dirs}, {@link
+     *               connections and final aggregates ({@link CarriedState}, {@link
      * FinalAggregates}); null when
      *               the run carried nothing (then the source cannot be appended to)
      * @param tuples whether that directory holds the source's 4-tuples and handshakes ({@link SourceTuples}: kept
@@ -115,7 +111,7 @@ public final class InputsState {
     static State read(FileSystem fs, Path dir) throws IOException {
         Map<String, Input> out = new LinkedHashMap<>();
         JsonNode root;
-        try (FSDataInputStream in = fs.open(new Path(dir, FILE))) {
+        try (FSDataInputStream in = fs.open(new Path(dir, CarriedState.INPUTS))) {
             root = CommitSteps.JSON.readTree(in);
         } catch (FileNotFoundException e) {
             return State.NONE;
