@@ -237,12 +237,12 @@ public final class EngineTask {
     /**
      * Pass 2 in a run that carries open connections ({@code carry}; null: none): each source's held 4-tuples are
      * resumed at its start and held at its end, and the rows its finish gives, and those of its evicted attempts still
-     * held, are written as provisional ({@link PassTwoWriters#provisional}).
+     * held, are written as provisional ({@link TableSink#provisional}).
      */
     public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf,
                         EngineCarry carry) {
-        try (PassTwoWriters w = new PassTwoWriters(partition, attempt, stagingRoot, conf, ranks, revived, numbering,
+        try (TableSink w = new TableSink(partition, attempt, stagingRoot, conf, ranks, revived, numbering,
                 plan)) {
             PartitionPoints points = plan == null ? null
                     : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id), false));

@@ -8,7 +8,7 @@
  * <ul>
  *   <li>{@link io.ackscope.spark.engine.EngineTask}: one shuffle partition through the TCP engine, source by source:
  *       pass 1 collects the connections' first appearances, pass 2 writes every table with global stream numbers.</li>
- *   <li>{@link io.ackscope.spark.engine.PassTwoWriters}: the sink of pass 2: one writer per table, the aggregates,
+ *   <li>{@link io.ackscope.spark.engine.TableSink}: the sink of pass 2: one writer per table, the aggregates,
  *       and in a carrying run the hooks that resume and hold open connections.</li>
  * </ul>
  * Shuffle and numbering:

@@ -32,7 +32,7 @@ import java.util.Map;
  * row per table, the latency and cause aggregates (final and provisional apart), and in a carrying run the hooks
  * that resume and hold each source's open connections with their values and causes ({@link #carrying}).
  */
-final class PassTwoWriters implements AnalysisSink, AutoCloseable {
+final class TableSink implements AnalysisSink, AutoCloseable {
     private static final long DAY_NANOS = 86_400_000_000_000L;
 
     private final int partition;
@@ -95,7 +95,7 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
     /** Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived. */
     private final Map<ConnectionId, ConnectionRecord> pending = new java.util.LinkedHashMap<>();
 
-    PassTwoWriters(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
+    TableSink(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
             ArchiveNumbering numbering, VantagePlan plan) {
         this.revived = revived;
         this.plan = plan;
@@ -295,7 +295,7 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
                 findings = openFindings;
                 List<ConnectionRecord> kept = List.copyOf(pending.values());
                 pending.clear();
-                kept.forEach(PassTwoWriters.this::onConnection);
+                kept.forEach(TableSink.this::onConnection);
             }
         };
     }
