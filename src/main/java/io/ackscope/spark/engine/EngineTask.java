@@ -242,21 +242,9 @@ public final class EngineTask {
     public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf,
                         EngineCarry carry) {
-        try (TableSink w = new TableSink(partition, attempt, stagingRoot, conf, ranks, revived, numbering,
-                plan)) {
-            PartitionPoints points = plan == null ? null
-                    : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id), false));
-            Fed fed = feed(rows, numbering, source -> {
-                w.points = points == null ? null : points.point(source);
-                return new TcpEngine(w);
-            }, carry == null ? null : w.carrying(carry));
-            if (points != null) {
-                VantageRows.write(points, plan, ranks, numbering, w.vantage, w.oneWayDelaysSink());
-            }
-            w.check();
-            return new Result(partition, w.written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
-                    fed.attemptsEvicted(), w.finalLatency.sealed(), w.finalFindings, w.vantage,
-                    w.openLatency.sealed(), w.openFindings);
+        try (TableSink sink = new TableSink(partition, attempt, stagingRoot, conf, ranks, revived, numbering, plan,
+                carry)) {
+            return sink.result(feed(rows, numbering, sink::engine, sink.hooks()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
