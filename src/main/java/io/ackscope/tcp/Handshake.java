@@ -168,8 +168,8 @@ abstract class Handshake implements java.io.Serializable {
         return synTs >= 0 ? synTs : lastSynTs;
     }
 
-    Vantage vantage() {
-        return Vantage.infer(legServer, legClient, sameHost);
+    CapturePoint vantage() {
+        return CapturePoint.infer(legServer, legClient, sameHost);
     }
 
     /** Path RTT from the capture point to {@code host} and back, from its handshake leg; -1 if unknown. */

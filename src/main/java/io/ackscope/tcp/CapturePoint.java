@@ -5,7 +5,7 @@ package io.ackscope.tcp;
  * point to server and back) and SYN/ACK&rarr;ACK (capture point to client and back). The leg to the near host is
  * only that host's processing time, so it is small compared with the other.
  */
-public enum Vantage {
+public enum CapturePoint {
     /** SYN/ACK&rarr;ACK is at most {@link #NEAR_SHARE} of the handshake: the capture is next to the client. */
     NEAR_CLIENT,
     /** SYN&rarr;SYN/ACK is at most {@link #NEAR_SHARE} of the handshake: the capture is next to the server. */
@@ -27,7 +27,7 @@ public enum Vantage {
      * @param legToClientNanos SYN/ACK&rarr;ACK, -1 if not seen
      * @param sameHost         both addresses are equal, or both are loopback addresses
      */
-    public static Vantage infer(long legToServerNanos, long legToClientNanos, boolean sameHost) {
+    public static CapturePoint infer(long legToServerNanos, long legToClientNanos, boolean sameHost) {
         if (sameHost) {
             return LOCAL;
         }
