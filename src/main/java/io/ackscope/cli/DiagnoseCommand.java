@@ -15,7 +15,7 @@ import io.ackscope.tcp.ArchiveFeeder;
 import io.ackscope.tcp.Diagnosis;
 import io.ackscope.tcp.ValueCounts;
 import io.ackscope.tcp.Side;
-import io.ackscope.tcp.Vantage;
+import io.ackscope.tcp.CapturePoint;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -230,9 +230,9 @@ public final class DiagnoseCommand extends Command {
         return sb.length() == 0 ? "none measured" : sb.toString();
     }
 
-    private static String vantage(Map<Vantage, Long> v) {
+    private static String vantage(Map<CapturePoint, Long> v) {
         StringBuilder sb = new StringBuilder();
-        for (Map.Entry<Vantage, Long> en : v.entrySet()) {
+        for (Map.Entry<CapturePoint, Long> en : v.entrySet()) {
             if (sb.length() > 0) {
                 sb.append(", ");
             }

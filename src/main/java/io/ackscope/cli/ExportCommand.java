@@ -4,6 +4,7 @@ import com.beust.jcommander.Parameter;
 import com.beust.jcommander.ParameterException;
 import com.beust.jcommander.Parameters;
 import io.ackscope.spark.views.OutputViews;
+import io.ackscope.spark.views.ZeekConnLog;
 import io.ackscope.tables.EngineTables.Connections;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;

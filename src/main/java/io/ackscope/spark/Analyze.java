@@ -1,6 +1,7 @@
 package io.ackscope.spark;
 
 import io.ackscope.spark.carry.ArchiveInputs;
+import io.ackscope.spark.carry.CarriedState;
 import io.ackscope.spark.carry.Continuation;
 import io.ackscope.spark.carry.InputsState;
 import io.ackscope.spark.carry.Settle;
@@ -323,7 +324,7 @@ public final class Analyze {
      */
     private static void commit(OutputDirectory out, Continuation cont, String stateJson, RunSummary result,
                                BeforeCommit beforeCommit) throws IOException {
-        CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), InputsState.FILE), stateJson);
+        CommitSteps.writeAtomically(out.fs(), new Path(out.staging(), CarriedState.INPUTS), stateJson);
         out.stage(result.json());
         List<String> retire = cont.retired(out);
         DriverTables.stagedReport(out, cont.appending() ? DatasetView.of(out, retire) : null, beforeCommit, result);

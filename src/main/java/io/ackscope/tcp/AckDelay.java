@@ -31,11 +31,11 @@ public record AckDelay(ConnectionId connection, long timeNanos, long frameNumber
      * How an ACK delay is read at a capture point: directly when it sees the acker, the path RTT to the acker
      * subtracted when it does not, nothing subtracted (an upper bound) when the vantage or the path is unknown.
      */
-    static Method method(Vantage v, Side acker, long pathRttToAcker) {
+    static Method method(CapturePoint v, Side acker, long pathRttToAcker) {
         if (v.sees(acker)) {
             return Method.DIRECT;
         }
-        return v == Vantage.UNKNOWN || pathRttToAcker < 0 ? Method.UNCORRECTED : Method.ESTIMATED;
+        return v == CapturePoint.UNKNOWN || pathRttToAcker < 0 ? Method.UNCORRECTED : Method.ESTIMATED;
     }
 
     /** {@code raw}, the time from data to ACK at the capture point, read by {@code method}. */

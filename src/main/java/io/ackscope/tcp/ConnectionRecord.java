@@ -43,7 +43,7 @@ package io.ackscope.tcp;
 public record ConnectionRecord(ConnectionId id, boolean firstFromOriginator, OriginatorRule originatorRule, SideStats orig, SideStats resp,
                                long firstNanos, long lastNanos, long durationNanos, long synNanos, long synAckNanos,
                                long handshakeAckNanos, long synToSynAckNanos, long synAckToAckNanos,
-                               long initialRttNanos, Vantage vantage, String connState, String history,
+                               long initialRttNanos, CapturePoint vantage, String connState, String history,
                                EndReason endReason, Summary dataRttFromOrig, Summary dataRttFromResp,
                                Summary timestampRtt, long stalls, long stallNanos, long exchanges, Summary ttfb,
                                long rtoEvents, long zeroWindowWaits, long origHeldStallNanos,

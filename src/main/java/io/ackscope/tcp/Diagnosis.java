@@ -29,7 +29,7 @@ public final class Diagnosis implements AnalysisSink {
         public long serverHeldStalls, clientHeldStalls;
         public long rtoEvents, rtoNanos, zeroWindowWaits, zeroWindowNanos;
         public long stallNanos;
-        public final Map<Vantage, Long> vantage = new LinkedHashMap<>();
+        public final Map<CapturePoint, Long> vantage = new LinkedHashMap<>();
         /** The causes found on its connections, to rank by time lost. */
         public final CauseRanking causes = new CauseRanking();
         public final long[][] ackClasses = new long[2][AckClass.values().length];   // [acking side][class]
@@ -142,7 +142,7 @@ public final class Diagnosis implements AnalysisSink {
     /** What an evicted attempt added to its endpoint, and the causes it holds back. */
     private static final class Evicted {
         Endpoint endpoint;
-        Vantage vantage;
+        CapturePoint vantage;
         List<CauseEvent> causes;
     }
 

@@ -168,8 +168,8 @@ abstract class Handshake implements java.io.Serializable {
         return synTs >= 0 ? synTs : lastSynTs;
     }
 
-    Vantage vantage() {
-        return Vantage.infer(pathRttTo(Side.RESPONDER), pathRttTo(Side.ORIGINATOR), sameHost);
+    CapturePoint vantage() {
+        return CapturePoint.infer(pathRttTo(Side.RESPONDER), pathRttTo(Side.ORIGINATOR), sameHost);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.carry.CarriedState;
 import io.ackscope.spark.carry.ArchiveInputs;
-import io.ackscope.spark.carry.InputsState;
 import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.tables.SameRows;
 import org.apache.spark.sql.SparkSession;
@@ -78,7 +78,7 @@ class AppendAnalyzeTest {
             }
             long open = files(out, "connections", "open-");
             carriedSome |= open > 0 && i + 1 < pieces.size();
-            try (Stream<Path> held = Files.list(out.resolve(InputsState.DIR))) {
+            try (Stream<Path> held = Files.list(out.resolve(CarriedState.DIR))) {
                 assertEquals(1, held.filter(p -> p.getFileName().toString().startsWith("held-")).count(),
                         "the earlier runs' carried state is retired");
             }
@@ -194,7 +194,7 @@ class AppendAnalyzeTest {
         IncrementalAnalyzeTest.add(archive, pieces.get(1), Duration.ofMinutes(5));
         run(archive, out, true);
         List<Path> held;
-        try (Stream<Path> s = Files.walk(out.resolve(InputsState.DIR))) {
+        try (Stream<Path> s = Files.walk(out.resolve(CarriedState.DIR))) {
             held = s.filter(p -> p.toString().endsWith(".held") || p.toString().endsWith(".agg")).toList();
         }
         assertTrue(held.size() >= 2, held.toString());

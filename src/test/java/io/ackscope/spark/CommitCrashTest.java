@@ -1,6 +1,6 @@
 package io.ackscope.spark;
 
-import io.ackscope.spark.carry.InputsState;
+import io.ackscope.spark.carry.CarriedState;
 import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.output.OutputMarker;
 import io.ackscope.report.Report;
@@ -110,7 +110,7 @@ class CommitCrashTest {
         }
         try (var s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith("_ackscope") && !n.equals(InputsState.DIR) || n.endsWith(".tmp"))
+                    .filter(n -> n.startsWith("_ackscope") && !n.equals(CarriedState.DIR) || n.endsWith(".tmp"))
                     .sorted().toList();
         }
     }

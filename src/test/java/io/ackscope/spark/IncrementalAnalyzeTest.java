@@ -1,5 +1,6 @@
 package io.ackscope.spark;
 
+import io.ackscope.spark.carry.CarriedState;
 import io.ackscope.spark.carry.InputsState;
 import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.output.OutputMarker;
@@ -207,7 +208,7 @@ class IncrementalAnalyzeTest {
         assertEquals(query(out, "SELECT sum(frames) FROM capture_files"),
                 query(out, "SELECT count(*) FROM packets"));
         assertTrue(run(archive, out, true, Duration.ZERO, true).nothingNew());
-        Files.writeString(out.resolve(InputsState.FILE), "{\"version\": 1, \"files\": [");
+        Files.writeString(out.resolve(CarriedState.INPUTS), "{\"version\": 1, \"files\": [");
         assertFalse(run(archive, out, true, Duration.ZERO, true).nothingNew(), "a state that does not parse");
         assertEquals(List.of(), SameRows.differences(oneShot(archive, "changed-ref-2"), out, java.util.Set.of(
                 "packets")));

@@ -68,13 +68,13 @@ class EngineRobustnessTest {
 
     @Test
     void vantageFollowsTheShorterHandshakeLeg() {
-        assertEquals(Vantage.NEAR_CLIENT, Vantage.infer(20_000_000, 50_000, false));
-        assertEquals(Vantage.NEAR_SERVER, Vantage.infer(80_000, 20_000_000, false));
-        assertEquals(Vantage.IN_BETWEEN, Vantage.infer(9_000_000, 11_000_000, false));
-        assertEquals(Vantage.LOCAL, Vantage.infer(10_000, 12_000, true));
-        assertEquals(Vantage.UNKNOWN, Vantage.infer(-1, 12_000, false));
-        assertTrue(Vantage.NEAR_CLIENT.sees(Side.ORIGINATOR) && !Vantage.NEAR_CLIENT.sees(Side.RESPONDER));
-        assertTrue(Vantage.LOCAL.sees(Side.RESPONDER) && !Vantage.IN_BETWEEN.sees(Side.RESPONDER));
+        assertEquals(CapturePoint.NEAR_CLIENT, CapturePoint.infer(20_000_000, 50_000, false));
+        assertEquals(CapturePoint.NEAR_SERVER, CapturePoint.infer(80_000, 20_000_000, false));
+        assertEquals(CapturePoint.IN_BETWEEN, CapturePoint.infer(9_000_000, 11_000_000, false));
+        assertEquals(CapturePoint.LOCAL, CapturePoint.infer(10_000, 12_000, true));
+        assertEquals(CapturePoint.UNKNOWN, CapturePoint.infer(-1, 12_000, false));
+        assertTrue(CapturePoint.NEAR_CLIENT.sees(Side.ORIGINATOR) && !CapturePoint.NEAR_CLIENT.sees(Side.RESPONDER));
+        assertTrue(CapturePoint.LOCAL.sees(Side.RESPONDER) && !CapturePoint.IN_BETWEEN.sees(Side.RESPONDER));
     }
 
     @Test

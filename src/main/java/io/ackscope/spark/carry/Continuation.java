@@ -58,14 +58,14 @@ public final class Continuation {
     private final ArchiveInputs inputs;
     private final String run;
     private final Kind kind;
-    /** This run's carried state, relative to {@code DIR}. */
+    /** This run's carried state, relative to the output directory ({@link CarriedState#runDir}). */
     final String held;
 
     private Continuation(ArchiveInputs inputs, String run, Kind kind) {
         this.inputs = inputs;
         this.run = run;
         this.kind = kind;
-        this.held = InputsState.DIR + "/held-" + run;
+        this.held = CarriedState.runDir(run);
     }
 
     /** The continuation of run {@code run}, reading what {@code inputs} says. */
@@ -113,7 +113,7 @@ public final class Continuation {
         if (appending()) {
             inputs.append.sources().forEach((name, s) -> from.put(name, new Path(out.dir(), s.held()).toString()));
         }
-        return new HeldState.Dirs(from, new Path(out.staging(), held).toString(), reducers, conf, keepsTuples());
+        return new CarriedState.Held(from, new Path(out.staging(), held).toString(), reducers, conf, keepsTuples());
     }
 
     /** Whether this run keeps each source's 4-tuples ({@link SourceTuples}): when the archive has two or more. */
@@ -141,12 +141,12 @@ public final class Continuation {
         for (Map.Entry<String, InputsState.Source> e : appending() ? inputs.append.sources().entrySet()
                 : Map.<String, InputsState.Source>of().entrySet()) {
             FinalAggregates.Of before = finals.containsKey(e.getKey()) ? finals.remove(e.getKey())
-                    : FinalAggregates.read(out.fs(), FinalAggregates.file(heldDir(out, e.getValue()), e.getKey()));
+                    : FinalAggregates.read(out.fs(), stateOf(out, e.getValue()).finals(e.getKey()));
             latency.merge(before.latency());
             findings.merge(before.findings());
         }
         for (String s : sources) {
-            FinalAggregates.write(out.fs(), FinalAggregates.file(new Path(out.staging(), held).toString(), s),
+            FinalAggregates.write(out.fs(), CarriedState.at(out.staging(), held).finals(s),
                     latency.only(s), findings.only(s));
         }
     }
@@ -154,8 +154,8 @@ public final class Continuation {
     /** The continued sources' final aggregates, read by {@link #damage}. */
     private final Map<String, FinalAggregates.Of> finals = new java.util.HashMap<>();
 
-    private static String heldDir(OutputDirectory out, InputsState.Source s) {
-        return new Path(out.dir(), s.held()).toString();
+    private static CarriedState stateOf(OutputDirectory out, InputsState.Source s) {
+        return CarriedState.at(out.dir(), s.held());
     }
 
     /**
@@ -169,12 +169,12 @@ public final class Continuation {
         }
         for (Map.Entry<String, InputsState.Source> e : inputs.append.sources().entrySet()) {
             String name = e.getKey();
-            String root = heldDir(out, e.getValue());
+            CarriedState state = stateOf(out, e.getValue());
             try {
                 for (EngineCarry.Kind kind : EngineCarry.Kind.values()) {
-                    HeldState.check(out.fs().getConf(), HeldState.Dirs.dir(root, kind, name));
+                    HeldState.check(out.fs().getConf(), state.held(kind, name));
                 }
-                finals.put(name, FinalAggregates.read(out.fs(), FinalAggregates.file(root, name)));
+                finals.put(name, FinalAggregates.read(out.fs(), state.finals(name)));
             } catch (IOException | RuntimeException x) {
                 return Optional.of("the carried state of source " + name + " cannot be read (" + x.getMessage()
                         + ")");
@@ -206,8 +206,7 @@ public final class Continuation {
             }
             long[][] both = new long[2][];
             for (SourceTuples.Kind k : SourceTuples.Kind.values()) {
-                both[k.ordinal()] = SourceTuples.read(out.fs(), SourceTuples.file(new Path(out.dir(), s.held()).toString(), k,
-                        name));
+                both[k.ordinal()] = SourceTuples.read(out.fs(), stateOf(out, s).tuples(k, name));
                 if (both[k.ordinal()] == null) {
                     return Optional.of("the earlier run kept no 4-tuples of source " + name);
                 }
@@ -226,8 +225,7 @@ public final class Continuation {
                 long[] mine = e.getValue()[k.ordinal()];
                 long[] all = old == null || !inputs.append.sources().containsKey(e.getKey()) ? mine
                         : SourceTuples.union(old[k.ordinal()], mine);
-                SourceTuples.write(out.fs(), SourceTuples.file(new Path(out.staging(), held).toString(), k,
-                        e.getKey()), all);
+                SourceTuples.write(out.fs(), CarriedState.at(out.staging(), held).tuples(k, e.getKey()), all);
             }
         }
         return Optional.empty();
@@ -284,13 +282,7 @@ public final class Continuation {
             for (TableSchema t : EngineTables.ALL) {
                 open.add(t.name() + "/" + dir);
             }
-            for (String d : HeldState.Dirs.sourceDirs(name)) {
-                prefixes.add(s.held() + "/" + d + "/");
-            }
-            prefixes.add(relative(FinalAggregates.file(s.held(), name)));
-            for (SourceTuples.Kind k : SourceTuples.Kind.values()) {
-                prefixes.add(relative(SourceTuples.file(s.held(), k, name)));
-            }
+            prefixes.addAll(CarriedState.at(s.held()).filesOf(name));
         });
         List<String> retire = new ArrayList<>();
         for (String f : before) {
@@ -301,10 +293,6 @@ public final class Continuation {
             }
         }
         return retire;
-    }
-
-    private static String relative(Path p) {
-        return p.toUri().getPath();
     }
 
     /**

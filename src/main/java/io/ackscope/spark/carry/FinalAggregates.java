@@ -1,7 +1,6 @@
 package io.ackscope.spark.carry;
 
 import io.ackscope.spark.engine.FindingsAggregate;
-import io.ackscope.spark.engine.HeldState;
 import io.ackscope.spark.engine.LatencyAggregate;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -39,11 +38,6 @@ final class FinalAggregates {
 
     /** The two aggregates of one source. */
     record Of(LatencyAggregate latency, FindingsAggregate findings) {
-    }
-
-    /** The file of {@code source}'s aggregates under a run's carried state {@code root}. */
-    static Path file(String root, String source) {
-        return new Path(root, "final/" + HeldState.Dirs.hex(source) + ".agg");
     }
 
     static void write(FileSystem fs, Path file, LatencyAggregate latency, FindingsAggregate findings)

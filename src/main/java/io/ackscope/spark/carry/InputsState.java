@@ -32,10 +32,6 @@ public final class InputsState {
     private InputsState() {
     }
 
-    /** The state directory, relative to {@code DIR}. */
-    public static final String DIR = "_ackscope_state";
-    /** The inputs file, relative to {@code DIR}. */
-    public static final String FILE = DIR + "/inputs.json";
     /** Bytes read at each end of a file for its checksums. */
     static final int BLOCK = 16 * 1024;
     /** 2: with each source's figures and held state ({@link Source}); a version-1 state is analysed again whole. */
@@ -109,7 +105,7 @@ public final class InputsState {
      * @param totals what the source's row of {@code sources} sums so far
      * @param start  where its numbering goes on
      * @param held   the directory (relative to {@code DIR}) of the run's carried state that holds the source's open
-     *               connections and final aggregates ({@link io.ackscope.spark.engine.HeldState.Dirs}, {@link
+     *               connections and final aggregates ({@link CarriedState}, {@link
      * FinalAggregates}); null when
      *               the run carried nothing (then the source cannot be appended to)
      * @param tuples whether that directory holds the source's 4-tuples and handshakes ({@link SourceTuples}: kept
@@ -126,20 +122,20 @@ public final class InputsState {
     static State read(FileSystem fs, Path dir) throws IOException {
         Map<String, Input> out = new LinkedHashMap<>();
         JsonNode root;
-        try (FSDataInputStream in = fs.open(new Path(dir, FILE))) {
+        try (FSDataInputStream in = fs.open(new Path(dir, CarriedState.INPUTS))) {
             root = Json.MAPPER.readTree(in);
         } catch (FileNotFoundException e) {
             return State.NONE;
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            return State.unusable("the state " + FILE + " does not parse (" + e.getOriginalMessage() + ")");
+            return State.unusable("the state " + CarriedState.INPUTS + " does not parse (" + e.getOriginalMessage() + ")");
         } catch (org.apache.hadoop.fs.ChecksumException e) {
-            return State.unusable("the state " + FILE + " was changed since it was written (its checksum differs)");
+            return State.unusable("the state " + CarriedState.INPUTS + " was changed since it was written (its checksum differs)");
         }
         if (root == null || !root.isObject()) {
-            return State.unusable("the state " + FILE + " is not a JSON object");
+            return State.unusable("the state " + CarriedState.INPUTS + " is not a JSON object");
         }
         if (root.path("version").asInt() != VERSION) {
-            return State.unusable("the state " + FILE + " is of version " + root.path("version") + ", not " + VERSION);
+            return State.unusable("the state " + CarriedState.INPUTS + " is of version " + root.path("version") + ", not " + VERSION);
         }
         for (JsonNode n : root.path("files")) {
             Input i = new Input(n.path("path").asText(), n.path("source").asText(), n.path("file_index").asInt(),
@@ -167,7 +163,7 @@ public final class InputsState {
         }
         String invalid = StateCheck.problem(out, sources, System.currentTimeMillis());
         if (invalid != null) {
-            return State.unusable("the state " + FILE + " is inconsistent: " + invalid);
+            return State.unusable("the state " + CarriedState.INPUTS + " is inconsistent: " + invalid);
         }
         return new State(out, root.path("options").asText(null), sources, root.path("paired_sources").asLong(),
                 null);

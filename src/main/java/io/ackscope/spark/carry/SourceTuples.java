@@ -2,7 +2,6 @@ package io.ackscope.spark.carry;
 
 import io.ackscope.spark.engine.ArchiveNumbering;
 import io.ackscope.spark.engine.EngineTask;
-import io.ackscope.spark.engine.HeldState;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -43,18 +42,13 @@ final class SourceTuples {
         /** The first handshakes ({@link io.ackscope.spark.engine.SharedTuples#isnPair}). */
         HANDSHAKES("handshakes");
 
-        private final String dir;
+        final String dir;
 
         Kind(String dir) {
             this.dir = dir;
         }
     }
     private static final int MAGIC = 0x41434b54; // "ACKT"
-
-    /** The file of {@code source}'s list of kind {@code kind} under a run's carried state {@code root}. */
-    static Path file(String root, Kind kind, String source) {
-        return new Path(root, kind.dir + "/" + HeldState.Dirs.hex(source) + ".keys");
-    }
 
     /** The two lists of each source of this run (by name), merged over the partitions of pass 1. */
     static Map<String, long[][]> ofRun(List<EngineTask.Pass1> pass1, ArchiveNumbering numbering) {

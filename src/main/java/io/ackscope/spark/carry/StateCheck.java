@@ -100,12 +100,12 @@ final class StateCheck {
      * where RUN analysed the source's last file.
      */
     private static String heldProblem(String held, InputsState.Input last) {
-        String prefix = InputsState.DIR + "/held-";
+        String prefix = CarriedState.runDir("");
         if (!held.startsWith(prefix) || held.indexOf('/', prefix.length()) >= 0 || held.contains("..")
                 || held.contains("\\") || held.contains(":")) {
             return "its held state " + held + " is not a directory of the output's state";
         }
-        if (last != null && !held.equals(prefix + last.run())) {
+        if (last != null && !held.equals(CarriedState.runDir(last.run()))) {
             return "its held state " + held + " is not that of the run that analysed its last file ("
                     + last.run() + ")";
         }

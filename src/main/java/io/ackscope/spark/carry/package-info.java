@@ -5,6 +5,9 @@
  * package decides which state they resume and where it is kept.
  *
  * <ul>
+ *   <li>{@link io.ackscope.spark.carry.CarriedState}: the layout of {@code _ackscope_state/} (the only class that
+ *       builds its paths; the others ask it), its four formats and their version rules, and the engine's carry as
+ *       files ({@code CarriedState.Held}).</li>
  *   <li>{@link io.ackscope.spark.carry.InputsState}: {@code _ackscope_state/inputs.json}: each capture file the
  *       rows come from, its fingerprint, and each source's figures.</li>
  *   <li>{@link io.ackscope.spark.carry.ArchiveInputs}: what a run reads, decided on the driver before the read: the

@@ -13,8 +13,8 @@ import io.ackscope.tcp.TcpEngine;
 /**
  * The open connections a run carries into the next ({@code analyze --incremental}, docs/architecture.md): what the
  * engine tasks ask of it at each source's start and end, in both passes. {@link EngineTask} without one holds
- * nothing and finishes every connection at the end of its source; {@link HeldState.Dirs} keeps the held 4-tuples in
- * files.
+ * nothing and finishes every connection at the end of its source; {@code spark.carry.CarriedState.Held} keeps the held
+ * 4-tuples in {@link HeldState} files.
  *
  * <p>At the end of a source a task holds its engine's 4-tuples ({@link io.ackscope.tcp.TcpEngine#hold}) before
  * finishing it, so what the finish gives is provisional (the next run gives it again, complete), as are the records

@@ -265,28 +265,16 @@ public final class EngineTask {
     /**
      * Pass 2 in a run that carries open connections ({@code carry}; null: none): each source's held 4-tuples are
      * resumed at its start and held at its end, and the rows its finish gives, and those of its evicted attempts still
-     * held, are written as provisional ({@link PassTwoWriters#provisional}).
+     * held, are written as provisional ({@link TableSink#provisional}).
      *
      * @param roles per source, the evidence of who serves ({@link #roles}); null: roles from frames and ports alone
      */
     public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf,
                         EngineCarry carry, RoleEvidence[] roles) {
-        try (PassTwoWriters w = new PassTwoWriters(partition, attempt, stagingRoot, conf, ranks, revived, numbering,
-                plan)) {
-            PartitionPoints points = plan == null ? null
-                    : new PartitionPoints(numbering, (id, first) -> plan.matched(key(id), false));
-            Fed fed = feed(rows, numbering, source -> {
-                w.points = points == null ? null : points.point(source);
-                return new TcpEngine(w).roles(roles == null ? RoleEvidence.NONE : roles[source]);
-            }, carry == null ? null : w.carrying(carry));
-            if (points != null) {
-                VantageRows.write(points, plan, ranks, numbering, w.vantage, w.oneWayDelaysSink());
-            }
-            w.check();
-            return new Result(partition, w.written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
-                    fed.attemptsEvicted(), w.finalLatency.sealed(), w.finalFindings, w.vantage,
-                    w.openLatency.sealed(), w.openFindings);
+        try (TableSink sink = new TableSink(partition, attempt, stagingRoot, conf, ranks, revived, numbering, plan,
+                carry, roles)) {
+            return sink.result(feed(rows, numbering, sink::engine, sink.hooks()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -6,7 +6,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.util.SerializableConfiguration;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -17,16 +16,14 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
-import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * The held 4-tuples of one engine task, one source and one pass, as a file ({@link EngineCarry}): written at the end
+ * The held 4-tuples of one engine task, one source and one pass, as a file ({@link EngineCarry}; the directories are the carried state's, {@code spark.carry.CarriedState}): written at the end
  * of the source, read back by the tasks of the next run, each keeping the 4-tuples its shuffle partition gets (the
  * analyze shuffle's partitioner over {@link SegmentRows#connectionKey}, which is the same in both directions).
  *
@@ -55,12 +52,12 @@ public final class HeldState {
     }
 
     /** The file name of partition {@code partition}'s held 4-tuples. */
-    static String fileName(int partition) {
+    public static String fileName(int partition) {
         return String.format("part-%05d", partition) + SUFFIX;
     }
 
     /** Writes {@code tuples} to {@code file} (replacing it: a task attempt redoes its predecessor's). */
-    static void write(Configuration conf, Path file, int partition, int reducers, List<HeldTuple> tuples)
+    public static void write(Configuration conf, Path file, int partition, int reducers, List<HeldTuple> tuples)
             throws IOException {
         FileSystem fs = file.getFileSystem(conf);
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(fs.create(file, true), 1 << 16))) {
@@ -97,7 +94,7 @@ public final class HeldState {
      * The held 4-tuples in the {@link #SUFFIX} files of {@code dir} (none when it does not exist) that go to shuffle
      * partition {@code partition} of {@code reducers}.
      */
-    static List<HeldTuple> read(Configuration conf, Path dir, int partition, int reducers) throws IOException {
+    public static List<HeldTuple> read(Configuration conf, Path dir, int partition, int reducers) throws IOException {
         FileSystem fs = dir.getFileSystem(conf);
         FileStatus[] files;
         try {
@@ -258,78 +255,6 @@ public final class HeldState {
         @Override
         public void close() throws IOException {
             in.close();
-        }
-    }
-
-    /**
-     * The held 4-tuples as files: each source's {@code from} the runs before (by source name; a source not in it has
-     * none), {@code to} this run's, each as {@code DIR/<boundaries|engine|values>/<source>/part-NNNNN.held}
-     * ({@code <source>} the source name's UTF-8 bytes in hex, so any name is one path segment); {@code reducers}: the
-     * analyze shuffle's partition count of this run.
-     */
-    public record Dirs(java.util.Map<String, String> from, String to, int reducers, SerializableConfiguration conf,
-                boolean keepsTuples) implements EngineCarry {
-        private static final long serialVersionUID = 1L;
-
-        Dirs(java.util.Map<String, String> from, String to, int reducers, SerializableConfiguration conf) {
-            this(from, to, reducers, conf, false);
-        }
-
-        /** Every source's held 4-tuples {@code from} one directory (null: none). */
-        Dirs(String from, String to, int reducers, SerializableConfiguration conf) {
-            this(from == null ? java.util.Map.of() : new AllSources(from), to, reducers, conf);
-        }
-
-        /** The directory of {@code source}'s held 4-tuples of kind {@code kind} under a run's carried state. */
-        public static Path dir(String root, Kind kind, String source) {
-            return new Path(root, kind.dir() + "/" + hex(source));
-        }
-
-        /** A source name as one path segment. */
-        public static String hex(String source) {
-            return HexFormat.of().formatHex(source.getBytes(StandardCharsets.UTF_8));
-        }
-
-        /** The directories under a run's root that hold source {@code source}'s held 4-tuples, relative to it. */
-        public static List<String> sourceDirs(String source) {
-            List<String> out = new ArrayList<>();
-            for (Kind k : Kind.values()) {
-                out.add(k.dir() + "/" + hex(source));
-            }
-            return out;
-        }
-
-        @Override
-        public List<HeldTuple> resumed(Kind kind, int partition, String source) throws IOException {
-            String root = from.get(source);
-            return root == null ? List.of() : read(conf.value(), dir(root, kind, source), partition, reducers);
-        }
-
-        @Override
-        public void held(Kind kind, int partition, String source, List<HeldTuple> tuples) throws IOException {
-            if (!tuples.isEmpty()) {
-                write(conf.value(), new Path(dir(to, kind, source), fileName(partition)), partition, reducers, tuples);
-            }
-        }
-    }
-
-    /** One root for every source. */
-    private static final class AllSources extends java.util.AbstractMap<String, String> implements Serializable {
-        private static final long serialVersionUID = 1L;
-        private final String root;
-
-        AllSources(String root) {
-            this.root = root;
-        }
-
-        @Override
-        public String get(Object key) {
-            return root;
-        }
-
-        @Override
-        public java.util.Set<Entry<String, String>> entrySet() {
-            return java.util.Set.of();
         }
     }
 }

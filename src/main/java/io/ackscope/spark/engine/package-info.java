@@ -8,8 +8,9 @@
  * <ul>
  *   <li>{@link io.ackscope.spark.engine.EngineTask}: one shuffle partition through the TCP engine, source by source:
  *       pass 1 collects the connections' first appearances, pass 2 writes every table with global stream numbers.</li>
- *   <li>{@link io.ackscope.spark.engine.PassTwoWriters}: the sink of pass 2: one writer per table, the aggregates,
- *       and in a carrying run the hooks that resume and hold open connections.</li>
+ *   <li>{@link io.ackscope.spark.engine.TableSink}: the tables of one engine task, built complete by its
+ *       constructor: one writer per table, the aggregates, the two-source matching's rows, and in a carrying run the
+ *       hooks that resume and hold open connections; the task asks it for each source's engine and its result.</li>
  * </ul>
  * Shuffle and numbering:
  * <ul>

@@ -1,9 +1,9 @@
 package io.ackscope.spark.commit;
 
+import io.ackscope.spark.carry.CarriedState;
 import io.ackscope.spark.Analyze;
 import io.ackscope.spark.RunSummary;
 import io.ackscope.spark.SparkTests;
-import io.ackscope.spark.carry.InputsState;
 import io.ackscope.output.OutputMarker;
 import io.ackscope.report.Report;
 import io.ackscope.report.ReportFilter;
@@ -149,7 +149,7 @@ class OutputDirectoryTest {
                 .toString());
         assertFalse(m.files().contains("notes.txt"));
         List<String> left = names(out);
-        assertTrue(left.stream().noneMatch(n -> n.startsWith("_ackscope") && !n.equals(InputsState.DIR)),
+        assertTrue(left.stream().noneMatch(n -> n.startsWith("_ackscope") && !n.equals(CarriedState.DIR)),
                 left.toString());
     }
 
@@ -177,7 +177,7 @@ class OutputDirectoryTest {
                 + "move it away and run again", e.getMessage());
         assertEquals("keep", Files.readString(mine));
         assertEquals(List.of(A), capturedFiles(out), "the earlier output is untouched");
-        assertTrue(names(out).stream().noneMatch(n -> n.startsWith("_ackscope") && !n.equals(InputsState.DIR)),
+        assertTrue(names(out).stream().noneMatch(n -> n.startsWith("_ackscope") && !n.equals(CarriedState.DIR)),
                 names(out).toString());
     }
 

@@ -1,5 +1,6 @@
 package io.ackscope.spark.engine;
 
+import io.ackscope.spark.carry.CarriedState;
 import io.ackscope.spark.commit.TaskOutput;
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
@@ -110,8 +111,9 @@ class EngineCarryTest {
         List<long[]> runKeys = new ArrayList<>();
         List<List<TaskOutput.Written>> runs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            EngineCarry carry = new HeldState.Dirs(i == 0 ? null : base.resolve("state" + (i - 1)).toString(),
-                    base.resolve("state" + i).toString(), REDUCERS, conf);
+            EngineCarry carry = new CarriedState.Held(
+                    CarriedState.allSources(i == 0 ? null : base.resolve("state" + (i - 1)).toString()),
+                    base.resolve("state" + i).toString(), REDUCERS, conf, false);
             long[][] revivedHere = new long[REDUCERS][];
             for (int p = 0; p < REDUCERS; p++) {
                 EngineTask.Pass1 r = EngineTask.connectionKeys(rows.get(i).get(p).iterator(), numbering, p, carry);

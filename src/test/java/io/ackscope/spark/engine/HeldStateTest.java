@@ -1,5 +1,6 @@
 package io.ackscope.spark.engine;
 
+import io.ackscope.spark.carry.CarriedState;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.CaptureFeeder;
@@ -139,12 +140,13 @@ class HeldStateTest {
     void dirsKeepEachSourceAndPassApart() throws Exception {
         List<HeldTuple> all = held();
         SerializableConfiguration conf = new SerializableConfiguration(CONF);
-        HeldState.Dirs first = new HeldState.Dirs((String) null, dir.resolve("run1").toString(), 1, conf);
+        CarriedState.Held first = new CarriedState.Held(CarriedState.allSources(null), dir.resolve("run1").toString(), 1,
+                conf, false);
         assertEquals(List.of(), first.resumed(EngineCarry.Kind.ENGINE, 0, "a"));
         first.held(EngineCarry.Kind.ENGINE, 0, "a/b=c:d", all);
         first.held(EngineCarry.Kind.BOUNDARIES, 0, "a/b=c:d", all.subList(0, 1));
-        HeldState.Dirs second = new HeldState.Dirs(dir.resolve("run1").toString(), dir.resolve("run2").toString(), 1,
-                conf);
+        CarriedState.Held second = new CarriedState.Held(CarriedState.allSources(dir.resolve("run1").toString()),
+                dir.resolve("run2").toString(), 1, conf, false);
         assertSame(all, second.resumed(EngineCarry.Kind.ENGINE, 0, "a/b=c:d"));
         assertSame(all.subList(0, 1), second.resumed(EngineCarry.Kind.BOUNDARIES, 0, "a/b=c:d"));
         assertEquals(List.of(), second.resumed(EngineCarry.Kind.ENGINE, 0, "a"));

@@ -17,6 +17,7 @@ import io.ackscope.tcp.LatencyEvent;
 import io.ackscope.tcp.RttSample;
 import io.ackscope.tcp.Segment;
 import io.ackscope.tcp.Stall;
+import io.ackscope.tcp.RoleEvidence;
 import io.ackscope.tcp.TcpEngine;
 import io.ackscope.tcp.ValueCounts;
 import org.apache.hadoop.conf.Configuration;
@@ -28,12 +29,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The sink of {@link EngineTask}'s pass 2: one lazily opened writer per table and partition directory, one reused
- * row per table, the latency and cause aggregates (final and provisional apart), and in a carrying run the hooks
- * that resume and hold each source's open connections with their values and causes ({@link #carrying}).
+ * The tables of one engine task and what they add up to: one lazily opened writer per table and partition
+ * directory, one reused row per table, the latency and cause aggregates (final and provisional apart), the
+ * two-source matching's rows and aggregate when there is a plan, and in a carrying run the hooks that resume and
+ * hold each source's open connections with their values and causes ({@link #hooks}).
+ *
+ * <p>Built complete by its constructor; {@link EngineTask} only asks it for each source's engine
+ * ({@link #engine}), for the hooks, and at the end for the task's {@link EngineTask.Result} ({@link #result}).
  */
-final class PassTwoWriters implements AnalysisSink, AutoCloseable {
+final class TableSink implements AnalysisSink, AutoCloseable {
     private static final long DAY_NANOS = 86_400_000_000_000L;
+    /** Per source, the evidence of who serves ({@link RoleEvidence}); null: roles from frames and ports alone. */
+    private final RoleEvidence[] roles;
 
     private final int partition;
     private final long attempt;
@@ -55,19 +62,21 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
     private final List<TaskOutput> outputs = List.of(connections, rttSamples, ackDelays, stalls, latencyEvents,
             exchanges, connectionCauses, oneWayDelays);
     private final VantagePlan plan;
-    /** The current source's segments for the vantage part, when there is a plan. */
-    PartitionPoints.Point points;
-    final VantageAggregate vantage = new VantageAggregate();
+    /** This partition's segments of each source for the two-source matching; null without a plan. */
+    private final PartitionPoints partitionPoints;
+    /** The current source's segments for the two-source matching, when there is a plan. */
+    private PartitionPoints.Point points;
+    private final VantageAggregate vantage = new VantageAggregate();
     /** Values of open connections, until their record says which server endpoint they belong to. */
     private final Map<ConnectionId, ValueCounts[]> openValues = new HashMap<>();
     /** The last connection {@link #value} was called for, and its values (records come in runs). */
     private ConnectionId lastValuesId;
     private ValueCounts[] lastValues;
-    final LatencyAggregate finalLatency = new LatencyAggregate();
-    final FindingsAggregate finalFindings = new FindingsAggregate();
+    private final LatencyAggregate finalLatency = new LatencyAggregate();
+    private final FindingsAggregate finalFindings = new FindingsAggregate();
     /** The aggregates of provisional rows ({@link #provisional}). */
-    final LatencyAggregate openLatency = new LatencyAggregate();
-    final FindingsAggregate openFindings = new FindingsAggregate();
+    private final LatencyAggregate openLatency = new LatencyAggregate();
+    private final FindingsAggregate openFindings = new FindingsAggregate();
     /** Where rows go now: the final aggregates, or from a carrying run's hold on, the provisional ones. */
     private LatencyAggregate latency = finalLatency;
     private FindingsAggregate findings = finalFindings;
@@ -86,9 +95,11 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
      * The rows written now are provisional: the next run of a carrying run retires and replaces them (true from
      * the hold at a source's end, through its finish). The row writer routes them ({@code open-*} files).
      */
-    boolean provisional;
+    private boolean provisional;
     /** Carrying open connections (null: not): then evicted attempts' records wait in {@link #pending}. */
-    private EngineCarry carry;
+    private final EngineCarry carry;
+    /** The hooks of a carrying run's pass 2; null when nothing is carried. */
+    private final EngineCarry.Hooks hooks;
     /** The source whose engine runs, in a carrying run. */
     private int current = -1;
     /** The attempt the sweep is evicting (its record comes next), in a carrying run. */
@@ -96,8 +107,9 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
     /** Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived. */
     private final Map<ConnectionId, ConnectionRecord> pending = new java.util.LinkedHashMap<>();
 
-    PassTwoWriters(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
-            ArchiveNumbering numbering, VantagePlan plan) {
+    TableSink(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
+            ArchiveNumbering numbering, VantagePlan plan, EngineCarry carry, RoleEvidence[] roles) {
+        this.roles = roles;
         this.revived = revived;
         this.plan = plan;
         this.partition = partition;
@@ -106,6 +118,37 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
         this.conf = conf;
         this.ranks = ranks;
         this.numbering = numbering;
+        this.partitionPoints = plan == null ? null
+                : new PartitionPoints(numbering, (id, first) -> plan.matched(EngineTask.key(id), false));
+        this.carry = carry;
+        this.hooks = carry == null ? null : carrying();
+    }
+
+    /** A new engine for source {@code source}, writing here. */
+    TcpEngine engine(int source) {
+        points = partitionPoints == null ? null : partitionPoints.point(source);
+        return new TcpEngine(this).roles(roles == null ? RoleEvidence.NONE : roles[source]);
+    }
+
+    /** The hooks that resume and hold each source's open connections; null when the run carries nothing. */
+    EngineCarry.Hooks hooks() {
+        return hooks;
+    }
+
+    /**
+     * After the last source: writes the two-source matching's rows (with a plan), then says what the task wrote and
+     * found, given what feeding it counted.
+     *
+     * @throws IOException the first write that failed
+     */
+    EngineTask.Result result(EngineTask.Fed fed) throws IOException {
+        if (partitionPoints != null) {
+            VantageRows.write(partitionPoints, plan, ranks, numbering, vantage, oneWayDelaysSink());
+        }
+        check();
+        return new EngineTask.Result(partition, written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
+                fed.attemptsEvicted(), finalLatency.sealed(), finalFindings, vantage, openLatency.sealed(),
+                openFindings);
     }
 
     private long stream(ConnectionId id) {
@@ -164,13 +207,13 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
         }
     }
 
-    void check() throws IOException {
+    private void check() throws IOException {
         if (failure != null) {
             throw failure;
         }
     }
 
-    VantageRows.Sink oneWayDelaysSink() {
+    private VantageRows.Sink oneWayDelaysSink() {
         return new VantageRows.Sink() {
             @Override
             public RowBuffer row() {
@@ -261,9 +304,8 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
         write(exchanges, dir());
     }
 
-    /** The hooks of a carrying run's pass 2 (see {@link #write(int, long, Iterator, long[], long[], ArchiveNumbering, VantagePlan, String, Configuration, EngineCarry)}). */
-    EngineCarry.Hooks carrying(EngineCarry carry) {
-        this.carry = carry;
+    /** The hooks of a carrying run's pass 2 over {@link #carry}. */
+    private EngineCarry.Hooks carrying() {
         return new EngineCarry.Resuming(carry, EngineCarry.Kind.ENGINE, partition, numbering,
                 id -> EngineCarry.isCarried(id) ? id
                         : EngineCarry.carried(id, stream(id), numbering.fileInSource(id.firstFileIndex()))) {
@@ -299,7 +341,7 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
                 findings = openFindings;
                 List<ConnectionRecord> kept = List.copyOf(pending.values());
                 pending.clear();
-                kept.forEach(PassTwoWriters.this::onConnection);
+                kept.forEach(TableSink.this::onConnection);
             }
         };
     }
@@ -360,7 +402,7 @@ final class PassTwoWriters implements AnalysisSink, AutoCloseable {
         write(connections, dir);
     }
 
-    List<TaskOutput.Written> written() {
+    private List<TaskOutput.Written> written() {
         return outputs.stream().flatMap(o -> o.written().stream()).toList();
     }
 

@@ -1,4 +1,4 @@
-package io.ackscope.cli;
+package io.ackscope.spark.views;
 
 import io.ackscope.json.Json;
 import io.ackscope.tables.Column;
@@ -38,21 +38,21 @@ import java.util.Locale;
  * The last column, {@code source}, is not Zeek's: the capture point of the connection, for archives of several;
  * Zeek's readers select columns by name and pass it by.
  */
-final class ZeekConnLog {
+public final class ZeekConnLog {
 
     /** The connections columns read, in this order, and {@link #HTTP_SEEN} computed from exchanges. */
-    static final List<String> COLUMNS = List.of(Connections.FIRST_TIME.name(), "uid", "client_ip", "client_port",
+    public static final List<String> COLUMNS = List.of(Connections.FIRST_TIME.name(), "uid", "client_ip", "client_port",
             "server_ip", "server_port", "duration_us", "conn_state", "history", "client_packets", "server_packets",
             "source");
     /**
      * The per-side byte columns read, in this order; an output written before they existed lacks them, and its log
      * leaves the fields they give unset.
      */
-    static final List<Column> SIDE_BYTES = List.of(Connections.CLIENT_SEQ_BYTES, Connections.SERVER_SEQ_BYTES,
+    public static final List<Column> SIDE_BYTES = List.of(Connections.CLIENT_SEQ_BYTES, Connections.SERVER_SEQ_BYTES,
             Connections.CLIENT_IP_BYTES, Connections.SERVER_IP_BYTES, Connections.CLIENT_MISSED_BYTES,
             Connections.SERVER_MISSED_BYTES);
     /** Boolean column the export adds: an exchange of the connection had an HTTP method or status. */
-    static final String HTTP_SEEN = "http_seen";
+    public static final String HTTP_SEEN = "http_seen";
 
     static final List<String> FIELD_NAMES = List.of("ts", "uid", "id.orig_h", "id.orig_p", "id.resp_h", "id.resp_p",
             "proto", "service", "duration", "orig_bytes", "resp_bytes", "conn_state", "local_orig", "local_resp",
@@ -65,7 +65,7 @@ final class ZeekConnLog {
     static final String TYPES = String.join("\t", TYPE_NAMES);
 
     /** The log's two forms. */
-    enum Format { TSV, JSON }
+    public enum Format { TSV, JSON }
 
     private static final DateTimeFormatter HEADER_TIME =
             DateTimeFormatter.ofPattern("uuuu-MM-dd-HH-mm-ss").withZone(ZoneOffset.UTC);
@@ -78,7 +78,7 @@ final class ZeekConnLog {
      * Writes the log in {@code format}: for TSV the header, the rows and {@code #close}; for JSON one object per
      * row. Rows carry {@link #COLUMNS} and {@link #HTTP_SEEN}. Returns the rows written.
      */
-    static long write(Iterator<Row> rows, Writer out, Instant opened, Format format) throws IOException {
+    public static long write(Iterator<Row> rows, Writer out, Instant opened, Format format) throws IOException {
         header(out, opened, format);
         long n = 0;
         StringBuilder sb = new StringBuilder(256);
@@ -101,7 +101,7 @@ final class ZeekConnLog {
      *
      * @throws IOException also when a table lacks a column (an output older than {@code first_time})
      */
-    static long writeLocal(List<java.nio.file.Path> outputs, Writer out, Instant opened, Format format)
+    public static long writeLocal(List<java.nio.file.Path> outputs, Writer out, Instant opened, Format format)
             throws IOException {
         List<Column> columns = List.of(Connections.FIRST_TIME, SOURCE, Connections.STREAM, Connections.UID,
                 Connections.CLIENT_IP, Connections.CLIENT_PORT, Connections.SERVER_IP, Connections.SERVER_PORT,
@@ -191,7 +191,7 @@ final class ZeekConnLog {
     }
 
     /** A connections table without {@code first_time} (written before schema version 3). */
-    static final class NoFirstTime extends IOException {
+    public static final class NoFirstTime extends IOException {
         NoFirstTime() {
             super("connections has no first_time column");
         }

@@ -4,8 +4,11 @@ package io.ackscope.tcp;
  * Where the capture was taken, inferred per connection from the two handshake legs: SYN&rarr;SYN/ACK (capture
  * point to server and back) and SYN/ACK&rarr;ACK (capture point to client and back). The leg to the near host is
  * only that host's processing time, so it is small compared with the other.
+ *
+ * <p>One capture's point of view on one connection; the {@code connections} column {@code vantage} holds its name.
+ * Two captures of the same connections seen together are the {@code vantage} package's concern, not this one.
  */
-public enum Vantage {
+public enum CapturePoint {
     /** SYN/ACK&rarr;ACK is at most {@link #NEAR_SHARE} of the handshake: the capture is next to the client. */
     NEAR_CLIENT,
     /** SYN&rarr;SYN/ACK is at most {@link #NEAR_SHARE} of the handshake: the capture is next to the server. */
@@ -27,7 +30,7 @@ public enum Vantage {
      * @param legToClientNanos SYN/ACK&rarr;ACK, -1 if not seen
      * @param sameHost         both addresses are equal, or both are loopback addresses
      */
-    public static Vantage infer(long legToServerNanos, long legToClientNanos, boolean sameHost) {
+    public static CapturePoint infer(long legToServerNanos, long legToClientNanos, boolean sameHost) {
         if (sameHost) {
             return LOCAL;
         }
