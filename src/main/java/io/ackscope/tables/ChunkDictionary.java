@@ -1,6 +1,5 @@
 package io.ackscope.tables;
 
-import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.apache.parquet.io.api.Binary;
@@ -33,6 +32,8 @@ final class ChunkDictionary {
      */
     int used;
     private int[] seen = new int[64];
+    /** {@link #add}'s indices of the last page. */
+    private int[] ids = new int[64];
     private int stamp;
 
     /** @param binary strings (BINARY) rather than INT32 */
@@ -52,10 +53,13 @@ final class ChunkDictionary {
     /**
      * Indices of the page's {@code values} values ({@code refs}' strings, {@code encoded} as UTF-8, or
      * {@code longs}' ints), adding new ones to the dictionary; null when the dictionary would exceed
-     * {@link LeafChunk#MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #used} entries).
+     * {@link LeafChunk#MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #used} entries). The
+     * array is reused: valid until the next call.
      */
     int[] add(int values, Object[] refs, long[] longs, byte[][] encoded) {
-        int[] ids = new int[values];
+        if (ids.length < values) {
+            ids = new int[Math.max(values, ids.length * 2)];
+        }
         for (int i = 0; i < values; i++) {
             int id;
             if (encoded != null) {
@@ -114,7 +118,7 @@ final class ChunkDictionary {
     }
 
     /** The page's indices: bit width, then the hybrid; adds the page's values to {@code stats}. */
-    BytesInput indices(int[] ids, int n, Statistics<?> stats) throws IOException {
+    byte[] indices(int[] ids, int n, Statistics<?> stats) throws IOException {
         if (n > 0) {
             // min and max over the page's distinct values
             if (seen.length < size()) {
@@ -147,8 +151,11 @@ final class ChunkDictionary {
             for (int i = 0; i < n; i++) {
                 e.writeInt(ids[i]);
             }
-            return BytesInput.concat(BytesInput.from(new byte[]{(byte) bitWidth}),
-                    BytesInput.from(e.toBytes().toByteArray()));
+            byte[] rle = e.toBytes().toByteArray();
+            byte[] out = new byte[1 + rle.length];
+            out[0] = (byte) bitWidth;
+            System.arraycopy(rle, 0, out, 1, rle.length);
+            return out;
         }
     }
 
