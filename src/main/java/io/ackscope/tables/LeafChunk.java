@@ -35,6 +35,11 @@ import java.util.Map;
  * 20,000 rows and about 1 MB; PLAIN values, or PLAIN_DICTIONARY for strings and ints while the chunk's dictionary stays
  * under 1 MB (later pages fall back to PLAIN) and unless the first page is no smaller with it; levels in the RLE /
  * bit-packing hybrid; min, max and null count per page (for strings, over the page's own values).
+ *
+ * <p>Measured against parquet-mr's own column writers driven through a {@code WriteSupport} with the same settings
+ * ({@code bench/ParquetWriteBench.java}: 1,000,000 rtt_samples rows, CPU time of the writing thread, median of 5
+ * interleaved rounds, on a shared 2-core VM): 849 ms here against 1,801 ms for parquet-mr with C1 only, as
+ * {@code jobs/ackscope} runs analyze (725 against 1,037 ms with C2); the files are within 0.1 % of each other in size.
  */
 final class LeafChunk {
     /** parquet-mr's defaults: page size, page row count limit, dictionary page size. */
