@@ -7,6 +7,7 @@ import org.apache.parquet.io.api.Binary;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -51,25 +52,28 @@ final class ChunkDictionary {
     }
 
     /**
-     * Indices of the page's {@code values} values ({@code refs}' strings, {@code encoded} as UTF-8, or
-     * {@code longs}' ints), adding new ones to the dictionary; null when the dictionary would exceed
-     * {@link LeafChunk#MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #used} entries). The
-     * array is reused: valid until the next call.
+     * Indices of the page's {@code values} values ({@code refs}' strings or byte arrays, or {@code longs}' ints),
+     * adding new ones to the dictionary; null when the dictionary would exceed
+     * {@link LeafChunk#MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #used} entries). A string
+     * is looked up by itself and encoded as UTF-8 only when it is new. The array is reused: valid until the next
+     * call.
      */
-    int[] add(int values, Object[] refs, long[] longs, byte[][] encoded) {
+    int[] add(int values, Object[] refs, long[] longs) {
         if (ids.length < values) {
             ids = new int[Math.max(values, ids.length * 2)];
         }
         for (int i = 0; i < values; i++) {
             int id;
-            if (encoded != null) {
-                Object key = refs[i] instanceof String ? refs[i] : ByteBuffer.wrap(encoded[i]);
+            if (binary) {
+                Object v = refs[i];
+                Object key = v instanceof String ? v : ByteBuffer.wrap((byte[]) v);
                 Integer known = stringIds.get(key);
                 if (known == null) {
+                    byte[] utf8 = v instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) v;
                     known = strings.size();
                     stringIds.put(key, known);
-                    strings.add(encoded[i]);
-                    bytes += 4 + encoded[i].length;
+                    strings.add(utf8);
+                    bytes += 4 + utf8.length;
                 }
                 id = known;
             } else {

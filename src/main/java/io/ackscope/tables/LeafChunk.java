@@ -201,11 +201,15 @@ final class LeafChunk {
     private void finishPage() throws IOException {
         Statistics<?> stats = Statistics.createStats(type);
         stats.incrementNumNulls(entries - values);
-        byte[][] encoded = primitive == PrimitiveTypeName.BINARY ? encodeBinaries() : null;
+        boolean binary = primitive == PrimitiveTypeName.BINARY;
+        boolean dictionaryPage = dictionary != null && !fellBack;
+        // a dictionary-encoded page needs its strings' UTF-8 only for the first page's size test (the dictionary
+        // encodes the strings it does not know yet)
+        byte[][] encoded = binary && (!dictionaryPage || pages.isEmpty()) ? encodeBinaries() : null;
         byte[] indices = null;
         Encoding encoding = Encoding.PLAIN;
-        if (dictionary != null && !fellBack) {
-            int[] index = dictionary.add(values, refs, longs, encoded);
+        if (dictionaryPage) {
+            int[] index = dictionary.add(values, refs, longs);
             if (index == null || pages.isEmpty() && !dictionary.smallerThan(values, plainSize(encoded))) {
                 // the dictionary outgrew its page, or does not pay: PLAIN from here on (as parquet-mr falls back)
                 fellBack = true;
@@ -214,6 +218,9 @@ final class LeafChunk {
                 encoding = Encoding.PLAIN_DICTIONARY;
                 dictionary.used = dictionary.size();
             }
+        }
+        if (binary && indices == null && encoded == null) {
+            encoded = encodeBinaries();
         }
         byte[] repLevels = levels(rep, maxRep, entries);
         byte[] defLevels = levels(def, maxDef, entries);
