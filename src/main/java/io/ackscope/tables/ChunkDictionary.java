@@ -34,7 +34,7 @@ final class ChunkDictionary {
     int used;
     private int[] seen = new int[64];
     /** {@link #add}'s indices of the last page. */
-    private int[] ids = new int[64];
+    private int[] pageIds = new int[64];
     private int stamp;
 
     /** @param binary strings (BINARY) rather than INT32 */
@@ -59,8 +59,8 @@ final class ChunkDictionary {
      * call.
      */
     int[] add(int values, Object[] refs, long[] longs) {
-        if (ids.length < values) {
-            ids = new int[Math.max(values, ids.length * 2)];
+        if (pageIds.length < values) {
+            pageIds = new int[Math.max(values, pageIds.length * 2)];
         }
         for (int i = 0; i < values; i++) {
             int id;
@@ -86,9 +86,9 @@ final class ChunkDictionary {
             if (bytes > LeafChunk.MAX_DICTIONARY_BYTES) {
                 return null;
             }
-            ids[i] = id;
+            pageIds[i] = id;
         }
-        return ids;
+        return pageIds;
     }
 
     /** parquet-mr's test: indices plus dictionary smaller than the plain values of the first page. */
