@@ -1,6 +1,5 @@
 package io.ackscope.tables;
 
-import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.apache.parquet.io.api.Binary;
@@ -8,6 +7,7 @@ import org.apache.parquet.io.api.Binary;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -33,6 +33,8 @@ final class ChunkDictionary {
      */
     int used;
     private int[] seen = new int[64];
+    /** {@link #add}'s indices of the last page. */
+    private int[] pageIds = new int[64];
     private int stamp;
 
     /** @param binary strings (BINARY) rather than INT32 */
@@ -50,22 +52,28 @@ final class ChunkDictionary {
     }
 
     /**
-     * Indices of the page's {@code values} values ({@code refs}' strings, {@code encoded} as UTF-8, or
-     * {@code longs}' ints), adding new ones to the dictionary; null when the dictionary would exceed
-     * {@link LeafChunk#MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #used} entries).
+     * Indices of the page's {@code values} values ({@code refs}' strings or byte arrays, or {@code longs}' ints),
+     * adding new ones to the dictionary; null when the dictionary would exceed
+     * {@link LeafChunk#MAX_DICTIONARY_BYTES} (the earlier pages use only its first {@link #used} entries). A string
+     * is looked up by itself and encoded as UTF-8 only when it is new. The array is reused: valid until the next
+     * call.
      */
-    int[] add(int values, Object[] refs, long[] longs, byte[][] encoded) {
-        int[] ids = new int[values];
+    int[] add(int values, Object[] refs, long[] longs) {
+        if (pageIds.length < values) {
+            pageIds = new int[Math.max(values, pageIds.length * 2)];
+        }
         for (int i = 0; i < values; i++) {
             int id;
-            if (encoded != null) {
-                Object key = refs[i] instanceof String ? refs[i] : ByteBuffer.wrap(encoded[i]);
+            if (binary) {
+                Object v = refs[i];
+                Object key = v instanceof String ? v : ByteBuffer.wrap((byte[]) v);
                 Integer known = stringIds.get(key);
                 if (known == null) {
+                    byte[] utf8 = v instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) v;
                     known = strings.size();
                     stringIds.put(key, known);
-                    strings.add(encoded[i]);
-                    bytes += 4 + encoded[i].length;
+                    strings.add(utf8);
+                    bytes += 4 + utf8.length;
                 }
                 id = known;
             } else {
@@ -78,9 +86,9 @@ final class ChunkDictionary {
             if (bytes > LeafChunk.MAX_DICTIONARY_BYTES) {
                 return null;
             }
-            ids[i] = id;
+            pageIds[i] = id;
         }
-        return ids;
+        return pageIds;
     }
 
     /** parquet-mr's test: indices plus dictionary smaller than the plain values of the first page. */
@@ -114,7 +122,7 @@ final class ChunkDictionary {
     }
 
     /** The page's indices: bit width, then the hybrid; adds the page's values to {@code stats}. */
-    BytesInput indices(int[] ids, int n, Statistics<?> stats) throws IOException {
+    byte[] indices(int[] ids, int n, Statistics<?> stats) throws IOException {
         if (n > 0) {
             // min and max over the page's distinct values
             if (seen.length < size()) {
@@ -147,8 +155,11 @@ final class ChunkDictionary {
             for (int i = 0; i < n; i++) {
                 e.writeInt(ids[i]);
             }
-            return BytesInput.concat(BytesInput.from(new byte[]{(byte) bitWidth}),
-                    BytesInput.from(e.toBytes().toByteArray()));
+            byte[] rle = e.toBytes().toByteArray();
+            byte[] out = new byte[1 + rle.length];
+            out[0] = (byte) bitWidth;
+            System.arraycopy(rle, 0, out, 1, rle.length);
+            return out;
         }
     }
 
