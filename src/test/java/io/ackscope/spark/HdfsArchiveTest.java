@@ -72,7 +72,8 @@ class HdfsArchiveTest {
 
     /** Runs the {@code analyze} command as a user would; returns what it printed. */
     static String analyze(String in, String out) {
-        return SparkTests.analyzeCommand(in, "--out", out, "--master", "local[2]", "--partitions", "3",
+        // --verbose: the read-task line ("N files split") is the evidence that splits crossed HDFS blocks
+        return SparkTests.analyzeCommand(in, "--out", out, "--verbose", "--master", "local[2]", "--partitions", "3",
                 "--conf", "spark.sql.files.maxPartitionBytes=" + SPLIT, "--conf", "spark.sql.files.openCostInBytes=8k");
     }
 
