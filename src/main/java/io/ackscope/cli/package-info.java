@@ -17,8 +17,14 @@
  *       by it), {@code ResultWriter} (query results of {@code sql} as table, CSV or JSON Lines),
  *       {@code ConvRows} (the rows of {@code conv} held off the heap until printed in tshark's order),
  *       {@code CaptureSummary} and {@code InfoJson} (the tally of {@code info} and its JSON form).</li>
- *   <li>Signals: {@code TerminationSignals} and {@code StopOnSignal} (SIGINT/SIGTERM stop a long-running command
- *       cleanly).</li>
+ *   <li>What the readers of an output may do: {@code QueryGuard} (a {@code sql} query is read-only: Spark's own
+ *       parser decides, and statements that write, change the session or run code are refused),
+ *       {@code ResultTarget} (a result file of {@code sql}, {@code report} or {@code export} never lands inside an
+ *       output, a table or an input), {@code OutputSnapshot} (a result read while an analyze run committed to its
+ *       output is dropped, never kept).</li>
+ *   <li>Signals and resources: {@code TerminationSignals} and {@code StopOnSignal} (SIGINT/SIGTERM stop a
+ *       long-running command cleanly), {@code OutOfMemory} (a full heap is one line naming the heap and how to
+ *       raise it, exit 1).</li>
  *   <li>{@code AnalyzeWatch}: the {@code --watch} loop of {@code analyze}, part of that command.</li>
  * </ul>
  * Capture-derived formats that another reader could use live elsewhere: the frame fields and display filter in
