@@ -103,8 +103,8 @@ class SmallHeapTest {
         Path out = tmp.resolve("out");
         String[] r = ackscope(tmp, "analyze", "sample-pcaps/nginx-nodelay-off.pcap.gz", "--out", out.toString());
         assertEquals("0", r[0], r[1] + r[2]);
-        assertTrue(r[1].contains("  connections      21 rows"), r[1]);
-        assertTrue(r[1].contains("  stalls           1,320 rows"), r[1]);
+        assertTrue(r[1].contains("  connections       21 rows"), r[1]);
+        assertTrue(r[1].contains("  stalls            1,320 rows"), r[1]);
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         assertTrue(Files.exists(out.resolve("report.html")));
     }

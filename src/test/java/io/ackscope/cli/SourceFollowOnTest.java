@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The 16 cause labs, unrelated captures made hours apart, copied into one directory: analyzed as one source (the
+ * The 19 cause labs, unrelated captures made hours apart, copied into one directory: analyzed as one source (the
  * default rule, a directory), the summary says in one line that its files do not follow on from each other and
  * names the {@code --source-by file} that separates them; analyzed with it, there is no warning and each lab's
  * own source has its own verdict, the cause the lab made.
@@ -57,7 +57,7 @@ class SourceFollowOnTest {
             }
         }
         try (Stream<Path> s = Files.list(labs)) {
-            assertEquals(16, s.count(), "the 16 cause labs");
+            assertEquals(19, s.count(), "the 19 cause labs");
         }
     }
 
@@ -80,12 +80,12 @@ class SourceFollowOnTest {
         List<String> warnings = merged.lines().filter(l -> l.startsWith("warning: ")).toList();
         assertEquals(1, warnings.size(), merged);
         String w = warnings.get(0);
-        assertTrue(w.contains("the 16 files of source labs do not follow on from each other"), w);
-        assertTrue(w.contains("15 of 15 boundaries between its files are gaps"), w);
+        assertTrue(w.contains("the 19 files of source labs do not follow on from each other"), w);
+        assertTrue(w.contains("18 of 18 boundaries between its files are gaps"), w);
         assertTrue(w.endsWith("analyze them with --source-by file"), w);
         // the report's verdict carries the same warning
         String page = java.nio.file.Files.readString(tmp.resolve("merged").resolve("report.html"));
-        assertTrue(page.contains("Warning: the 16 files of source labs do not follow on from each other"),
+        assertTrue(page.contains("Warning: the 19 files of source labs do not follow on from each other"),
                 "the report warns");
         Matcher one = SOURCE_LINE.matcher(merged);
         assertTrue(one.find(), "the merged source's verdict: " + merged);
@@ -108,7 +108,7 @@ class SourceFollowOnTest {
                 checked.add(lab);
             }
         }
-        assertEquals(16, sources, separate);
+        assertEquals(19, sources, separate);
         String separatePage = java.nio.file.Files.readString(tmp.resolve("separate").resolve("report.html"));
         assertFalse(separatePage.contains("do not follow on"), "no warning once separated");
         assertTrue(separatePage.contains("<td>SERVER_PROCESSING at 10.218.0.2:8080, 100.0% of its response time"),

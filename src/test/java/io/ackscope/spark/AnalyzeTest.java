@@ -260,6 +260,11 @@ class AnalyzeTest {
                 values.computeIfAbsent(c.resp().address() + " " + c.resp().port() + " ttfb",
                         k -> new ArrayList<>()).add(e.ttfbNanos() / 1000);
             }
+            if (e.completeNanos() >= 0) {
+                ConnectionRecord c = byStream.get(Long.toString(e.connection().stream()));
+                values.computeIfAbsent(c.resp().address() + " " + c.resp().port() + " complete",
+                        k -> new ArrayList<>()).add(e.completeNanos() / 1000);
+            }
         }
         List<Row> rows = spark.read().parquet(out.resolve("latency_summary").toString()).collectAsList();
         int checked = 0;
