@@ -226,7 +226,9 @@ run() { # LABEL ROUND (ROUND 0: untimed warm-up)
   local label=$1 round=$2 out=/dev/null
   local cmd
   case "$label" in
-    ackscope) cmd=("$root/jobs/ackscope" analyze "$capture" --out "$work/out" --overwrite); out="$work/ackscope.out" ;;
+    # --verbose: analyze prints its phase and task-time lines only then (the baseline's older builds always do)
+    ackscope) cmd=("$root/jobs/ackscope" analyze "$capture" --out "$work/out" --overwrite --verbose)
+              out="$work/ackscope.out" ;;
     baseline) cmd=("$baseline/jobs/ackscope" analyze "$capture" --out "$work/out-baseline" --overwrite)
               out="$work/baseline.out" ;;
     tcptrace) cmd=(tcptrace -l -r "$capture") ;;
