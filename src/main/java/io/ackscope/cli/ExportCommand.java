@@ -177,9 +177,10 @@ final class ExportCommand extends TablesCommand {
             if (!OutputViews.tables(hadoop, outputs).containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
+            java.util.function.Predicate<java.nio.file.Path> read = OutputViews.listedLocal(hadoop, outputs);
             return emit(toStdout, w -> {
                 try {
-                    return ZeekConnLog.writeLocal(local, w, Instant.now(), logFormat);
+                    return ZeekConnLog.writeLocal(local, read, w, Instant.now(), logFormat);
                 } catch (ZeekConnLog.NoFirstTime e) {
                     throw noFirstTime();
                 }

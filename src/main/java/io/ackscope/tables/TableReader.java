@@ -88,6 +88,22 @@ public final class TableReader {
     }
 
     /**
+     * As {@link #scan(Path, TableSchema, List, List, BatchConsumer)}, over only the part files {@code read} accepts
+     * (an output's manifest, so that a file put into a table's directory by anything but a commit is not read);
+     * nothing when it accepts none.
+     */
+    public static void scan(Path dir, TableSchema table, java.util.function.Predicate<Path> read, List<Column> columns,
+                            List<Column> optional, BatchConsumer consumer) throws IOException {
+        List<Path> files = parts(dir.resolve(table.name())).stream().filter(read).toList();
+        if (files.isEmpty()) {
+            return;
+        }
+        try (Scan s = new Scan(table.name(), files, names(columns), names(optional), true)) {
+            s.forEach(consumer);
+        }
+    }
+
+    /**
      * Starts reading {@code columns} of {@code dir/table}: decoding runs on a thread of its own from now on, at most
      * {@link #AHEAD} row groups ahead of {@link Scan#forEach}, so a caller can open the scans of several tables
      * at once and consume them one after the other, each decoding while the ones before it are consumed (the

@@ -193,6 +193,11 @@ class ReadersHostileTest {
         Files.copy(part, part.resolveSibling("part-99999-stray.snappy.parquet"));
         assertEquals(List.of("n", Long.toString(CONNECTIONS)),
                 sqlCsv(copy, "SELECT count(*) AS n FROM connections").lines().toList());
+        // export reads local outputs without Spark: the manifest decides there too
+        Path log = dir.resolve("conn.log");
+        Run r = ackscope("export", copy.toString(), "--zeek-conn", log.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals(CONNECTIONS, Files.readAllLines(log).stream().filter(l -> !l.startsWith("#")).count());
     }
 
     @Test

@@ -112,6 +112,36 @@ public final class OutputViews {
     }
 
     /**
+     * Which local part files a reader of {@code outputs} may read: those their manifests list, and every part file of
+     * an output written before manifests (as {@link #register} reads them).
+     *
+     * @throws IOException naming the output that is not complete
+     */
+    public static java.util.function.Predicate<java.nio.file.Path> listedLocal(Configuration conf, List<String> outputs)
+            throws IOException {
+        Found found = find(conf, outputs);
+        java.util.Set<java.nio.file.Path> tables = new java.util.HashSet<>();
+        java.util.Set<java.nio.file.Path> files = new java.util.HashSet<>();
+        for (Map.Entry<String, List<String>> e : found.listed().entrySet()) {
+            tables.add(local(e.getKey()));
+            e.getValue().forEach(f -> files.add(local(f)));
+        }
+        return part -> {
+            java.nio.file.Path p = part.toAbsolutePath().normalize();
+            for (java.nio.file.Path t = p.getParent(); t != null; t = t.getParent()) {
+                if (tables.contains(t)) {
+                    return files.contains(p);
+                }
+            }
+            return true;
+        };
+    }
+
+    private static java.nio.file.Path local(String hadoopPath) {
+        return java.nio.file.Path.of(new Path(hadoopPath).toUri().getPath()).toAbsolutePath().normalize();
+    }
+
+    /**
      * Each table's name to its directories, and each table directory to the part files its output's manifest lists
      * (relative; absent for an output written before manifests, whose directories are read whole).
      */

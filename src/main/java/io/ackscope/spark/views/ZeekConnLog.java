@@ -97,12 +97,13 @@ public final class ZeekConnLog {
      * Writes the log of the {@code connections} tables of the local outputs {@code outputs} (checked complete by
      * the caller) as {@link #write} does from Spark's rows, in the same order (first instant, source, client
      * address and port; strings compared by their UTF-8 bytes, as Spark's sort does), read with
-     * {@link TableReader}: no Spark session, which took most of the command's time.
+     * {@link TableReader}: no Spark session, which took most of the command's time. Only the part files
+     * {@code read} accepts are read (those the outputs' manifests list).
      *
      * @throws IOException also when a table lacks a column (an output older than {@code first_time})
      */
-    public static long writeLocal(List<java.nio.file.Path> outputs, Writer out, Instant opened, Format format)
-            throws IOException {
+    public static long writeLocal(List<java.nio.file.Path> outputs, java.util.function.Predicate<java.nio.file.Path> read,
+                                  Writer out, Instant opened, Format format) throws IOException {
         List<Column> columns = List.of(Connections.FIRST_TIME, SOURCE, Connections.STREAM, Connections.UID,
                 Connections.CLIENT_IP, Connections.CLIENT_PORT, Connections.SERVER_IP, Connections.SERVER_PORT,
                 DURATION, Connections.CONN_STATE, Connections.HISTORY, Connections.CLIENT_PACKETS,
@@ -113,7 +114,7 @@ public final class ZeekConnLog {
         java.util.Set<String> http = new HashSet<>();
         for (java.nio.file.Path dir : outputs) {
             if (TableReader.exists(dir, EngineTables.CONNECTIONS)) {
-                TableReader.scan(dir, EngineTables.CONNECTIONS, columns.subList(1, columns.size()),
+                TableReader.scan(dir, EngineTables.CONNECTIONS, read, columns.subList(1, columns.size()),
                         optional, b -> {
                             if (!b.has(Connections.FIRST_TIME)) {
                                 throw new NoFirstTime();
@@ -122,8 +123,8 @@ public final class ZeekConnLog {
                         });
             }
             if (TableReader.exists(dir, EngineTables.EXCHANGES)) {
-                TableReader.scan(dir, EngineTables.EXCHANGES, List.of(X_SOURCE, EngineTables.Exchanges.STREAM,
-                        HTTP_METHOD, HTTP_STATUS), b -> {
+                TableReader.scan(dir, EngineTables.EXCHANGES, read, List.of(X_SOURCE, EngineTables.Exchanges.STREAM,
+                        HTTP_METHOD, HTTP_STATUS), List.of(), b -> {
                             String[] src = b.strings(X_SOURCE);
                             String[] method = b.strings(HTTP_METHOD);
                             TableReader.LongColumn status = b.longs(HTTP_STATUS);
