@@ -222,6 +222,28 @@ class WatchAnalyzeTest {
     }
 
     @Test
+    void aSettledFileThatChangesIsAnalysedAgainOnceQuiet() throws Exception {
+        Path work = tmp.resolve("changed");
+        Path watched = work.resolve("captures"), out = work.resolve("out");
+        arrive(pieces.get(0), watched.resolve("sensor1"));
+        Path second = arrive(pieces.get(1), watched.resolve("sensor1"));
+        Watch w = Watch.start(work.resolve("watch"), watched.toString(), "--out", out.toString());
+        w.awaitAnalysed(2);
+        w.awaitLine("(batch 0: 2 new files)", () -> { }); // the stream's own run, which the rewrite must follow
+        // the second file rewritten in place after it was taken (the stream never reports its path again): its
+        // frames are now the third piece's, and it is left quiet
+        Path rewritten = second.resolveSibling("." + second.getFileName());
+        Files.copy(pieces.get(2), rewritten);
+        Files.move(rewritten, second, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.setLastModifiedTime(second, FileTime.fromMillis(System.currentTimeMillis() - 5_000));
+        String line = w.awaitLine("(changed and quiet: ", () -> { }); // printed when that run has committed
+        assertTrue(line.contains(second.getFileName().toString()), line);
+        assertTrue(line.contains("analysed 2 files") && line.contains("; 2 files in the output, 0 waiting;"), line);
+        assertEquals(0, w.signal("INT"), Files.readString(w.stderr()));
+        assertSameRowsAsOneShot(watched, out, work);
+    }
+
+    @Test
     void watchKilledAndStartedAgainAddsNoRowTwice() throws Exception {
         Path work = tmp.resolve("killed");
         Path watched = work.resolve("captures"), out = work.resolve("out"), checkpoint = work.resolve("ck");

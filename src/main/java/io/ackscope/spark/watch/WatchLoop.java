@@ -3,7 +3,10 @@ package io.ackscope.spark.watch;
 import io.ackscope.spark.commit.OutputDirectory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -15,8 +18,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -34,6 +39,10 @@ import java.util.concurrent.TimeUnit;
  * checks their modification times every poll and asks for a run once one of them has been quiet for the settle
  * period, so the last file of a capture that stopped is taken without a newer file arriving. One run at start
  * takes what arrived or settled while no watch ran (files already in the checkpoint's log raise no batch again).
+ * The stream reports a path only once, so the loop also compares, every poll, the inputs' lengths and modification
+ * times with those the last run started from: a file that changed after it was taken (appended to, rewritten)
+ * asks for a run once it has been quiet for the settle period, and that run finds it changed and analyses again what
+ * it must ({@link #changed}).
  *
  * <p><b>One thread.</b> Every run happens on the thread that called {@link #watch}; the stream's thread only lists
  * the inputs, queues its batch and waits for the run (the batch's files are counted on the run's thread too), so
@@ -119,7 +128,7 @@ public final class WatchLoop {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         long deadline = s.stopAfter() == null ? Long.MAX_VALUE : System.nanoTime() + s.stopAfter().toNanos();
         Duration poll = pollInterval(s.settle());
-        State state = new State(run, progress);
+        State state = new State(run, progress, s.inputs(), conf);
         try (AutoCloseable lock = WatchedInputs.lock(s.checkpoint(), conf)) {
             state.run("start");
             StreamingQuery query = null;
@@ -142,6 +151,11 @@ public final class WatchLoop {
                         runFor(state, r);
                     } else if (state.retry || settled(state.waiting, s.settle(), conf)) {
                         state.run("quiet: " + (state.retry ? "retry" : "waiting files settled"));
+                    } else {
+                        String changed = changed(state.listed, s.inputs(), s.settle(), conf);
+                        if (changed != null) {
+                            state.run("changed and quiet: " + changed);
+                        }
                     }
                 }
             } finally {
@@ -196,7 +210,49 @@ public final class WatchLoop {
         return false;
     }
 
-    /** The runs so far, and what the last one left waiting. */
+    /**
+     * Every file below {@code inputs} with its length and modification time: what a run about to start will see.
+     * The stream reports a path once; this listing is how a file that changes after it was analysed is noticed.
+     */
+    static Map<String, List<Long>> listing(List<String> inputs, Configuration conf) throws IOException {
+        Map<String, List<Long>> files = new HashMap<>();
+        for (String in : inputs) {
+            Path p = new Path(in);
+            FileSystem fs = p.getFileSystem(conf);
+            try {
+                RemoteIterator<LocatedFileStatus> it = fs.listFiles(p, true);
+                while (it.hasNext()) {
+                    LocatedFileStatus st = it.next();
+                    files.put(st.getPath().toString(), List.of(st.getLen(), st.getModificationTime()));
+                }
+            } catch (FileNotFoundException e) {
+                // an input gone: the run says so
+            }
+        }
+        return files;
+    }
+
+    /**
+     * A file of {@code before} (the listing the last run started from) whose length or modification time is no
+     * longer what it was and that has been quiet for {@code settle} since, or null: the next incremental run finds
+     * it changed (its fingerprint) and analyses again what it must.
+     */
+    static String changed(Map<String, List<Long>> before, List<String> inputs, Duration settle, Configuration conf)
+            throws IOException {
+        if (before.isEmpty()) {
+            return null;
+        }
+        long now = System.currentTimeMillis();
+        for (Map.Entry<String, List<Long>> e : listing(inputs, conf).entrySet()) {
+            List<Long> was = before.get(e.getKey());
+            if (was != null && !was.equals(e.getValue()) && now - e.getValue().get(1) >= settle.toMillis()) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    /** The runs so far, what the last one left waiting, and the listing it started from. */
     private static final class State {
         private final Run run;
         private final PrintStream progress;
@@ -204,10 +260,15 @@ public final class WatchLoop {
         private int took;
         private boolean retry;
         private List<String> waiting = List.of();
+        private Map<String, List<Long>> listed = Map.of();
+        private final List<String> inputs;
+        private final Configuration conf;
 
-        State(Run run, PrintStream progress) {
+        State(Run run, PrintStream progress, List<String> inputs, Configuration conf) {
             this.run = run;
             this.progress = progress;
+            this.inputs = inputs;
+            this.conf = conf;
         }
 
         /** One run; a run refused because another process holds the output is retried at the next poll. */
@@ -215,6 +276,7 @@ public final class WatchLoop {
             runs++;
             long started = System.nanoTime();
             Outcome o;
+            Map<String, List<Long>> seen = listing(inputs, conf);
             try {
                 o = run.run();
             } catch (OutputDirectory.Refused e) {
@@ -227,6 +289,7 @@ public final class WatchLoop {
                 return;
             }
             retry = false;
+            listed = seen;
             waiting = new ArrayList<>(o.waiting());
             if (o.tookNew()) {
                 took++;
