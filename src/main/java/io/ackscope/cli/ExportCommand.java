@@ -174,10 +174,11 @@ final class ExportCommand extends TablesCommand {
             org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
             io.ackscope.spark.commit.NioLocalFileSystem.use(hadoop);
             OutputSnapshot snapshot = OutputSnapshot.take(hadoop, outputs);
-            if (!OutputViews.tables(hadoop, outputs).containsKey("connections")) {
+            OutputViews.Local views = OutputViews.local(hadoop, outputs);
+            if (!views.tables().containsKey("connections")) {
                 throw new ParameterException("no connections table in " + String.join(", ", outputs));
             }
-            java.util.function.Predicate<java.nio.file.Path> read = OutputViews.listedLocal(hadoop, outputs);
+            java.util.function.Predicate<java.nio.file.Path> read = views.listed();
             return emit(toStdout, w -> {
                 try {
                     return ZeekConnLog.writeLocal(local, read, w, Instant.now(), logFormat);

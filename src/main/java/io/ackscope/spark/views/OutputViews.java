@@ -103,22 +103,22 @@ public final class OutputViews {
     }
 
     /**
-     * Checks each output as {@link #register} does, without Spark; returns each table's name to its directories.
+     * The outputs checked as {@link #register} checks them, without Spark, for a reader of local files: each table's
+     * name to its directories, and which part files it may read: those the manifests list, and every part file of
+     * an output written before manifests (as {@link #register} reads them).
      *
-     * @throws IOException naming the output that is not complete
+     * @param tables each table's name to its directories
+     * @param listed whether a local part file may be read
      */
-    public static Map<String, List<String>> tables(Configuration conf, List<String> outputs) throws IOException {
-        return find(conf, outputs).tables();
+    public record Local(Map<String, List<String>> tables, java.util.function.Predicate<java.nio.file.Path> listed) {
     }
 
     /**
-     * Which local part files a reader of {@code outputs} may read: those their manifests list, and every part file of
-     * an output written before manifests (as {@link #register} reads them).
+     * {@link Local} of {@code outputs}; their markers are read once.
      *
      * @throws IOException naming the output that is not complete
      */
-    public static java.util.function.Predicate<java.nio.file.Path> listedLocal(Configuration conf, List<String> outputs)
-            throws IOException {
+    public static Local local(Configuration conf, List<String> outputs) throws IOException {
         Found found = find(conf, outputs);
         java.util.Set<java.nio.file.Path> tables = new java.util.HashSet<>();
         java.util.Set<java.nio.file.Path> files = new java.util.HashSet<>();
@@ -126,7 +126,7 @@ public final class OutputViews {
             tables.add(local(e.getKey()));
             e.getValue().forEach(f -> files.add(local(f)));
         }
-        return part -> {
+        return new Local(found.tables(), part -> {
             java.nio.file.Path p = part.toAbsolutePath().normalize();
             for (java.nio.file.Path t = p.getParent(); t != null; t = t.getParent()) {
                 if (tables.contains(t)) {
@@ -134,7 +134,7 @@ public final class OutputViews {
                 }
             }
             return true;
-        };
+        });
     }
 
     private static java.nio.file.Path local(String hadoopPath) {
