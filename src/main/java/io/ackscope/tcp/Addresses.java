@@ -43,9 +43,27 @@ public final class Addresses {
      * {@code packets} row, which knows the version, says {@code ::ffff:a.b.c.d}); no capture in the corpus has one.
      */
     public static String format(long hi, long lo) {
+        long z = (hi * 0x9E3779B97F4A7C15L) ^ (lo * 0xC2B2AE3D27D4EB4FL);
+        int slot = (int) (z ^ (z >>> 32)) & (TEXTS.length - 1);
+        Text t = TEXTS[slot];
+        if (t != null && t.hi == hi && t.lo == lo) {
+            return t.text;
+        }
         byte[] text = new byte[MAX_TEXT];
         int n = write(isIpv4(hi, lo) ? 4 : 6, hi, lo, text, 0);
-        return new String(text, 0, n, StandardCharsets.US_ASCII);
+        String s = new String(text, 0, n, StandardCharsets.US_ASCII);
+        TEXTS[slot] = new Text(hi, lo, s);
+        return s;
+    }
+
+    /**
+     * The texts {@link #format} made last, direct-mapped by address: a capture's connections mostly share a few
+     * hosts, so each connection side's text is one lookup, and equal addresses share one String (whose hash is
+     * then computed once). Entries are immutable, so threads racing on a slot see a whole entry or another one.
+     */
+    private static final Text[] TEXTS = new Text[4096];
+
+    private record Text(long hi, long lo, String text) {
     }
 
     /**

@@ -15,6 +15,8 @@ import java.util.Arrays;
 public final class ValueCounts implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final long EMPTY = Long.MIN_VALUE;
+    /** Slots of a new hash table (a power of two). */
+    private static final int INITIAL_SLOTS = 4;
 
     private long[] values = new long[0];
     private long[] counts = new long[0];
@@ -39,8 +41,9 @@ public final class ValueCounts implements Serializable {
             return;
         }
         if (keys == null) {
-            keys = new long[16];
-            tableCounts = new long[16];
+            // most multisets are one connection's values of one metric, a few values: start small
+            keys = new long[INITIAL_SLOTS];
+            tableCounts = new long[INITIAL_SLOTS];
             Arrays.fill(keys, EMPTY);
         }
         int h = slot(keys, v);

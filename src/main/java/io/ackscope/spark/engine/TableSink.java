@@ -67,11 +67,15 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     /** The current source's segments for the two-source matching, when there is a plan. */
     private PartitionPoints.Point points;
     private final VantageAggregate vantage = new VantageAggregate();
-    /** Values of open connections, until their record says which server endpoint they belong to. */
-    private final Map<ConnectionId, ValueCounts[]> openValues = new HashMap<>();
-    /** The last connection {@link #value} was called for, and its values (records come in runs). */
-    private ConnectionId lastValuesId;
-    private ValueCounts[] lastValues;
+    /**
+     * What the sink keeps of each open connection until its record: its stream number, source, uid and partition
+     * directory, each worked out once, and its latency values until the record says which server endpoint they
+     * belong to. One lookup per event (and none while events of one connection come in a run).
+     */
+    private final Map<ConnectionId, Open> open = new HashMap<>();
+    /** The connection {@link #open(ConnectionId)} was last called for, and what is kept of it. */
+    private ConnectionId lastId;
+    private Open last;
     private final LatencyAggregate finalLatency = new LatencyAggregate();
     private final FindingsAggregate finalFindings = new FindingsAggregate();
     /** The aggregates of provisional rows ({@link #provisional}). */
@@ -80,16 +84,10 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     /** Where rows go now: the final aggregates, or from a carrying run's hold on, the provisional ones. */
     private LatencyAggregate latency = finalLatency;
     private FindingsAggregate findings = finalFindings;
-    private ConnectionId lastId;
-    private long lastStream;
-    private String lastSource;
-    private String lastUid;
-    /** The partition directory of the last connection, and the source and UTC day it was made for. */
+    /** The partition directory last made, and the source and UTC day it was made for. */
     private String lastDir;
     private String lastDirSource;
     private long lastDay;
-    /** Uids of open connections, each computed once (a SHA-256), until the connection's record. */
-    private final Map<ConnectionId, String> uids = new HashMap<>();
     private IOException failure;
     /**
      * The rows written now are provisional: the next run of a carrying run retires and replaces them (true from
@@ -151,45 +149,51 @@ final class TableSink implements AnalysisSink, AutoCloseable {
                 openFindings);
     }
 
-    private long stream(ConnectionId id) {
+    /** What is kept of open connection {@code id}: a new entry for a connection not seen yet. */
+    private Open open(ConnectionId id) {
         if (id == lastId) {
-            return lastStream;
+            return last;
+        }
+        Open o = open.get(id);
+        if (o == null) {
+            o = new Open();
+            open.put(id, o);
+        }
+        lastId = id;
+        last = o;
+        return o;
+    }
+
+    /** {@code id}'s entry with its stream number, source, uid and partition directory worked out. */
+    private Open named(ConnectionId id) {
+        Open o = open(id);
+        if (o.source != null) {
+            return o;
         }
         if (EngineCarry.isCarried(id)) {
-            lastStream = id.stream();   // numbered by an earlier run, in the source running now
-            lastSource = numbering.sourceName(current);
+            o.stream = id.stream();   // numbered by an earlier run, in the source running now
+            o.source = numbering.sourceName(current);
         } else {
             int r = Arrays.binarySearch(ranks, EngineTask.key(id));
             if (r < 0) {
                 throw new IllegalStateException("connection " + id + " was not seen in pass 1");
             }
-            lastStream = numbering.stream(r, id.firstFileIndex());
-            lastSource = numbering.sourceName(numbering.source(id.firstFileIndex()));
+            o.stream = numbering.stream(r, id.firstFileIndex());
+            o.source = numbering.sourceName(numbering.source(id.firstFileIndex()));
         }
-        lastId = id;
-        lastUid = uids.computeIfAbsent(id, k -> k.uid(lastSource));
+        o.uid = id.uid(o.source);
         long day = Math.floorDiv(id.firstNanos(), DAY_NANOS);
-        if (lastDir == null || day != lastDay || !lastSource.equals(lastDirSource)) {
-            lastDir = HivePath.sourceDateDir(lastSource, id.firstNanos());
+        if (lastDir == null || day != lastDay || !o.source.equals(lastDirSource)) {
+            lastDir = HivePath.sourceDateDir(o.source, id.firstNanos());
             lastDay = day;
-            lastDirSource = lastSource;
+            lastDirSource = o.source;
         }
-        return lastStream;
+        o.dir = lastDir;
+        return o;
     }
 
-    /** The uid of the connection {@link #stream} was last called for. */
-    private String uid() {
-        return lastUid;
-    }
-
-    /** The source of the connection {@link #stream} was last called for. */
-    private String source() {
-        return lastSource;
-    }
-
-    /** The partition directory of the connection {@link #stream} was last called for. */
-    private String dir() {
-        return lastDir;
+    private long stream(ConnectionId id) {
+        return named(id).stream;
     }
 
     private void write(TaskOutput o) {
@@ -235,11 +239,11 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     }
 
     private void value(ConnectionId id, int metric, long nanos) {
-        if (id != lastValuesId) {
-            lastValues = openValues.computeIfAbsent(id, k -> new ValueCounts[LatencyAggregate.METRICS]);
-            lastValuesId = id;
+        Open o = open(id);
+        if (o.values == null) {
+            o.values = new ValueCounts[LatencyAggregate.METRICS];
         }
-        ValueCounts[] v = lastValues;
+        ValueCounts[] v = o.values;
         if (v[metric] == null) {
             v[metric] = new ValueCounts();
         }
@@ -251,31 +255,35 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         if (s.kind() == RttSample.Kind.DATA_ACK) {
             value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
         }
-        EngineRows.rttSample(rttSamples.row, s, stream(s.connection()), source(), uid());
-        write(rttSamples, dir());
+        Open o = named(s.connection());
+        EngineRows.rttSample(rttSamples.row, s, o.stream, o.source, o.uid);
+        write(rttSamples, o.dir);
     }
 
     @Override
     public void onAckDelay(AckDelay a) {
         value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
-        EngineRows.ackDelay(ackDelays.row, a, stream(a.connection()), source(), uid());
-        write(ackDelays, dir());
+        Open o = named(a.connection());
+        EngineRows.ackDelay(ackDelays.row, a, o.stream, o.source, o.uid);
+        write(ackDelays, o.dir);
     }
 
     @Override
     public void onStall(Stall s) {
         findings.stall(s);
-        EngineRows.stall(stalls.row, s, stream(s.connection()), source(), uid());
+        Open o = named(s.connection());
+        EngineRows.stall(stalls.row, s, o.stream, o.source, o.uid);
         if (plan != null) {
             plan.stallRow(stalls.row, numbering.source(s.connection().firstFileIndex()), s.ackFrame());
         }
-        write(stalls, dir());
+        write(stalls, o.dir);
     }
 
     @Override
     public void onLatencyEvent(LatencyEvent e) {
-        EngineRows.latencyEvent(latencyEvents.row, e, stream(e.connection()), source(), uid());
-        write(latencyEvents, dir());
+        Open o = named(e.connection());
+        EngineRows.latencyEvent(latencyEvents.row, e, o.stream, o.source, o.uid);
+        write(latencyEvents, o.dir);
     }
 
     @Override
@@ -297,11 +305,12 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         if (e.completeNanos() >= 0) {
             value(e.connection(), LatencyAggregate.COMPLETE, e.completeNanos());
         }
-        EngineRows.exchange(exchanges.row, e, stream(e.connection()), source(), uid());
+        Open o = named(e.connection());
+        EngineRows.exchange(exchanges.row, e, o.stream, o.source, o.uid);
         if (plan != null) {
             plan.exchangeRow(exchanges.row, EngineTask.key(e.connection()), e.index());
         }
-        write(exchanges, dir());
+        write(exchanges, o.dir);
     }
 
     /** The hooks of a carrying run's pass 2 over {@link #carry}. */
@@ -320,7 +329,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
                 for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.Kind.VALUES, partition, name)) {
                     try {
                         OpenValues.Open o = OpenValues.read(t.state());
-                        openValues.put(o.id(), o.values());
+                        open(o.id()).values = o.values();
                         if (o.findings() != null) {
                             finalFindings.resume(o.id(), o.findings());
                         }
@@ -334,7 +343,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
             public void ending(int source, TcpEngine engine) throws IOException {
                 List<io.ackscope.tcp.HeldTuple> held = hold(source, engine);
                 carry.held(EngineCarry.Kind.VALUES, partition, numbering.sourceName(source),
-                        OpenValues.of(held, openValues, finalFindings, ids()));
+                        OpenValues.of(held, openValues(), finalFindings, ids()));
                 provisional = true;           // what the finish gives, and the attempts still pending
                 openFindings.resumeAll(finalFindings);    // what the open connections noted so far
                 latency = openLatency;
@@ -381,25 +390,46 @@ final class TableSink implements AnalysisSink, AutoCloseable {
             pending.put(c.id(), c);     // final once settled; provisional if still held at the end
             return;
         }
-        long stream = stream(c.id());
+        Open o = named(c.id());
+        open.remove(c.id());
+        if (c.id() == lastId) {
+            lastId = null;
+            last = null;
+        }
         int source = carried ? current : numbering.source(c.id().firstFileIndex());
-        latency.connection(c, openValues.remove(c.id()), source());
-        FindingsAggregate.Open causes = findings.connection(c, source());
-        String dir = dir();
+        latency.connection(c, o.values, o.source);
+        FindingsAggregate.Open causes = findings.connection(c, o.source);
+        String dir = o.dir;
         if (causes != null) {
-            EngineRows.connectionCauses(connectionCauses.row, causes, c.id(), stream, source(), uid(),
+            EngineRows.connectionCauses(connectionCauses.row, causes, c.id(), o.stream, o.source, o.uid,
                     () -> write(connectionCauses, dir));
         }
-        uids.remove(c.id());
-        if (c.id() == lastValuesId) {
-            lastValuesId = null;
-            lastValues = null;
-        }
-        EngineRows.connection(connections.row, c, stream, carried ? EngineCarry.fileInSource(c.id())
-                        : numbering.fileInSource(c.id().firstFileIndex()), source(),
+        EngineRows.connection(connections.row, c, o.stream, carried ? EngineCarry.fileInSource(c.id())
+                        : numbering.fileInSource(c.id().firstFileIndex()), o.source,
                 FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
                 plan == null ? null : plan.peer(key));
         write(connections, dir);
+    }
+
+    /** The latency values of the open connections that have some, by connection. */
+    private Map<ConnectionId, ValueCounts[]> openValues() {
+        Map<ConnectionId, ValueCounts[]> values = new HashMap<>();
+        open.forEach((id, o) -> {
+            if (o.values != null) {
+                values.put(id, o.values);
+            }
+        });
+        return values;
+    }
+
+    /** What {@link #open} keeps of one connection; the names are null until {@link #named} works them out. */
+    private static final class Open {
+        long stream;
+        String source;
+        String uid;
+        String dir;
+        /** Per {@link LatencyAggregate} metric, the connection's values; null before its first value. */
+        ValueCounts[] values;
     }
 
     private List<TaskOutput.Written> written() {
