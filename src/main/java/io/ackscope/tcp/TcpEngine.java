@@ -1,7 +1,6 @@
 package io.ackscope.tcp;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -32,7 +31,7 @@ public final class TcpEngine {
     private final AnalysisSink sink;
     private final boolean boundariesOnly;
     private final StreamCounter streams = new StreamCounter();
-    private final Map<TupleKey, Entry> table = new HashMap<>();
+    private final TupleTable<Entry> table = new TupleTable<>();
     private final PriorityQueue<Due> queue = new PriorityQueue<>((x, y) -> Long.compare(x.at, y.at));
     private final TupleKey probe = new TupleKey();
     private final FrameAnalysis fa = new FrameAnalysis();
@@ -168,7 +167,7 @@ public final class TcpEngine {
 
     /** Emits every connection still open, in stream order. */
     public void finish() {
-        List<Entry> rest = new ArrayList<>(table.values());
+        List<Entry> rest = table.values();
         table.clear();
         queue.clear();
         rest.sort((x, y) -> Long.compare(x.firstStream, y.firstStream));
@@ -191,7 +190,7 @@ public final class TcpEngine {
      * times); tuples of several engines resumed in one take the latest clock.
      */
     public List<HeldTuple> hold(UnaryOperator<ConnectionId> ids) {
-        List<Entry> open = new ArrayList<>(table.values());
+        List<Entry> open = table.values();
         open.sort((x, y) -> Long.compare(x.firstStream, y.firstStream));
         TrackerState.Clock clock = new TrackerState.Clock(maxTs, lastSweep, jumpPending);
         Map<ConnectionId, ConnectionId> once = new java.util.IdentityHashMap<>();
