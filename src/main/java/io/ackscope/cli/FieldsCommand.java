@@ -2,6 +2,7 @@ package io.ackscope.cli;
 
 import io.ackscope.fields.DisplayFilter;
 import io.ackscope.fields.FrameFields;
+import io.ackscope.fields.HttpConversations;
 import io.ackscope.fields.TsvOutput;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
@@ -204,7 +205,8 @@ public final class FieldsCommand extends Command {
 
     private int print(FrameFields.Field[] selected, FrameFields.Pass pass) throws IOException, CommandFailure {
         boolean decode = pass != FrameFields.Pass.READ;
-        boolean analyse = pass == FrameFields.Pass.TCP_ANALYSIS;
+        boolean analyse = pass.compareTo(FrameFields.Pass.TCP_ANALYSIS) >= 0;
+        boolean http = pass == FrameFields.Pass.HTTP;
         TsvOutput o = new TsvOutput(out, OUTPUT_BUFFER);
         o.format(separator, quote);
         if (header) {
@@ -219,6 +221,7 @@ public final class FieldsCommand extends Command {
         FrameFields.Frame frame = new FrameFields.Frame();
         frame.zone = zone;
         frame.decoder = new PacketDecoder();
+        frame.http = http ? new HttpConversations() : null;
         Segment segment = new Segment();
         // one pass in frame order, as tshark without -2; the sink sees the frame's analysis before its row is written
         TcpEngine engine = new TcpEngine(new AnalysisSink() {
@@ -260,6 +263,10 @@ public final class FieldsCommand extends Command {
                     if (analyse && segment.fill(frame.decoder, r.data(), 0, r.frameNumber(), r.timestampNanos(),
                             r.originalLength())) {
                         engine.accept(segment);
+                    }
+                    if (http) {
+                        frame.http.frame(frame.decoder, frame.analysis, r.data(), r.frameNumber(),
+                                r.timestampNanos());
                     }
                     if (filter != null && !filter.test(frame)) {
                         frame.advance(false);

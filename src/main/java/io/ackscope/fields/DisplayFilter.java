@@ -60,7 +60,7 @@ public final class DisplayFilter {
             "udp.port", List.of("udp.srcport", "udp.dstport"));
     /** Protocol names and the field whose presence shows the header. */
     private static final Map<String, String> PROTOCOLS = Map.of(
-            "ip", "ip.src", "ipv6", "ipv6.src", "tcp", "tcp.srcport", "udp", "udp.srcport");
+            "ip", "ip.src", "ipv6", "ipv6.src", "tcp", "tcp.srcport", "udp", "udp.srcport", "http", "http");
     private static final List<String> FLAG_BITS = List.of("fin", "syn", "reset", "push", "ack", "urg", "ece", "cwr");
     private static final List<String> OPERATORS = List.of("==", "!=", ">=", "<=", ">", "<");
 

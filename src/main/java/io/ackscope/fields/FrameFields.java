@@ -38,7 +38,9 @@ public final class FrameFields {
         /** The packet decoder. */
         DECODE,
         /** The TCP analysis engine (one pass, in frame order, as tshark without -2). */
-        TCP_ANALYSIS
+        TCP_ANALYSIS,
+        /** The TCP analysis and the HTTP messages reassembled from it ({@link HttpConversations}). */
+        HTTP
     }
 
     /** Writes one cell for the current frame; writes nothing for an empty cell. Must not allocate. */
@@ -57,6 +59,8 @@ public final class FrameFields {
         public PacketDecoder decoder;
         /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS pass only). */
         public FrameAnalysis analysis;
+        /** The HTTP messages, their fields set for this frame (HTTP pass only). */
+        public HttpConversations http;
         /** The zone {@code frame.time} is shown in (tshark: the local zone). */
         public ZoneId zone = ZoneId.systemDefault();
         /**
@@ -319,6 +323,7 @@ public final class FrameFields {
                 o.decimal(1);
             }
         });
+        HttpFields.register();
     }
 
     /** What a field of the engine's analysis writes; called only for frames the engine analysed. */
@@ -389,7 +394,7 @@ public final class FrameFields {
         o.ascii(f.clockZone);
     }
 
-    private static void add(String name, String description, Pass pass, CellWriter writer) {
+    static void add(String name, String description, Pass pass, CellWriter writer) {
         FIELDS.put(name, new Field(name, description, pass, writer));
     }
 

@@ -1,0 +1,230 @@
+package io.ackscope.fields;
+
+import io.ackscope.decode.PacketDecoder;
+import io.ackscope.tcp.FrameAnalysis;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The {@code http.*} fields of each frame, as tshark 4.0 shows them in one pass with its defaults: a message's
+ * fields appear on the frame that completes it ({@link HttpDirection}), the first message's when a frame completes
+ * several ({@code -E occurrence=f}); a response is matched, as tshark 4.0 matches it, to the latest unanswered request of its TCP stream.
+ *
+ * <p>Which connections are HTTP: those with a port of tshark's HTTP port table ({@link #PORTS}), and, as tshark's
+ * heuristic dissector claims them, others from the first segment that starts an HTTP message. Bytes that start no
+ * message on a connection that has had one make the frame HTTP with no fields (tshark's "Continuation"). A segment
+ * whose bytes were all seen before is a retransmission and is not read again; after a gap in the sequence numbers
+ * the message being reassembled is dropped, and a segment cut short by the snapshot length is not read.
+ *
+ * <p>Per connection it keeps two {@link HttpDirection}s and at most {@link #MAX_UNANSWERED} unanswered requests;
+ * it allocates once per connection and per message, never per frame.
+ */
+public final class HttpConversations {
+    /** TCP ports tshark 4.0 gives its HTTP dissector ({@code tshark -G decodes}). */
+    static final int[] PORTS = {80, 631, 1900, 2710, 2869, 3128, 3132, 3689, 5985, 8080, 8088, 11371};
+    /**
+     * The heuristic claims only connections whose ports are both at least this: tshark tries its heuristic
+     * dissectors after the port table, which gives most ports below it to other dissectors (22 to SSH ...).
+     */
+    static final int HEURISTIC_PORTS = 1024;
+    /** Unanswered requests kept per connection; an older one is forgotten when a newer one would exceed it. */
+    static final int MAX_UNANSWERED = 256;
+
+    private static final byte[] HTTP_SCHEME = {'h', 't', 't', 'p', ':', '/', '/'};
+
+    /** A request waiting for its response. */
+    private record Request(long frame, long nanos, boolean head, byte[] uriForResponse) {
+    }
+
+    /** One TCP stream's state. */
+    private static final class Conversation implements HttpDirection.Sink {
+        final HttpDirection[] directions = {new HttpDirection(), new HttpDirection()};
+        final ArrayDeque<Request> unanswered = new ArrayDeque<>();
+        boolean http;
+        /** Whether the heuristic may claim the connection: no port of it is one tshark gives another dissector. */
+        boolean heuristic;
+        boolean seenMessage;
+        /** The tracker whose current frame the sink calls report to. */
+        HttpConversations owner;
+
+        @Override
+        public void complete(HttpHead h) {
+            seenMessage = true;
+            owner.message(this, h);
+        }
+
+        @Override
+        public void continuation() {
+            if (seenMessage) {
+                owner.shown = true;
+            }
+        }
+
+        @Override
+        public boolean answersHead() {
+            Request r = unanswered.peekLast();
+            return r != null && r.head();
+        }
+    }
+
+    private final Map<Long, Conversation> conversations = new HashMap<>();
+
+    // the current frame's fields
+    private long frameNumber;
+    private long frameNanos;
+    private boolean shown;
+    private HttpHead head;
+    private long requestIn;
+    private long timeNanos;
+    private byte[] responseForUri;
+
+    /** Reads the current frame: its decoding and the engine's analysis of it (null when it has none). */
+    public void frame(PacketDecoder d, FrameAnalysis a, byte[] data, long number, long nanos) {
+        shown = false;
+        head = null;
+        requestIn = -1;
+        responseForUri = null;
+        frameNumber = number;
+        frameNanos = nanos;
+        if (a == null || !d.hasTcp()) {
+            return;
+        }
+        Conversation c = conversations.get(a.stream);
+        if (c == null) {
+            c = new Conversation();
+            c.owner = this;
+            c.http = httpPort(d.srcPort()) || httpPort(d.dstPort());
+            c.heuristic = !c.http && Math.min(d.srcPort(), d.dstPort()) >= HEURISTIC_PORTS;
+            conversations.put(a.stream, c);
+        }
+        int flags = d.tcpFlags();
+        HttpDirection dir = c.directions[a.fromOriginator ? 0 : 1];
+        int payload = d.payloadLength();
+        int off = d.payloadOffset();
+        int captured = d.capturedPayloadLength();
+        if (payload > 0 && captured < payload) {
+            // cut short by the snapshot length: tshark does not reassemble it, and shows a head it starts with
+            if (c.http && !dir.pending() && HttpHead.startKind(data, off, off + captured) != HttpHead.Kind.NONE) {
+                c.seenMessage = true;
+                message(c, HttpHead.parse(java.util.Arrays.copyOfRange(data, off, off + captured), captured));
+            }
+            dir.next = Math.max(dir.next, a.relativeSeq + payload);
+        } else if (payload > 0) {
+            if (!c.http && c.heuristic && HttpHead.startKind(data, off, off + payload) != HttpHead.Kind.NONE) {
+                c.http = true; // the heuristic: the connection is HTTP from here on
+            }
+            if (c.http) {
+                long seq = a.relativeSeq + ((flags & 0x02) != 0 ? 1 : 0);
+                long end = seq + payload;
+                if (dir.next < 0 || end > dir.next) {
+                    int skip = 0;
+                    if (dir.next >= 0 && seq < dir.next) {
+                        skip = (int) (dir.next - seq); // the bytes seen before are not read again
+                    } else if (dir.next >= 0 && seq > dir.next) {
+                        dir.gap(seq - dir.next);
+                    }
+                    dir.next = end;
+                    dir.feed(data, off + skip, off + payload, c);
+                }
+            }
+        }
+        if ((flags & 0x01) != 0 && c.http) {
+            dir.fin(c);
+        }
+    }
+
+    private void message(Conversation c, HttpHead h) {
+        shown = true;
+        if (h.kind == HttpHead.Kind.RESPONSE) {
+            Request r = c.unanswered.pollLast();
+            if (head == null) {
+                head = h;
+                if (r != null) {
+                    requestIn = r.frame();
+                    timeNanos = frameNanos - r.nanos();
+                    responseForUri = r.uriForResponse();
+                }
+            }
+            return;
+        }
+        if (c.unanswered.size() == MAX_UNANSWERED) {
+            c.unanswered.poll();
+        }
+        c.unanswered.add(new Request(frameNumber, frameNanos, equals(h.method, "HEAD"), uriForResponse(h)));
+        if (head == null) {
+            head = h;
+        }
+    }
+
+    /** tshark's {@code http.response_for.uri}: the URI, behind {@code http://} and the Host unless CONNECT. */
+    private static byte[] uriForResponse(HttpHead h) {
+        if (h.host == null || equals(h.method, "CONNECT")) {
+            return h.uri;
+        }
+        int from = 0;
+        int to = h.host.length;
+        while (from < to && isBlank(h.host[from])) {
+            from++;
+        }
+        while (to > from && isBlank(h.host[to - 1])) {
+            to--;
+        }
+        byte[] u = new byte[HTTP_SCHEME.length + (to - from) + h.uri.length];
+        System.arraycopy(HTTP_SCHEME, 0, u, 0, HTTP_SCHEME.length);
+        System.arraycopy(h.host, from, u, HTTP_SCHEME.length, to - from);
+        System.arraycopy(h.uri, 0, u, HTTP_SCHEME.length + to - from, h.uri.length);
+        return u;
+    }
+
+    private static boolean isBlank(byte c) {
+        return c == ' ' || c == '\t';
+    }
+
+    private static boolean equals(byte[] b, String s) {
+        if (b == null || b.length != s.length()) {
+            return false;
+        }
+        for (int i = 0; i < b.length; i++) {
+            if (b[i] != s.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    static boolean httpPort(int port) {
+        for (int p : PORTS) {
+            if (p == port) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether tshark shows HTTP in the current frame (the {@code http} protocol filter). */
+    public boolean shown() {
+        return shown;
+    }
+
+    /** The message whose fields the current frame shows, or null. */
+    HttpHead head() {
+        return head;
+    }
+
+    /** Frame of the request the current frame's response answers, -1 if none. */
+    long requestIn() {
+        return requestIn;
+    }
+
+    /** Nanoseconds from that request's frame to this one (valid when {@link #requestIn} is not -1). */
+    long timeNanos() {
+        return timeNanos;
+    }
+
+    /** The answered request's {@code http.response_for.uri}, or null. */
+    byte[] responseForUri() {
+        return responseForUri;
+    }
+}
