@@ -3,23 +3,24 @@ package io.ackscope.fields;
 import io.ackscope.decode.PacketDecoder;
 import io.ackscope.tcp.FrameAnalysis;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * The {@code http.*} fields of each frame, as tshark 4.0 shows them in one pass with its defaults: a message's
  * fields appear on the frame that completes it ({@link HttpDirection}), the first message's when a frame completes
- * several ({@code -E occurrence=f}); a response is matched, as tshark 4.0 matches it, to the latest unanswered request of its TCP stream.
+ * several ({@code -E occurrence=f}). As in tshark 4.0, a response answers the latest request of its TCP stream if
+ * no response has answered it yet ({@code http.request_in}, {@code http.time}), and carries that latest request's
+ * URI ({@code http.response_for.uri}) either way; with pipelined requests the older ones are never answered.
  *
  * <p>Which connections are HTTP: those with a port of tshark's HTTP port table ({@link #PORTS}), and, as tshark's
  * heuristic dissector claims them, others from the first segment that starts an HTTP message. Bytes that start no
- * message on a connection that has had one make the frame HTTP with no fields (tshark's "Continuation"). A segment
+ * message on a connection that has had a request make the frame HTTP with no fields (tshark's "Continuation"). A segment
  * whose bytes were all seen before is a retransmission and is not read again; after a gap in the sequence numbers
  * the message being reassembled is dropped, and a segment cut short by the snapshot length is not read.
  *
- * <p>Per connection it keeps two {@link HttpDirection}s and at most {@link #MAX_UNANSWERED} unanswered requests;
- * it allocates once per connection and per message, never per frame.
+ * <p>Per connection it keeps two {@link HttpDirection}s and the latest request; it allocates once per connection
+ * and per message, never per frame.
  */
 public final class HttpConversations {
     /** TCP ports tshark 4.0 gives its HTTP dissector ({@code tshark -G decodes}). */
@@ -29,8 +30,6 @@ public final class HttpConversations {
      * dissectors after the port table, which gives most ports below it to other dissectors (22 to SSH ...).
      */
     static final int HEURISTIC_PORTS = 1024;
-    /** Unanswered requests kept per connection; an older one is forgotten when a newer one would exceed it. */
-    static final int MAX_UNANSWERED = 256;
 
     private static final byte[] HTTP_SCHEME = {'h', 't', 't', 'p', ':', '/', '/'};
 
@@ -41,31 +40,33 @@ public final class HttpConversations {
     /** One TCP stream's state. */
     private static final class Conversation implements HttpDirection.Sink {
         final HttpDirection[] directions = {new HttpDirection(), new HttpDirection()};
-        final ArrayDeque<Request> unanswered = new ArrayDeque<>();
+        /** The latest request, and whether a response has answered it. */
+        Request last;
+        boolean answered;
         boolean http;
         /** Whether the heuristic may claim the connection: no port of it is one tshark gives another dissector. */
         boolean heuristic;
-        boolean seenMessage;
+        /** Whether a request completed: only then are bytes that start no message HTTP to tshark. */
+        boolean seenRequest;
         /** The tracker whose current frame the sink calls report to. */
         HttpConversations owner;
 
         @Override
         public void complete(HttpHead h) {
-            seenMessage = true;
+            seenRequest |= h.kind != HttpHead.Kind.RESPONSE;
             owner.message(this, h);
         }
 
         @Override
         public void continuation() {
-            if (seenMessage) {
+            if (seenRequest) {
                 owner.shown = true;
             }
         }
 
         @Override
         public boolean answersHead() {
-            Request r = unanswered.peekLast();
-            return r != null && r.head();
+            return last != null && !answered && last.head();
         }
     }
 
@@ -104,13 +105,25 @@ public final class HttpConversations {
         int payload = d.payloadLength();
         int off = d.payloadOffset();
         int captured = d.capturedPayloadLength();
-        if (payload > 0 && captured < payload) {
-            // cut short by the snapshot length: tshark does not reassemble it, and shows a head it starts with
-            if (c.http && !dir.pending() && HttpHead.startKind(data, off, off + captured) != HttpHead.Kind.NONE) {
-                c.seenMessage = true;
-                message(c, HttpHead.parse(java.util.Arrays.copyOfRange(data, off, off + captured), captured));
+        if (a.has(FrameAnalysis.RETRANSMISSION) || a.has(FrameAnalysis.OUT_OF_ORDER)) {
+            // tshark passes neither a plain retransmission nor an out-of-order segment to HTTP (a fast or spurious
+            // retransmission it does)
+        } else if (payload > 0 && captured < payload) {
+            // cut short by the snapshot length: tshark cannot add it to a message being reassembled (which then
+            // never completes) and reads its bytes alone, without checking whether they were seen before: a head
+            // they start, or a continuation
+            if (c.http) {
+                long end = a.relativeSeq + ((flags & 0x02) != 0 ? 1 : 0) + payload;
+                if (dir.pending() && end > dir.next) {
+                    dir.gap(end - dir.next);
+                }
+                if (HttpHead.startKind(data, off, off + captured) != HttpHead.Kind.NONE) {
+                    c.complete(HttpHead.parse(java.util.Arrays.copyOfRange(data, off, off + captured), captured));
+                } else {
+                    c.continuation();
+                }
+                dir.next = Math.max(dir.next, end);
             }
-            dir.next = Math.max(dir.next, a.relativeSeq + payload);
         } else if (payload > 0) {
             if (!c.http && c.heuristic && HttpHead.startKind(data, off, off + payload) != HttpHead.Kind.NONE) {
                 c.http = true; // the heuristic: the connection is HTTP from here on
@@ -137,22 +150,21 @@ public final class HttpConversations {
 
     private void message(Conversation c, HttpHead h) {
         shown = true;
+        Request last = c.last;
         if (h.kind == HttpHead.Kind.RESPONSE) {
-            Request r = c.unanswered.pollLast();
             if (head == null) {
                 head = h;
-                if (r != null) {
-                    requestIn = r.frame();
-                    timeNanos = frameNanos - r.nanos();
-                    responseForUri = r.uriForResponse();
+                if (last != null && !c.answered) {
+                    requestIn = last.frame();
+                    timeNanos = frameNanos - last.nanos();
                 }
+                responseForUri = last == null ? null : last.uriForResponse();
             }
+            c.answered = true;
             return;
         }
-        if (c.unanswered.size() == MAX_UNANSWERED) {
-            c.unanswered.poll();
-        }
-        c.unanswered.add(new Request(frameNumber, frameNanos, equals(h.method, "HEAD"), uriForResponse(h)));
+        c.last = new Request(frameNumber, frameNanos, equals(h.method, "HEAD"), uriForResponse(h));
+        c.answered = false;
         if (head == null) {
             head = h;
         }

@@ -30,7 +30,8 @@ final class HttpDirection {
         boolean answersHead();
     }
 
-    private enum Mode { IDLE, HEAD, BODY, CHUNK_LINE, CHUNK_DATA, CHUNK_END, TRAILER, UNTIL_FIN }
+    /** CONTINUATION: bytes that start no message and have no line end yet (tshark waits for one more segment). */
+    private enum Mode { IDLE, CONTINUATION, HEAD, BODY, CHUNK_LINE, CHUNK_DATA, CHUNK_END, TRAILER, UNTIL_FIN }
 
     private Mode mode = Mode.IDLE;
     private byte[] buf = new byte[0];
@@ -50,9 +51,12 @@ final class HttpDirection {
      * the message being reassembled is dropped.
      */
     void gap(long n) {
-        if (mode == Mode.BODY && n < remaining) {
+        if (mode == Mode.BODY && n <= remaining) {
             remaining -= n;
             broken = true;
+            if (remaining == 0) {
+                reset();
+            }
         } else {
             reset();
         }
@@ -81,12 +85,23 @@ final class HttpDirection {
             switch (mode) {
                 case IDLE -> {
                     if (HttpHead.startKind(b, p, end) == HttpHead.Kind.NONE) {
-                        sink.continuation();
-                        return;
+                        mode = Mode.CONTINUATION;
+                        continue;
                     }
                     mode = Mode.HEAD;
                     len = 0;
                     lineLength = 0;
+                }
+                case CONTINUATION -> {
+                    // the first line of bytes that start no message, once complete, shows as a continuation,
+                    // with everything after it in the segment
+                    for (; p < end; p++) {
+                        if (b[p] == '\n' || b[p] == '\r') {
+                            mode = Mode.IDLE;
+                            sink.continuation();
+                            return;
+                        }
+                    }
                 }
                 case HEAD -> p = head(b, p, end, sink);
                 case BODY -> {

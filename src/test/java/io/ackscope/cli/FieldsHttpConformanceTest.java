@@ -36,11 +36,7 @@ class FieldsHttpConformanceTest {
     private static final List<Divergence> DIVERGENCES = List.of(
             new Divergence("pcpp__frag_http_req.pcap", 0, "http", "tshark reassembles the IP fragments and shows "
                     + "the request on the fragment that completes the datagram; the decoder reads the TCP header of "
-                    + "the first fragment only (see FieldsConformanceTest)"),
-            new Divergence("zeek__206_example_b.pcap", 953, "http", "retransmissions (frames 217-244 ...) carry "
-                    + "bytes that differ from the segments they overlap: tshark's reassembly of the 816,896-byte "
-                    + "206 response fails on the conflict and never shows it; the messages are counted, not stored, "
-                    + "so the conflict is not seen and the response completes on its last byte"));
+                    + "the first fragment only (see FieldsConformanceTest)"));
 
     @Test
     void httpFieldsEqualTsharksTextOnEveryCorpusFrame() throws IOException {

@@ -59,8 +59,6 @@ class FieldsLatencyConformanceTest {
             new Divergence("gopacket__le_test102.pcapng", "frame.time_", NON_PACKET),
             new Divergence("pcpp__frag_http_req.pcap", "tcp.", REASSEMBLY),
             new Divergence("pcpp__frag_http_req.pcap", "http.", REASSEMBLY),
-            new Divergence("zeek__206_example_b.pcap", "http.response.code", "a retransmission whose bytes differ "
-                    + "from the original makes tshark's reassembly of a response fail (see FieldsHttpConformanceTest)"),
             new Divergence("zeek__fragmented-4.pcap", "tcp.", REASSEMBLY));
 
     /**
