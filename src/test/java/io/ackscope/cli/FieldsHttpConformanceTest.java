@@ -115,6 +115,48 @@ class FieldsHttpConformanceTest {
         }
     }
 
+    /** The fields of {@code testdata/sample-tshark/*.http.tsv.gz}, in their order. */
+    private static final List<String> SAMPLE_FIELDS = List.of("frame.number", "http", "http.request",
+            "http.response", "http.request.method", "http.request.uri", "http.host", "http.response.code",
+            "http.time", "http.request_in", "http.response_for.uri");
+
+    @Test
+    void httpFramesOfTheBundledSamplesEqualTsharks() throws IOException {
+        Path refs = Path.of("testdata", "sample-tshark");
+        List<Path> files;
+        try (var list = Files.list(refs)) {
+            files = list.filter(p -> p.toString().endsWith(".http.tsv.gz")).sorted().toList();
+        }
+        assertTrue(files.size() >= 29, "reference files: " + files.size());
+        long rows = 0;
+        List<String> mismatches = new ArrayList<>();
+        for (Path ref : files) {
+            String name = ref.getFileName().toString().replace(".http.tsv.gz", "");
+            String theirs;
+            try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(ref))) {
+                theirs = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            List<String[]> want = FieldsConformanceTest.split(theirs);
+            List<String[]> got = run(Path.of("sample-pcaps", name + ".pcap.gz"), SAMPLE_FIELDS, "http");
+            rows += want.size() - 1;
+            for (int i = 0; i < Math.max(want.size(), got.size()); i++) {
+                String w = i < want.size() ? String.join("\t", want.get(i)) : "(none)";
+                String g = i < got.size() ? String.join("\t", got.get(i)) : "(none)";
+                if (!w.equals(g)) {
+                    mismatches.add(name + " row " + i + ": tshark '" + w + "' ours '" + g + "'");
+                    break; // the first difference of a file says enough
+                }
+            }
+        }
+        System.out.println("fields vs tshark 4.0.17, http fields, " + files.size() + " samples, " + rows
+                + " frames with HTTP, " + rows * (SAMPLE_FIELDS.size() - 1) + " cells, files differing: "
+                + mismatches.size());
+        assertTrue(rows > 100_000, "frames with HTTP: " + rows);
+        if (!mismatches.isEmpty()) {
+            fail(String.join("\n", mismatches));
+        }
+    }
+
     private static int listed(String file, long frame, String field) {
         for (int i = 0; i < DIVERGENCES.size(); i++) {
             Divergence d = DIVERGENCES.get(i);
