@@ -33,7 +33,8 @@ import java.util.Map;
  * <p>Known differences from tshark: IP fragments are not reassembled (the TCP or UDP header shows on the first
  * fragment, where tshark shows it on the last one, reassembled); timestamps with out-of-range sub-second fields are
  * printed arithmetically (tshark prints artefacts such as 10 decimals); a pcapng block that tshark counts as a
- * frame without being a packet (custom and journal blocks) gets a row with only its frame number.
+ * frame without being a packet (custom and journal blocks) gets a row with only its frame number. The {@code http.*}
+ * fields follow tshark's HTTP over TCP only ({@link HttpConversations} says how), with bounds tshark does not have.
  */
 @Parameters(commandNames = "fields", commandDescription = "Print one tab-separated row of fields per frame, "
         + "as tshark -T fields -E header=y -E occurrence=f prints them")
@@ -56,7 +57,7 @@ public final class FieldsCommand extends Command {
     List<String> fields = new ArrayList<>();
 
     @Parameter(names = {"-Y", "--display-filter"}, description = "Print only the frames that pass this Wireshark "
-            + "display filter (the fields -e knows, ip/ipv6/tcp/udp, ip.addr, tcp.port, tcp.flags.syn ...; "
+            + "display filter (the fields -e knows, ip/ipv6/tcp/udp/http, ip.addr, tcp.port, tcp.flags.syn ...; "
             + "== != > < >= <=, in {1, 2, 5..9}, field & mask, and or not, parentheses)")
     String displayFilter;
 

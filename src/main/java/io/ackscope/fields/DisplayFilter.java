@@ -19,7 +19,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>A field alone tests that the frame has it ({@code tcp.analysis.retransmission}); the protocol names
- *       {@code ip}, {@code ipv6}, {@code tcp} and {@code udp} test for that header.</li>
+ *       {@code ip}, {@code ipv6}, {@code tcp} and {@code udp} test for that header, {@code http} for a frame where
+ *       tshark shows HTTP.</li>
  *   <li>Comparisons {@code == != > < >= <=} and their words {@code eq ne gt lt ge le}; numbers in decimal or
  *       {@code 0x} hex (as {@code tcp.flags} prints), addresses with an optional {@code /prefix} for a subnet.</li>
  *   <li>{@code && and || or ! not} and parentheses; {@code and} binds tighter than {@code or}.</li>
@@ -291,7 +292,7 @@ public final class DisplayFilter {
         }
         FrameFields.Field f = FrameFields.get(lower);
         if (f == null) {
-            throw error("unknown field '" + name + "' (fields -e list shows the known ones; also ip, ipv6, tcp, udp, "
+            throw error("unknown field '" + name + "' (fields -e list shows the known ones; also ip, ipv6, tcp, udp, http, "
                     + "ip.addr, ipv6.addr, tcp.port, udp.port, tcp.flags.syn and the other flag bits)", token);
         }
         return new Operand(List.of(track(f)), -1, -1);

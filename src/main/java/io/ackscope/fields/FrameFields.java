@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * The fields {@code ackscope fields -e NAME} knows, with tshark's names and printing. Each field says which pass it
  * needs, so the command runs only what the selected fields use; the TCP analysis fields ({@code tcp.stream},
- * {@code tcp.analysis.*}) need {@link Pass#TCP_ANALYSIS}, the TCP engine run over the frames in order.
+ * {@code tcp.analysis.*}) need {@link Pass#TCP_ANALYSIS}, the TCP engine run over the frames in order, and the
+ * {@code http.*} fields ({@link HttpFields}) {@link Pass#HTTP}, the HTTP messages reassembled from its output.
  *
  * <p>Where tshark's choice of what to show depends on how many bytes it could read, the cell writers follow it:
  * tshark reads a header field by field and stops at the first one past the captured bytes, so {@code ip.src} is
@@ -57,7 +58,7 @@ public final class FrameFields {
     public static final class Frame {
         public CaptureReader reader;
         public PacketDecoder decoder;
-        /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS pass only). */
+        /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS and HTTP passes). */
         public FrameAnalysis analysis;
         /** The HTTP messages, their fields set for this frame (HTTP pass only). */
         public HttpConversations http;

@@ -58,8 +58,8 @@ public final class TsvOutput {
     }
 
     /**
-     * Starts a cell that {@link #endCell} may quote. A cell is at most {@value #MAX_CELL} bytes, so it is never
-     * split by a flush and can be quoted in place.
+     * Starts a cell that {@link #endCell} may quote. A cell is at most {@value #MAX_CELL} bytes unless {@link #text}
+     * writes it, which keeps a longer one whole; so a cell is never split by a flush and can be quoted in place.
      */
     public void beginCell() throws IOException {
         room(MAX_CELL);
