@@ -3,8 +3,8 @@ package io.ackscope.fields;
 import io.ackscope.decode.PacketDecoder;
 import io.ackscope.tcp.FrameAnalysis;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.BitSet;
 
 /**
  * The {@code http.*} fields of each frame, as tshark 4.0 shows them in one pass with its defaults: a message's
@@ -14,13 +14,19 @@ import java.util.Map;
  * URI ({@code http.response_for.uri}) either way; with pipelined requests the older ones are never answered.
  *
  * <p>Which connections are HTTP: those with a port of tshark's HTTP port table ({@link #PORTS}), and, as tshark's
- * heuristic dissector claims them, others from the first segment that starts an HTTP message. Bytes that start no
- * message on a connection that has had a request make the frame HTTP with no fields (tshark's "Continuation"). A segment
- * whose bytes were all seen before is a retransmission and is not read again; after a gap in the sequence numbers
- * the message being reassembled is dropped, and a segment cut short by the snapshot length is not read.
+ * heuristic dissector claims them, others (both ports from {@link #HEURISTIC_PORTS} up) from the first segment
+ * that starts an HTTP message. Bytes that start no message on a connection that has had a request make the frame
+ * HTTP with no fields (tshark's "Continuation") once their first line is complete.
  *
- * <p>Per connection it keeps two {@link HttpDirection}s and the latest request; it allocates once per connection
- * and per message, never per frame.
+ * <p>Which segments are read, as tshark's TCP layer hands them to HTTP: not a plain retransmission nor an
+ * out-of-order segment (a fast or spurious retransmission is); of the others only bytes not seen before. A gap in
+ * the sequence numbers inside a body of known length leaves the message incomplete for good (tshark's reassembly
+ * keeps the hole), elsewhere it drops the message. A segment cut short by the snapshot length cannot be reassembled:
+ * it breaks the message it belongs to and is read alone, a head it starts shown with what was captured.
+ *
+ * <p>Per open connection it keeps two {@link HttpDirection}s and the latest request, released when the connection
+ * closes (a FIN each way; data still follows a RST); it allocates once per connection and per message, never per
+ * frame.
  */
 public final class HttpConversations {
     /** TCP ports tshark 4.0 gives its HTTP dissector ({@code tshark -G decodes}). */
@@ -70,7 +76,10 @@ public final class HttpConversations {
         }
     }
 
-    private final Map<Long, Conversation> conversations = new HashMap<>();
+    /** Whether the connection of each {@code tcp.stream} was seen (its state may since have been released). */
+    private final BitSet openedBits = new BitSet();
+    /** By {@code tcp.stream}, which numbers connections densely from 0; null once a connection is closed. */
+    private final ArrayList<Conversation> conversations = new ArrayList<>();
 
     // the current frame's fields
     private long frameNumber;
@@ -92,13 +101,24 @@ public final class HttpConversations {
         if (a == null || !d.hasTcp()) {
             return;
         }
-        Conversation c = conversations.get(a.stream);
+        if (a.stream >= Integer.MAX_VALUE) {
+            return;
+        }
+        int stream = (int) a.stream;
+        while (conversations.size() <= stream) {
+            conversations.add(null);
+        }
+        Conversation c = conversations.get(stream);
         if (c == null) {
+            if (openedBits.get(stream)) {
+                return; // closed: its state was released
+            }
             c = new Conversation();
             c.owner = this;
             c.http = httpPort(d.srcPort()) || httpPort(d.dstPort());
             c.heuristic = !c.http && Math.min(d.srcPort(), d.dstPort()) >= HEURISTIC_PORTS;
-            conversations.put(a.stream, c);
+            conversations.set(stream, c);
+            openedBits.set(stream);
         }
         int flags = d.tcpFlags();
         HttpDirection dir = c.directions[a.fromOriginator ? 0 : 1];
@@ -145,6 +165,12 @@ public final class HttpConversations {
         }
         if ((flags & 0x01) != 0 && c.http) {
             dir.fin(c);
+        }
+        if ((flags & 0x01) != 0) {
+            dir.finished = true;
+        }
+        if (c.directions[0].finished && c.directions[1].finished) {
+            conversations.set(stream, null); // closed: later frames of it (ACKs, retransmitted FINs) carry no HTTP
         }
     }
 

@@ -30,8 +30,11 @@ final class HttpDirection {
         boolean answersHead();
     }
 
-    /** CONTINUATION: bytes that start no message and have no line end yet (tshark waits for one more segment). */
-    private enum Mode { IDLE, CONTINUATION, HEAD, BODY, CHUNK_LINE, CHUNK_DATA, CHUNK_END, TRAILER, UNTIL_FIN }
+    /**
+     * FIRST_LINE: the bytes of a first line without its end yet; tshark waits for more segments before it decides
+     * whether they start a message or are a continuation.
+     */
+    private enum Mode { IDLE, FIRST_LINE, HEAD, BODY, CHUNK_LINE, CHUNK_DATA, CHUNK_END, TRAILER, UNTIL_FIN }
 
     private Mode mode = Mode.IDLE;
     private byte[] buf = new byte[0];
@@ -44,6 +47,8 @@ final class HttpDirection {
     private boolean broken;
     /** Sequence number (relative) of the next byte expected, -1 before the first. */
     long next = -1;
+    /** Whether the sender's FIN was seen. */
+    boolean finished;
 
     /**
      * {@code n} bytes the capture lacks (a gap in the sequence numbers). Inside a body of known length they are
@@ -84,23 +89,15 @@ final class HttpDirection {
         while (p < end) {
             switch (mode) {
                 case IDLE -> {
-                    if (HttpHead.startKind(b, p, end) == HttpHead.Kind.NONE) {
-                        mode = Mode.CONTINUATION;
-                        continue;
-                    }
-                    mode = Mode.HEAD;
+                    mode = Mode.FIRST_LINE;
                     len = 0;
                     lineLength = 0;
                 }
-                case CONTINUATION -> {
-                    // the first line of bytes that start no message, once complete, shows as a continuation,
-                    // with everything after it in the segment
-                    for (; p < end; p++) {
-                        if (b[p] == '\n' || b[p] == '\r') {
-                            mode = Mode.IDLE;
-                            sink.continuation();
-                            return;
-                        }
+                case FIRST_LINE -> {
+                    p = firstLine(b, p, end);
+                    if (mode == Mode.IDLE) {
+                        sink.continuation(); // the rest of the segment goes with it
+                        return;
                     }
                 }
                 case HEAD -> p = head(b, p, end, sink);
@@ -139,6 +136,28 @@ final class HttpDirection {
         if (mode == Mode.UNTIL_FIN) {
             done(sink);
         }
+    }
+
+    /**
+     * Collects the first line up to its end (not consumed); then HEAD if it starts a message, else IDLE with the
+     * line dropped.
+     */
+    private int firstLine(byte[] b, int p, int end) {
+        while (p < end && b[p] != '\n' && b[p] != '\r') {
+            if (!append(b[p++], MAX_HEAD)) {
+                reset();
+                return end;
+            }
+            lineLength++;
+        }
+        if (p < end) {
+            if (HttpHead.startKind(buf, 0, len) == HttpHead.Kind.NONE) {
+                reset();
+            } else {
+                mode = Mode.HEAD;
+            }
+        }
+        return p;
     }
 
     private int head(byte[] b, int p, int end, Sink sink) {

@@ -44,16 +44,18 @@ final class HttpHead {
 
     /** What the bytes {@code b[off, end)} start: a request, a notification, a response or nothing. */
     static Kind startKind(byte[] b, int off, int end) {
-        int t = off;
-        while (t < end && b[t] != ' ' && b[t] != '\n' && b[t] != '\r') {
-            t++;
-        }
-        int n = t - off;
-        if (n >= 5 && b[off] == 'H' && b[off + 1] == 'T' && b[off + 2] == 'T' && b[off + 3] == 'P'
+        if (end - off >= 5 && b[off] == 'H' && b[off + 1] == 'T' && b[off + 2] == 'T' && b[off + 3] == 'P'
                 && b[off + 4] == '/') {
             return Kind.RESPONSE;
         }
-        if (n == 0 || n > LONGEST_METHOD) {
+        // the method token runs to a space or the line's end; no method is longer than LONGEST_METHOD
+        int limit = Math.min(end, off + LONGEST_METHOD + 1);
+        int t = off;
+        while (t < limit && b[t] != ' ' && b[t] != '\n' && b[t] != '\r') {
+            t++;
+        }
+        int n = t - off;
+        if (n == 0 || n > LONGEST_METHOD || (t == limit && limit < end)) {
             return Kind.NONE;
         }
         if (in(METHODS, b, off, n)) {
