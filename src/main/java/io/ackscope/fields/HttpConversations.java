@@ -15,8 +15,9 @@ import java.util.BitSet;
  *
  * <p>Which connections are HTTP: those with a port of tshark's HTTP port table ({@link #PORTS}), and, as tshark's
  * heuristic dissector claims them, others (both ports from {@link #HEURISTIC_PORTS} up) from the first segment
- * that starts an HTTP message. Bytes that start no message on a connection that has had a request make the frame
- * HTTP with no fields (tshark's "Continuation") once their first line is complete.
+ * whose first line is complete and starts or ends with {@code HTTP/1.} ({@link HttpHead#heuristicStart}). Bytes
+ * that start no message on a connection that has had a request make the frame HTTP with no fields (tshark's
+ * "Continuation") once their first line is complete.
  *
  * <p>Which segments are read, as tshark's TCP layer hands them to HTTP: not a plain retransmission nor an
  * out-of-order segment (a fast or spurious retransmission is); of the others only bytes not seen before. A gap in
@@ -72,7 +73,7 @@ public final class HttpConversations {
 
         @Override
         public boolean answersHead() {
-            return last != null && !answered && last.head();
+            return last != null && last.head(); // tshark asks the latest request, answered or not
         }
     }
 
@@ -145,7 +146,7 @@ public final class HttpConversations {
                 dir.next = Math.max(dir.next, end);
             }
         } else if (payload > 0) {
-            if (!c.http && c.heuristic && HttpHead.startKind(data, off, off + payload) != HttpHead.Kind.NONE) {
+            if (!c.http && c.heuristic && HttpHead.heuristicStart(data, off, off + payload)) {
                 c.http = true; // the heuristic: the connection is HTTP from here on
             }
             if (c.http) {

@@ -64,6 +64,39 @@ final class HttpHead {
         return in(NOTIFICATIONS, b, off, n) ? Kind.NOTIFICATION : Kind.NONE;
     }
 
+    /**
+     * Whether tshark's heuristic HTTP dissector ({@code dissect_http_heur_tcp}) claims a connection from a segment
+     * starting {@code b[off, end)}: its first line is complete, is not 8 bytes long, and starts or ends with
+     * {@code "HTTP/1."} (ASCII case-insensitively; the end as the 8 bytes before the line end).
+     */
+    static boolean heuristicStart(byte[] b, int off, int end) {
+        int e = off;
+        while (e < end && b[e] != '\n' && b[e] != '\r') {
+            e++;
+        }
+        int n = e - off;
+        if (e == end || n == 8) {
+            return false;
+        }
+        return startsHttp1(b, off, end) || (n > 8 && startsHttp1(b, e - 8, end));
+    }
+
+    private static boolean startsHttp1(byte[] b, int at, int end) {
+        if (end - at < 7) {
+            return false;
+        }
+        for (int i = 0; i < 7; i++) {
+            int c = b[at + i];
+            if (c >= 'a' && c <= 'z') {
+                c -= 'a' - 'A';
+            }
+            if (c != "HTTP/1.".charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static boolean in(String[] words, byte[] b, int off, int n) {
         for (String w : words) {
             if (w.length() == n && matches(b, off, w)) {

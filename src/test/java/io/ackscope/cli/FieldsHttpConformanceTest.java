@@ -121,15 +121,31 @@ class FieldsHttpConformanceTest {
             "http.time", "http.request_in", "http.response_for.uri");
 
     @Test
-    void httpFramesOfTheBundledSamplesEqualTsharks() throws IOException {
-        Path refs = Path.of("testdata", "sample-tshark");
+    void httpFramesOfTheBundledSamplesAndTheHttpLabEqualTsharks() throws IOException {
+        List<String> mismatches = new ArrayList<>();
+        long[] rows = new long[1];
+        int samples = compare(Path.of("testdata", "sample-tshark"), Path.of("sample-pcaps"), rows, mismatches);
+        long sampleRows = rows[0];
+        int labs = compare(Path.of("testdata", "http"), Path.of("testdata", "http"), rows, mismatches);
+        System.out.println("fields vs tshark 4.0.17, http fields, " + samples + " samples and " + labs + " lab "
+                + "capture, " + rows[0] + " frames with HTTP, " + rows[0] * (SAMPLE_FIELDS.size() - 1)
+                + " cells, files differing: " + mismatches.size());
+        assertTrue(samples >= 29 && sampleRows > 100_000, samples + " samples, " + sampleRows + " HTTP frames");
+        assertTrue(labs >= 1 && rows[0] - sampleRows > 40, labs + " labs, " + (rows[0] - sampleRows) + " frames");
+        if (!mismatches.isEmpty()) {
+            fail(String.join("\n", mismatches));
+        }
+    }
+
+    /**
+     * Compares each {@code refs/NAME.http.tsv.gz} with {@code fields -Y http} over {@code captures/NAME.pcap.gz};
+     * adds the reference rows to {@code rows[0]} and the first difference of each file to {@code mismatches}.
+     */
+    private static int compare(Path refs, Path captures, long[] rows, List<String> mismatches) throws IOException {
         List<Path> files;
         try (var list = Files.list(refs)) {
             files = list.filter(p -> p.toString().endsWith(".http.tsv.gz")).sorted().toList();
         }
-        assertTrue(files.size() >= 29, "reference files: " + files.size());
-        long rows = 0;
-        List<String> mismatches = new ArrayList<>();
         for (Path ref : files) {
             String name = ref.getFileName().toString().replace(".http.tsv.gz", "");
             String theirs;
@@ -137,8 +153,8 @@ class FieldsHttpConformanceTest {
                 theirs = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             }
             List<String[]> want = FieldsConformanceTest.split(theirs);
-            List<String[]> got = run(Path.of("sample-pcaps", name + ".pcap.gz"), SAMPLE_FIELDS, "http");
-            rows += want.size() - 1;
+            List<String[]> got = run(captures.resolve(name + ".pcap.gz"), SAMPLE_FIELDS, "http");
+            rows[0] += want.size() - 1;
             for (int i = 0; i < Math.max(want.size(), got.size()); i++) {
                 String w = i < want.size() ? String.join("\t", want.get(i)) : "(none)";
                 String g = i < got.size() ? String.join("\t", got.get(i)) : "(none)";
@@ -148,13 +164,7 @@ class FieldsHttpConformanceTest {
                 }
             }
         }
-        System.out.println("fields vs tshark 4.0.17, http fields, " + files.size() + " samples, " + rows
-                + " frames with HTTP, " + rows * (SAMPLE_FIELDS.size() - 1) + " cells, files differing: "
-                + mismatches.size());
-        assertTrue(rows > 100_000, "frames with HTTP: " + rows);
-        if (!mismatches.isEmpty()) {
-            fail(String.join("\n", mismatches));
-        }
+        return files.size();
     }
 
     private static int listed(String file, long frame, String field) {

@@ -127,6 +127,12 @@ class HttpDirectionTest {
         assertEquals(HttpHead.Kind.NOTIFICATION, HttpHead.startKind(bytes("NOTIFY * HTTP/1.1"), 0, 17));
         assertEquals(HttpHead.Kind.RESPONSE, HttpHead.startKind(bytes("HTTP/2 200"), 0, 10));
         assertEquals(HttpHead.Kind.NONE, HttpHead.startKind(bytes("HTTP"), 0, 4));
+        // tshark's heuristic wants a whole first line, not 8 bytes long, starting or ending with HTTP/1.
+        assertTrue(HttpHead.heuristicStart(bytes("GET / HTTP/1.1\r\n"), 0, 16));
+        assertTrue(HttpHead.heuristicStart(bytes("http/1.0 200 OK\n"), 0, 16));
+        assertFalse(HttpHead.heuristicStart(bytes("GET /mis"), 0, 8));
+        assertFalse(HttpHead.heuristicStart(bytes("GET / HTTP/2\r\n"), 0, 14));
+        assertFalse(HttpHead.heuristicStart(bytes("HTTP/1.1\r\n"), 0, 10));
         HttpHead h = HttpHead.parse(bytes("OPTIONS HTTP/1.1\nHost:  a \n\n"), 28);
         assertEquals("HTTP/1.1", new String(h.uri, StandardCharsets.ISO_8859_1));
         assertEquals("a ", new String(h.host, StandardCharsets.ISO_8859_1));
