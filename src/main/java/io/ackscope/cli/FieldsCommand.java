@@ -58,7 +58,7 @@ public final class FieldsCommand extends Command {
 
     @Parameter(names = {"-Y", "--display-filter"}, description = "Print only the frames that pass this Wireshark "
             + "display filter (the fields -e knows, ip/ipv6/tcp/udp/http, ip.addr, tcp.port, tcp.flags.syn ...; "
-            + "== != > < >= <=, in {1, 2, 5..9}, field & mask, and or not, parentheses)")
+            + "== != > < >= <=, contains \"text\", in {1, 2, 5..9}, field & mask, and or not, parentheses)")
     String displayFilter;
 
     @Parameter(names = "-T", description = "Output format, as tshark's -T; only 'fields' (the default) is printed")

@@ -21,6 +21,8 @@ import java.util.Map;
  *   <li>A field alone tests that the frame has it ({@code tcp.analysis.retransmission}); the protocol names
  *       {@code ip}, {@code ipv6}, {@code tcp} and {@code udp} test for that header, {@code http} for a frame where
  *       tshark shows HTTP.</li>
+ *   <li>{@code field contains "text"} (a case-sensitive substring of the field as printed, for
+ *       {@code http.request.uri} and {@code http.host}).</li>
  *   <li>Comparisons {@code == != > < >= <=} and their words {@code eq ne gt lt ge le}; numbers in decimal or
  *       {@code 0x} hex (as {@code tcp.flags} prints), addresses with an optional {@code /prefix} for a subnet.</li>
  *   <li>{@code && and || or ! not} and parentheses; {@code and} binds tighter than {@code or}.</li>
@@ -274,6 +276,7 @@ public final class DisplayFilter {
             case "lt" -> "<";
             case "ge" -> ">=";
             case "le" -> "<=";
+            case "contains" -> "contains";
             default -> OPERATORS.contains(t) ? t : null;
         };
     }
@@ -443,11 +446,11 @@ public final class DisplayFilter {
         }
 
         boolean compare(String cell, String op) {
-            if (address != null) {
+            if (address != null && !op.equals("contains")) {
                 byte[] a = literalAddress(cell);
                 return a != null && a.length == address.length && op.equals("==") && inPrefix(a);
             }
-            if (number != null) {
+            if (number != null && !op.equals("contains")) {
                 BigDecimal c = number(cell);
                 if (c == null) {
                     return false;
@@ -460,6 +463,9 @@ public final class DisplayFilter {
                     case ">=" -> cmp >= 0;
                     default -> cmp <= 0;
                 };
+            }
+            if (op.equals("contains")) {
+                return cell.contains(text); // case-sensitive, as Wireshark's
             }
             int cmp = cell.compareTo(text);
             return op.equals("==") ? cmp == 0 : op.equals(">") ? cmp > 0 : op.equals("<") ? cmp < 0
