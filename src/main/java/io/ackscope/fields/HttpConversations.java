@@ -40,7 +40,7 @@ public final class HttpConversations {
 
     private static final byte[] HTTP_SCHEME = {'h', 't', 't', 'p', ':', '/', '/'};
 
-    /** A request waiting for its response. */
+    /** A connection's latest request: its frame and time, whether it was a HEAD, its response_for.uri. */
     private record Request(long frame, long nanos, boolean head, byte[] uriForResponse) {
     }
 
