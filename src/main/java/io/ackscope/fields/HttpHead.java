@@ -15,7 +15,7 @@ import java.util.Arrays;
 final class HttpHead {
     /** Longest URI kept (bytes); longer ones are cut there. tshark keeps them whole. */
     static final int MAX_URI = 8192;
-    /** Longest Host value kept (bytes). */
+    /** Longest Host, version, reason phrase or other header value kept (bytes). */
     static final int MAX_HOST = 1024;
 
     enum Kind { NONE, REQUEST, NOTIFICATION, RESPONSE }
@@ -36,6 +36,13 @@ final class HttpHead {
     byte[] method;
     byte[] uri;
     byte[] host;
+    /** The request's version (after the URI) or the response's (its first token); null when absent. */
+    byte[] version;
+    /** The response's reason phrase, null when absent. */
+    byte[] phrase;
+    byte[] contentType;
+    byte[] userAgent;
+    byte[] server;
     /** Status code of a response, -1 when absent or not three digits. */
     int code = -1;
     /** Content-Length, -1 when absent or not a number. */
@@ -125,9 +132,13 @@ final class HttpHead {
             t++;
         }
         if (h.kind == Kind.RESPONSE) {
-            // tshark reads the three bytes after the first space as the code
+            h.version = value(b, 0, t);
+            // tshark reads the three bytes after the first space as the code, the rest of the line as the phrase
             if (t + 4 <= lineEnd && digit(b[t + 1]) && digit(b[t + 2]) && digit(b[t + 3])) {
                 h.code = (b[t + 1] - '0') * 100 + (b[t + 2] - '0') * 10 + (b[t + 3] - '0');
+                if (t + 5 <= lineEnd && b[t + 4] == ' ') {
+                    h.phrase = value(b, t + 5, lineEnd);
+                }
             }
         } else {
             h.method = Arrays.copyOfRange(b, 0, t);
@@ -137,6 +148,9 @@ final class HttpHead {
                 e++;
             }
             h.uri = Arrays.copyOfRange(b, u, Math.min(e, u + MAX_URI));
+            if (e + 1 < lineEnd) {
+                h.version = value(b, e + 1, lineEnd);
+            }
         }
         int next = skipLineEnd(b, lineEnd, len);
         while (next < len) {
@@ -164,12 +178,28 @@ final class HttpHead {
         }
         int name = colon - from;
         if (name == 4 && named(b, from, "host")) {
-            host = Arrays.copyOfRange(b, v, Math.min(to, v + MAX_HOST));
+            host = first(host, b, v, to);
+        } else if (name == 12 && named(b, from, "content-type")) {
+            contentType = first(contentType, b, v, to);
+        } else if (name == 10 && named(b, from, "user-agent")) {
+            userAgent = first(userAgent, b, v, to);
+        } else if (name == 6 && named(b, from, "server")) {
+            server = first(server, b, v, to);
         } else if (name == 14 && named(b, from, "content-length")) {
             contentLength = number(b, v, to);
         } else if (name == 17 && named(b, from, "transfer-encoding")) {
             chunked = to - v >= 7 && named(b, v, "chunked");
         }
+    }
+
+    /** {@code b[from, to)}, cut at {@link #MAX_HOST} bytes. */
+    private static byte[] value(byte[] b, int from, int to) {
+        return Arrays.copyOfRange(b, from, Math.min(to, from + MAX_HOST));
+    }
+
+    /** The first of repeated headers is the one {@code -E occurrence=f} prints. */
+    private static byte[] first(byte[] kept, byte[] b, int from, int to) {
+        return kept != null ? kept : value(b, from, to);
     }
 
     /** Whether {@code b} at {@code off} holds {@code lower}, ASCII case-insensitively. */

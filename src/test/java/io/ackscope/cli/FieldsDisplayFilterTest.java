@@ -109,8 +109,8 @@ class FieldsDisplayFilterTest {
         assertEquals("-Y: not a number, address or string: '=' at character 12 of 'tcp.port === 3'", e.getMessage());
         e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("(tcp"));
         assertEquals("-Y: expected ')' at the end of '(tcp'", e.getMessage());
-        e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("http.content_type"));
-        assertTrue(e.getMessage().startsWith("-Y: unknown field 'http.content_type' (fields -e list"), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("http.cookie"));
+        assertTrue(e.getMessage().startsWith("-Y: unknown field 'http.cookie' (fields -e list"), e.getMessage());
         e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("ip.addr == example.com"));
         assertTrue(e.getMessage().startsWith("-Y: not a number, address or string: 'example.com'"), e.getMessage());
         e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("tcp.stream in {1, 2"));
