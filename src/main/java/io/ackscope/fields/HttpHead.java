@@ -11,6 +11,13 @@ import java.util.Arrays;
  * {@code "OPTIONS\n"} is a request with no URI, and {@code "GET/ HTTP/1.1"} is nothing). The URI is the next token,
  * up to a space or the line's end. The bytes are attacker-controlled: they are copied, never decoded; each value is
  * cut at a named bound.
+ *
+ * <p>Why not the engine's rule ({@code tcp/HttpStartLine}, any upper-case token and a space) or an HTTP library
+ * (netty's {@code HttpObjectDecoder}, Apache HttpCore): the fields must show what tshark shows, and tshark is lenient
+ * where they are strict or strict where they are lenient. On the corpus, {@code zeek__methods.pcap} frame 34
+ * ({@code "OPTIONS\n"}, no URI) and frame 319 ({@code "CCM_POST / HTTP/1."}) are requests to tshark that the
+ * engine's rule and a validating parser reject, and {@code "get / HTTP/1.1"} is a request to a case-insensitive
+ * parser but not to tshark.
  */
 final class HttpHead {
     /** Longest URI kept (bytes); longer ones are cut there. tshark keeps them whole. */
