@@ -2,6 +2,7 @@ package io.ackscope.cli;
 
 import io.ackscope.fields.DisplayFilter;
 import io.ackscope.fields.FrameFields;
+import io.ackscope.fields.HttpConversations;
 import io.ackscope.fields.TsvOutput;
 import com.beust.jcommander.Parameter;
 import com.beust.jcommander.Parameters;
@@ -32,7 +33,8 @@ import java.util.Map;
  * <p>Known differences from tshark: IP fragments are not reassembled (the TCP or UDP header shows on the first
  * fragment, where tshark shows it on the last one, reassembled); timestamps with out-of-range sub-second fields are
  * printed arithmetically (tshark prints artefacts such as 10 decimals); a pcapng block that tshark counts as a
- * frame without being a packet (custom and journal blocks) gets a row with only its frame number.
+ * frame without being a packet (custom and journal blocks) gets a row with only its frame number. The {@code http.*}
+ * fields follow tshark's HTTP over TCP only ({@link HttpConversations} says how), with bounds tshark does not have.
  */
 @Parameters(commandNames = "fields", commandDescription = "Print one tab-separated row of fields per frame, "
         + "as tshark -T fields -E header=y -E occurrence=f prints them")
@@ -55,8 +57,8 @@ public final class FieldsCommand extends Command {
     List<String> fields = new ArrayList<>();
 
     @Parameter(names = {"-Y", "--display-filter"}, description = "Print only the frames that pass this Wireshark "
-            + "display filter (the fields -e knows, ip/ipv6/tcp/udp, ip.addr, tcp.port, tcp.flags.syn ...; "
-            + "== != > < >= <=, in {1, 2, 5..9}, field & mask, and or not, parentheses)")
+            + "display filter (the fields -e knows, ip/ipv6/tcp/udp/http, ip.addr, tcp.port, tcp.flags.syn ...; "
+            + "== != > < >= <=, contains \"text\", in {1, 2, 5..9}, field & mask, and or not, parentheses)")
     String displayFilter;
 
     @Parameter(names = "-T", description = "Output format, as tshark's -T; only 'fields' (the default) is printed")
@@ -204,7 +206,8 @@ public final class FieldsCommand extends Command {
 
     private int print(FrameFields.Field[] selected, FrameFields.Pass pass) throws IOException, CommandFailure {
         boolean decode = pass != FrameFields.Pass.READ;
-        boolean analyse = pass == FrameFields.Pass.TCP_ANALYSIS;
+        boolean analyse = pass.compareTo(FrameFields.Pass.TCP_ANALYSIS) >= 0;
+        boolean http = pass == FrameFields.Pass.HTTP;
         TsvOutput o = new TsvOutput(out, OUTPUT_BUFFER);
         o.format(separator, quote);
         if (header) {
@@ -219,6 +222,7 @@ public final class FieldsCommand extends Command {
         FrameFields.Frame frame = new FrameFields.Frame();
         frame.zone = zone;
         frame.decoder = new PacketDecoder();
+        frame.http = http ? new HttpConversations() : null;
         Segment segment = new Segment();
         // one pass in frame order, as tshark without -2; the sink sees the frame's analysis before its row is written
         TcpEngine engine = new TcpEngine(new AnalysisSink() {
@@ -260,6 +264,10 @@ public final class FieldsCommand extends Command {
                     if (analyse && segment.fill(frame.decoder, r.data(), 0, r.frameNumber(), r.timestampNanos(),
                             r.originalLength())) {
                         engine.accept(segment);
+                    }
+                    if (http) {
+                        frame.http.frame(frame.decoder, frame.analysis, r.data(), r.frameNumber(),
+                                r.timestampNanos());
                     }
                     if (filter != null && !filter.test(frame)) {
                         frame.advance(false);

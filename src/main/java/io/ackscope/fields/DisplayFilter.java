@@ -19,7 +19,10 @@ import java.util.Map;
  *
  * <ul>
  *   <li>A field alone tests that the frame has it ({@code tcp.analysis.retransmission}); the protocol names
- *       {@code ip}, {@code ipv6}, {@code tcp} and {@code udp} test for that header.</li>
+ *       {@code ip}, {@code ipv6}, {@code tcp} and {@code udp} test for that header, {@code http} for a frame where
+ *       tshark shows HTTP.</li>
+ *   <li>{@code field contains "text"} (a case-sensitive substring of the field as printed, for
+ *       {@code http.request.uri} and {@code http.host}).</li>
  *   <li>Comparisons {@code == != > < >= <=} and their words {@code eq ne gt lt ge le}; numbers in decimal or
  *       {@code 0x} hex (as {@code tcp.flags} prints), addresses with an optional {@code /prefix} for a subnet.</li>
  *   <li>{@code && and || or ! not} and parentheses; {@code and} binds tighter than {@code or}.</li>
@@ -60,7 +63,7 @@ public final class DisplayFilter {
             "udp.port", List.of("udp.srcport", "udp.dstport"));
     /** Protocol names and the field whose presence shows the header. */
     private static final Map<String, String> PROTOCOLS = Map.of(
-            "ip", "ip.src", "ipv6", "ipv6.src", "tcp", "tcp.srcport", "udp", "udp.srcport");
+            "ip", "ip.src", "ipv6", "ipv6.src", "tcp", "tcp.srcport", "udp", "udp.srcport", "http", "http");
     private static final List<String> FLAG_BITS = List.of("fin", "syn", "reset", "push", "ack", "urg", "ece", "cwr");
     private static final List<String> OPERATORS = List.of("==", "!=", ">=", "<=", ">", "<");
 
@@ -273,6 +276,7 @@ public final class DisplayFilter {
             case "lt" -> "<";
             case "ge" -> ">=";
             case "le" -> "<=";
+            case "contains" -> "contains";
             default -> OPERATORS.contains(t) ? t : null;
         };
     }
@@ -291,7 +295,7 @@ public final class DisplayFilter {
         }
         FrameFields.Field f = FrameFields.get(lower);
         if (f == null) {
-            throw error("unknown field '" + name + "' (fields -e list shows the known ones; also ip, ipv6, tcp, udp, "
+            throw error("unknown field '" + name + "' (fields -e list shows the known ones; also ip, ipv6, tcp, udp, http, "
                     + "ip.addr, ipv6.addr, tcp.port, udp.port, tcp.flags.syn and the other flag bits)", token);
         }
         return new Operand(List.of(track(f)), -1, -1);
@@ -442,11 +446,11 @@ public final class DisplayFilter {
         }
 
         boolean compare(String cell, String op) {
-            if (address != null) {
+            if (address != null && !op.equals("contains")) {
                 byte[] a = literalAddress(cell);
                 return a != null && a.length == address.length && op.equals("==") && inPrefix(a);
             }
-            if (number != null) {
+            if (number != null && !op.equals("contains")) {
                 BigDecimal c = number(cell);
                 if (c == null) {
                     return false;
@@ -459,6 +463,9 @@ public final class DisplayFilter {
                     case ">=" -> cmp >= 0;
                     default -> cmp <= 0;
                 };
+            }
+            if (op.equals("contains")) {
+                return cell.contains(text); // case-sensitive, as Wireshark's
             }
             int cmp = cell.compareTo(text);
             return op.equals("==") ? cmp == 0 : op.equals(">") ? cmp > 0 : op.equals("<") ? cmp < 0

@@ -20,7 +20,8 @@ import java.util.Map;
 /**
  * The fields {@code ackscope fields -e NAME} knows, with tshark's names and printing. Each field says which pass it
  * needs, so the command runs only what the selected fields use; the TCP analysis fields ({@code tcp.stream},
- * {@code tcp.analysis.*}) need {@link Pass#TCP_ANALYSIS}, the TCP engine run over the frames in order.
+ * {@code tcp.analysis.*}) need {@link Pass#TCP_ANALYSIS}, the TCP engine run over the frames in order, and the
+ * {@code http.*} fields ({@link HttpFields}) {@link Pass#HTTP}, the HTTP messages reassembled from its output.
  *
  * <p>Where tshark's choice of what to show depends on how many bytes it could read, the cell writers follow it:
  * tshark reads a header field by field and stops at the first one past the captured bytes, so {@code ip.src} is
@@ -38,7 +39,9 @@ public final class FrameFields {
         /** The packet decoder. */
         DECODE,
         /** The TCP analysis engine (one pass, in frame order, as tshark without -2). */
-        TCP_ANALYSIS
+        TCP_ANALYSIS,
+        /** The TCP analysis and the HTTP messages reassembled from it ({@link HttpConversations}). */
+        HTTP
     }
 
     /** Writes one cell for the current frame; writes nothing for an empty cell. Must not allocate. */
@@ -55,8 +58,10 @@ public final class FrameFields {
     public static final class Frame {
         public CaptureReader reader;
         public PacketDecoder decoder;
-        /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS pass only). */
+        /** The engine's analysis of this frame's TCP segment, null when it has none (TCP_ANALYSIS and HTTP passes). */
         public FrameAnalysis analysis;
+        /** The HTTP messages, their fields set for this frame (HTTP pass only). */
+        public HttpConversations http;
         /** The zone {@code frame.time} is shown in (tshark: the local zone). */
         public ZoneId zone = ZoneId.systemDefault();
         /**
@@ -319,6 +324,7 @@ public final class FrameFields {
                 o.decimal(1);
             }
         });
+        HttpFields.register();
     }
 
     /** What a field of the engine's analysis writes; called only for frames the engine analysed. */
@@ -389,7 +395,7 @@ public final class FrameFields {
         o.ascii(f.clockZone);
     }
 
-    private static void add(String name, String description, Pass pass, CellWriter writer) {
+    static void add(String name, String description, Pass pass, CellWriter writer) {
         FIELDS.put(name, new Field(name, description, pass, writer));
     }
 

@@ -17,7 +17,7 @@ public final class TsvOutput {
     static final int MAX_CELL = 4 * MAX_ITEM;
 
     private final OutputStream out;
-    private final byte[] buf;
+    private byte[] buf;
     private int n;
     /** Between cells ({@code -E separator}): a tab unless set. */
     private byte separator = '\t';
@@ -58,8 +58,8 @@ public final class TsvOutput {
     }
 
     /**
-     * Starts a cell that {@link #endCell} may quote. A cell is at most {@value #MAX_CELL} bytes, so it is never
-     * split by a flush and can be quoted in place.
+     * Starts a cell that {@link #endCell} may quote. A cell is at most {@value #MAX_CELL} bytes unless {@link #text}
+     * writes it, which keeps a longer one whole; so a cell is never split by a flush and can be quoted in place.
      */
     public void beginCell() throws IOException {
         room(MAX_CELL);
@@ -82,6 +82,50 @@ public final class TsvOutput {
         room(len);
         System.arraycopy(b, off, buf, n, len);
         n += len;
+    }
+
+    /** U+FFFD REPLACEMENT CHARACTER in UTF-8. */
+    private static final byte[] REPLACEMENT = {(byte) 0xef, (byte) 0xbf, (byte) 0xbd};
+
+    /**
+     * Bytes taken from a capture (an HTTP URI or Host), as tshark 4.0 prints an ASCII string field: printable ASCII
+     * as it is, a tab as {@code \t}, each byte from 0x80 up as U+FFFD. Where tshark writes the other control bytes
+     * (0x00-0x1f, 0x7f) raw, this writes {@code \xNN}, so that a capture cannot send escape sequences to a terminal.
+     * A cell may be longer than {@value #MAX_CELL} bytes: the buffer keeps the whole cell, so quoting still works.
+     */
+    public void text(byte[] b, int off, int len) throws IOException {
+        for (int i = off; i < off + len; i++) {
+            cellRoom(4);
+            int v = b[i] & 0xff;
+            if (v >= 0x20 && v < 0x7f) {
+                buf[n++] = (byte) v;
+            } else if (v == '\t') {
+                buf[n++] = '\\';
+                buf[n++] = 't';
+            } else if (v >= 0x80) {
+                System.arraycopy(REPLACEMENT, 0, buf, n, 3);
+                n += 3;
+            } else {
+                buf[n++] = '\\';
+                buf[n++] = 'x';
+                buf[n++] = HEX[v >> 4];
+                buf[n++] = HEX[v & 15];
+            }
+        }
+    }
+
+    /** Room for {@code k} more bytes of the current cell: writes out the rows before it, grows if it is longer. */
+    private void cellRoom(int k) throws IOException {
+        if (n + k + 2 <= buf.length) { // the 2: endCell's quotes
+            return;
+        }
+        out.write(buf, 0, cellStart);
+        System.arraycopy(buf, cellStart, buf, 0, n - cellStart);
+        n -= cellStart;
+        cellStart = 0;
+        if (n + k + 2 > buf.length) {
+            buf = java.util.Arrays.copyOf(buf, 2 * buf.length);
+        }
     }
 
     /** The 9 decimals of a nanosecond fraction ({@code 0 <= frac < 10^9}). */

@@ -10,6 +10,9 @@
  *       evaluated per frame.</li>
  *   <li>{@link io.ackscope.fields.TsvOutput}: buffered ASCII output of tab-separated rows; writing a row allocates
  *       nothing.</li>
+ *   <li>{@link io.ackscope.fields.HttpConversations}: the HTTP messages of each TCP connection as tshark's HTTP
+ *       dissector sees them in one pass, for the {@code http.*} fields ({@code HttpFields}); {@code HttpDirection}
+ *       reassembles one direction, {@code HttpHead} reads a message head.</li>
  * </ul>
  *
  * <p>Uses {@code tcp}, {@code decode} and {@code capture}; the command ({@code cli/FieldsCommand}) uses it.

@@ -47,7 +47,14 @@ class FieldsDisplayFilterTest {
             "tcp.flags & 0x12 == 0x12",
             "tcp.analysis.bytes_in_flight > 1000 && tcp.seq > 1",
             "frame.time_delta > 0.1 || tcp.analysis.zero_window || tcp.analysis.window_update",
-            "tcp.analysis.fast_retransmission or tcp.analysis.out_of_order or tcp.analysis.lost_segment");
+            "tcp.analysis.fast_retransmission or tcp.analysis.out_of_order or tcp.analysis.lost_segment",
+            "http",
+            "http.request and not http.response",
+            "http.response.code == 200 && http.time > 0.1",
+            "http.request.method == \"GET\" && http.host == \"bro.org\"",
+            "http.request.uri contains \"css\" || http.response_for.uri contains \"images\"",
+            "http.response.code >= 300 or http.request_in in {4, 40..60}",
+            "!http && tcp.len > 0");
 
     private static List<String> ackscope(String file, String filter) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -102,8 +109,8 @@ class FieldsDisplayFilterTest {
         assertEquals("-Y: not a number, address or string: '=' at character 12 of 'tcp.port === 3'", e.getMessage());
         e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("(tcp"));
         assertEquals("-Y: expected ')' at the end of '(tcp'", e.getMessage());
-        e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("http.request"));
-        assertTrue(e.getMessage().startsWith("-Y: unknown field 'http.request' (fields -e list"), e.getMessage());
+        e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("http.cookie"));
+        assertTrue(e.getMessage().startsWith("-Y: unknown field 'http.cookie' (fields -e list"), e.getMessage());
         e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("ip.addr == example.com"));
         assertTrue(e.getMessage().startsWith("-Y: not a number, address or string: 'example.com'"), e.getMessage());
         e = assertThrows(ParameterException.class, () -> DisplayFilter.parse("tcp.stream in {1, 2"));
