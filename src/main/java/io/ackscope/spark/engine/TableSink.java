@@ -9,7 +9,9 @@ import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.CauseEvent;
+import io.ackscope.tcp.ConnectionCauses;
 import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.EndpointAggregate;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.FrameAnalysis;
@@ -72,14 +74,11 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     /** The last connection {@link #value} was called for, and its values (records come in runs). */
     private ConnectionId lastValuesId;
     private ValueCounts[] lastValues;
-    private final LatencyAggregate finalLatency = new LatencyAggregate();
-    private final FindingsAggregate finalFindings = new FindingsAggregate();
-    /** The aggregates of provisional rows ({@link #provisional}). */
-    private final LatencyAggregate openLatency = new LatencyAggregate();
-    private final FindingsAggregate openFindings = new FindingsAggregate();
-    /** Where rows go now: the final aggregates, or from a carrying run's hold on, the provisional ones. */
-    private LatencyAggregate latency = finalLatency;
-    private FindingsAggregate findings = finalFindings;
+    private final EndpointAggregate finalEndpoints = new EndpointAggregate();
+    /** The aggregate of provisional rows ({@link #provisional}). */
+    private final EndpointAggregate openEndpoints = new EndpointAggregate();
+    /** Where rows go now: the final aggregate, or from a carrying run's hold on, the provisional one. */
+    private EndpointAggregate endpoints = finalEndpoints;
     private ConnectionId lastId;
     private long lastStream;
     private String lastSource;
@@ -147,8 +146,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         }
         check();
         return new EngineTask.Result(partition, written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
-                fed.attemptsEvicted(), finalLatency.sealed(), finalFindings, vantage, openLatency.sealed(),
-                openFindings);
+                fed.attemptsEvicted(), finalEndpoints.sealed(), vantage, openEndpoints.sealed());
     }
 
     private long stream(ConnectionId id) {
@@ -236,7 +234,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
 
     private void value(ConnectionId id, int metric, long nanos) {
         if (id != lastValuesId) {
-            lastValues = openValues.computeIfAbsent(id, k -> new ValueCounts[LatencyAggregate.METRICS]);
+            lastValues = openValues.computeIfAbsent(id, k -> new ValueCounts[EndpointAggregate.METRICS]);
             lastValuesId = id;
         }
         ValueCounts[] v = lastValues;
@@ -249,7 +247,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     @Override
     public void onRttSample(RttSample s) {
         if (s.kind() == RttSample.Kind.DATA_ACK) {
-            value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
+            value(s.connection(), EndpointAggregate.DATA_RTT, s.valueNanos());
         }
         EngineRows.rttSample(rttSamples.row, s, stream(s.connection()), source(), uid());
         write(rttSamples, dir());
@@ -257,14 +255,14 @@ final class TableSink implements AnalysisSink, AutoCloseable {
 
     @Override
     public void onAckDelay(AckDelay a) {
-        value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
+        value(a.connection(), EndpointAggregate.ACK_DELAY, a.valueNanos());
         EngineRows.ackDelay(ackDelays.row, a, stream(a.connection()), source(), uid());
         write(ackDelays, dir());
     }
 
     @Override
     public void onStall(Stall s) {
-        findings.stall(s);
+        endpoints.stall(s);
         EngineRows.stall(stalls.row, s, stream(s.connection()), source(), uid());
         if (plan != null) {
             plan.stallRow(stalls.row, numbering.source(s.connection().firstFileIndex()), s.ackFrame());
@@ -285,17 +283,17 @@ final class TableSink implements AnalysisSink, AutoCloseable {
                 && !superseded.contains(EngineTask.key(id))) {
             return;    // a revived attempt's first causes: they come again with its complete record
         }
-        findings.cause(e);
+        endpoints.cause(e);
     }
 
     @Override
     public void onExchange(Exchange e) {
-        findings.exchange(e);
+        endpoints.exchange(e);
         if (e.ttfbNanos() >= 0) {
-            value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
+            value(e.connection(), EndpointAggregate.TTFB, e.ttfbNanos());
         }
         if (e.completeNanos() >= 0) {
-            value(e.connection(), LatencyAggregate.COMPLETE, e.completeNanos());
+            value(e.connection(), EndpointAggregate.COMPLETE, e.completeNanos());
         }
         EngineRows.exchange(exchanges.row, e, stream(e.connection()), source(), uid());
         if (plan != null) {
@@ -315,14 +313,13 @@ final class TableSink implements AnalysisSink, AutoCloseable {
                 provisional = false;
                 super.started(source, engine);
                 String name = numbering.sourceName(source);
-                latency = finalLatency;
-                findings = finalFindings;
+                endpoints = finalEndpoints;
                 for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.Kind.VALUES, partition, name)) {
                     try {
                         OpenValues.Open o = OpenValues.read(t.state());
                         openValues.put(o.id(), o.values());
                         if (o.findings() != null) {
-                            finalFindings.resume(o.id(), o.findings());
+                            finalEndpoints.resume(o.id(), o.findings());
                         }
                     } catch (IOException e) {
                         throw new IOException("held values of source " + name + ": " + e.getMessage(), e);
@@ -334,11 +331,10 @@ final class TableSink implements AnalysisSink, AutoCloseable {
             public void ending(int source, TcpEngine engine) throws IOException {
                 List<io.ackscope.tcp.HeldTuple> held = hold(source, engine);
                 carry.held(EngineCarry.Kind.VALUES, partition, numbering.sourceName(source),
-                        OpenValues.of(held, openValues, finalFindings, ids()));
+                        OpenValues.of(held, openValues, finalEndpoints, ids()));
                 provisional = true;           // what the finish gives, and the attempts still pending
-                openFindings.resumeAll(finalFindings);    // what the open connections noted so far
-                latency = openLatency;
-                findings = openFindings;
+                openEndpoints.resumeAll(finalEndpoints);    // what the open connections noted so far
+                endpoints = openEndpoints;
                 List<ConnectionRecord> kept = List.copyOf(pending.values());
                 pending.clear();
                 kept.forEach(TableSink.this::onConnection);
@@ -365,7 +361,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         if (EngineCarry.isCarried(id)) {
             // evicted in an earlier run, whose causes it carried: they come again with the complete record (a
             // revival in this run drops them as they come: onCause)
-            findings.forget(id);
+            endpoints.forget(id);
         }
     }
 
@@ -383,8 +379,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         }
         long stream = stream(c.id());
         int source = carried ? current : numbering.source(c.id().firstFileIndex());
-        latency.connection(c, openValues.remove(c.id()), source());
-        FindingsAggregate.Open causes = findings.connection(c, source());
+        ConnectionCauses causes = endpoints.connection(c, openValues.remove(c.id()), source());
         String dir = dir();
         if (causes != null) {
             EngineRows.connectionCauses(connectionCauses.row, causes, c.id(), stream, source(), uid(),
