@@ -190,16 +190,19 @@ public final class ConnectionCauses {
         return causes;
     }
 
-    /** The connection's causes, costliest first (then in {@link Cause} order): its rows of connection_causes. */
+    /** The connection's causes in the ranking's order ({@link #rank}): its rows of connection_causes. */
     public List<Map.Entry<Cause, Tally>> ranked() {
         return rank(causes);
     }
 
-    /** {@code causes} costliest first (by time lost in µs), then in {@link Cause} order. */
+    /**
+     * {@code causes} in the order every ranking of causes uses ({@link CauseRanking#costOrder}): most time lost (in
+     * µs) first, then most events, then {@link Cause} order.
+     */
     static List<Map.Entry<Cause, Tally>> rank(Map<Cause, Tally> causes) {
         List<Map.Entry<Cause, Tally>> ranked = new ArrayList<>(causes.entrySet());
-        ranked.sort((a, b) -> a.getValue().timeLostUs != b.getValue().timeLostUs
-                ? Long.compare(b.getValue().timeLostUs, a.getValue().timeLostUs) : a.getKey().compareTo(b.getKey()));
+        ranked.sort((a, b) -> CauseRanking.costOrder(a.getValue().timeLostUs, a.getValue().events,
+                a.getKey().ordinal(), b.getValue().timeLostUs, b.getValue().events, b.getKey().ordinal()));
         return ranked;
     }
 

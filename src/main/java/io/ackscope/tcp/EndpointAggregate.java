@@ -21,6 +21,10 @@ import java.util.TreeMap;
  * <p>A connection's cause events, stalls and exchange spans are noted apart ({@link ConnectionCauses}) until its
  * record says which endpoint it belongs to (memory: two longs per exchange of each open connection); each
  * connection is in one task, so merging sums.
+ *
+ * <p>{@code diagnose} ({@link Diagnosis}) reads one capture in one JVM and ranks by the same rules
+ * ({@link CauseEvent#cost}, {@link CauseRanking#finding}, {@link CauseRanking#costOrder}) with what a merge cannot
+ * keep: time lost in nanoseconds, the first evidence frames in the order found, each stall's delayed-ACK timer.
  */
 public final class EndpointAggregate implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -92,8 +96,8 @@ public final class EndpointAggregate implements Serializable {
         }
 
         /**
-         * Its causes that are findings ({@link CauseRanking#finding} on the requests each affected), costliest
-         * first (time lost in µs, then {@link Cause} order).
+         * Its causes that are findings ({@link CauseRanking#finding} on the requests each affected), in the
+         * ranking's order ({@link CauseRanking#costOrder} on time lost in µs).
          */
         public List<Map.Entry<Cause, ConnectionCauses.Tally>> findings() {
             List<Map.Entry<Cause, ConnectionCauses.Tally>> ranked = ConnectionCauses.rank(causes);
