@@ -13,6 +13,7 @@ import io.ackscope.tcp.TcpEngine;
 import io.ackscope.tcp.AckClass;
 import io.ackscope.tcp.ArchiveFeeder;
 import io.ackscope.tcp.Diagnosis;
+import io.ackscope.tcp.EndpointDiagnosis;
 import io.ackscope.tcp.ValueCounts;
 import io.ackscope.tcp.Side;
 import io.ackscope.tcp.CapturePoint;
@@ -121,13 +122,13 @@ public final class DiagnoseCommand extends Command {
 
     /** The server endpoints of one capture, busiest first, at most --top of them. */
     private void endpoints(Diagnosis diagnosis) {
-        List<Diagnosis.Endpoint> eps = diagnosis.endpoints();
+        List<EndpointDiagnosis> eps = diagnosis.endpoints();
         if (eps.isEmpty()) {
             out.println("No TCP connections found.");
             out.println();
         }
         int shown = 0;
-        for (Diagnosis.Endpoint e : eps) {
+        for (EndpointDiagnosis e : eps) {
             if (shown++ == top) {
                 out.printf(Locale.ROOT, "... %s more (use --top)%n",
                         Format.plural(eps.size() - top, "server endpoint", "server endpoints"));
@@ -137,24 +138,24 @@ public final class DiagnoseCommand extends Command {
         }
     }
 
-    private void print(Diagnosis.Endpoint e) {
-        out.printf(Locale.ROOT, "Server %s: %s, %s; capture point: %s%n", e.server,
-                Format.plural(e.connections, "connection", "connections"),
-                Format.plural(e.exchanges, "request", "requests"), vantage(e.vantage));
-        causes(e.causes);
+    private void print(EndpointDiagnosis e) {
+        out.printf(Locale.ROOT, "Server %s: %s, %s; capture point: %s%n", e.server(),
+                Format.plural(e.connections(), "connection", "connections"),
+                Format.plural(e.exchanges(), "request", "requests"), vantage(e.vantage()));
+        causes(e.causes());
         out.println("  latency               p50        p90        p99        max     count");
-        row("handshake RTT", e.handshakeRtt);
-        row("data RTT", e.dataRtt);
-        row("client ACK delay", e.clientAckDelay);
-        row("server ACK delay", e.serverAckDelay);
-        row("time to first byte", e.ttfb);
-        row("response complete", e.responseComplete);
-        row("stall", e.stallDuration);
-        row("client think", e.clientThink);
-        out.printf(Locale.ROOT, "  client ACKs: %s%n", classes(e.ackClasses[Side.ORIGINATOR.ordinal()]));
-        out.printf(Locale.ROOT, "  server ACKs: %s%n", classes(e.ackClasses[Side.RESPONDER.ordinal()]));
+        row("handshake RTT", e.handshakeRtt());
+        row("data RTT", e.dataRtt());
+        row("client ACK delay", e.clientAckDelay());
+        row("server ACK delay", e.serverAckDelay());
+        row("time to first byte", e.ttfb());
+        row("response complete", e.responseComplete());
+        row("stall", e.stallDuration());
+        row("client think", e.clientThink());
+        out.printf(Locale.ROOT, "  client ACKs: %s%n", classes(e.ackClasses(Side.ORIGINATOR)));
+        out.printf(Locale.ROOT, "  server ACKs: %s%n", classes(e.ackClasses(Side.RESPONDER)));
         out.printf(Locale.ROOT, "  stalls: %d held by the server, %d held by the client, %s in total%n",
-                e.serverHeldStalls, e.clientHeldStalls, Diagnosis.ms(e.stallNanos));
+                e.serverHeldStalls(), e.clientHeldStalls(), Diagnosis.ms(e.stallNanos()));
         out.println("  diagnosis:");
         for (String f : e.findings()) {
             out.println("  - " + f);

@@ -6,8 +6,7 @@ import io.ackscope.spark.commit.TableCommit;
 import io.ackscope.spark.engine.ArchiveNumbering;
 import io.ackscope.spark.engine.CaptureFileRows;
 import io.ackscope.spark.engine.EngineTask;
-import io.ackscope.spark.engine.FindingsAggregate;
-import io.ackscope.spark.engine.LatencyAggregate;
+import io.ackscope.spark.engine.EndpointRows;
 import io.ackscope.spark.engine.SourceRows;
 import io.ackscope.spark.engine.VantageAggregate;
 import io.ackscope.spark.engine.VantagePlan;
@@ -23,6 +22,7 @@ import io.ackscope.tables.VantageTables;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
+import io.ackscope.tcp.EndpointAggregate;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,27 +40,23 @@ final class DriverTables {
     }
 
     /**
-     * Merges the tasks' per-server latency aggregates into {@code latency_summary}, their cause aggregates into
-     * {@code findings} and their vantage sums into {@code source_pairs} and {@code host_times}, writes them; returns
+     * Merges the tasks' per-endpoint aggregates into {@code latency_summary} and {@code findings} and their vantage sums into {@code source_pairs} and {@code host_times}, writes them; returns
      * the connection attempts the tasks evicted.
      */
     static long writeAggregates(OutputDirectory out, EnginePasses.Engine engine, Configuration conf,
                                 Map<String, Long> tableRows, Collection<String> sources, Continuation cont)
             throws IOException {
-        LatencyAggregate latency = new LatencyAggregate();
-        FindingsAggregate findings = new FindingsAggregate();
+        EndpointAggregate endpoints = new EndpointAggregate();
         VantageAggregate vantage = new VantageAggregate();
         long attemptsEvicted = 0;
         for (EngineTask.Result r : engine.results()) {
-            latency.merge(r.latency());
-            findings.merge(r.findings());
+            endpoints.merge(r.endpoints());
             vantage.merge(r.vantage());
             attemptsEvicted += r.attemptsEvicted();
         }
-        cont.keepFinals(out, latency, findings, sources);   // before the provisional rows are added
+        cont.keepFinals(out, endpoints, sources);   // before the provisional rows are added
         for (EngineTask.Result r : engine.results()) {
-            latency.merge(r.openLatency());
-            findings.merge(r.openFindings());
+            endpoints.merge(r.openEndpoints());
         }
         String tag = cont.tag();
         VantagePlan pairs = engine.pairs();
@@ -75,9 +71,9 @@ final class DriverTables {
                     pairs == null ? List.of() : vantage.hostTimeRows(pairs, engine.ranked()), conf, tableRows);
         }
         TableCommit.partitioned(out, LatencySummaryTable.TABLE,
-                TableCommit.bySource(LatencySummaryTable.TABLE, latency.rows(), sources), conf, tableRows, tag);
+                TableCommit.bySource(LatencySummaryTable.TABLE, EndpointRows.latencySummary(endpoints), sources), conf, tableRows, tag);
         TableCommit.partitioned(out, FindingsTable.TABLE,
-                TableCommit.bySource(FindingsTable.TABLE, findings.rows(), sources), conf, tableRows, tag);
+                TableCommit.bySource(FindingsTable.TABLE, EndpointRows.findings(endpoints), sources), conf, tableRows, tag);
         return attemptsEvicted;
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The {@code findings} table: per capture source, server endpoint and latency cause, what the cause cost and the
  * frames that prove it, so a report or a query can lead with the causes ranked by time lost. Made from the
- * engine's cause events and stalls ({@code spark/engine/FindingsAggregate}); the rules and the share's denominator
+ * engine's cause events and stalls ({@code tcp/EndpointAggregate}); the rules and the share's denominator
  * are in docs/causes.md.
  */
 public final class FindingsTable {

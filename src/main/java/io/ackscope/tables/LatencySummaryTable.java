@@ -14,7 +14,7 @@ import static io.ackscope.tables.ColumnType.STRING;
  *
  * <p>Percentiles are exact and nearest-rank (the smallest value with at least that fraction of values at or below
  * it, as SQL's {@code percentile_disc}), so each is a value that was observed; they come from the engine tasks'
- * exact per-endpoint value counts ({@code spark/LatencyAggregate}), not from re-reading the tables. Histogram bucket
+ * exact per-endpoint value counts ({@code tcp/EndpointAggregate}), not from re-reading the tables. Histogram bucket
  * {@code k} counts values in {@code [2^(k-1), 2^k)} µs ({@code k = 0}: below 1 µs); there are {@value #BUCKETS} buckets, the last open-ended.
  */
 public final class LatencySummaryTable {

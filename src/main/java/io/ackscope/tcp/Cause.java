@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * The latency causes the engine finds, and the one catalogue of what to change for each: the report lists
  * {@link #fixes} under each finding and in its verdict, {@code diagnose} prints {@link #fixInOneLine} in its
- * findings ({@link Diagnosis.Endpoint#findings}). A new cause gets its fixes here, beside its detection; the
+ * findings ({@link EndpointDiagnosis#findings}). A new cause gets its fixes here, beside its detection; the
  * report's finding kinds are these names.
  *
  * <p>Two families: the stall and wait kinds the tables carry today ({@link #NAGLE_SERVER_HELD},

@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * An exact multiset of longs (latency values in µs) with nearest-rank percentiles: the {@code latency_summary}
- * table's values per endpoint ({@code spark/LatencyAggregate}) and {@code diagnose}'s ({@link Diagnosis}), so both
+ * table's values per endpoint ({@link EndpointAggregate}) and {@code diagnose}'s ({@link Diagnosis}), so both
  * print values that were observed, exact to the µs.
  *
  * <p>A hash table of distinct values and their counts for what was added since the last {@link #compact()}, and the sorted distinct values with counts it compacts into. Adding a value or another

@@ -402,7 +402,7 @@ class SqlExportCommandsTest {
                 + "AND coalesce(s.server, 0) + s.n OR c.client_held_stall_us NOT BETWEEN coalesce(s.client, 0) "
                 + "AND coalesce(s.client, 0) + s.n");
         assertEquals(List.of(), off);
-        // the query of the issue: the sample's responses wait mostly in stalls (it reported 0 with the old column)
+        // the sample's responses wait mostly in stalls: stall_us over complete_us is above one half
         List<String> share = duckdb("SELECT sum(stall_us) / sum(complete_us), sum(stall_in_response_us), "
                 + "sum(stall_us) FROM exchanges").get(0);
         assertTrue(Double.parseDouble(share.get(0)) > 0.5, share.toString());

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The page leads with the causes of the {@code findings} table (issue 18), on the sample captures analysed by the
+ * The page leads with the causes of the {@code findings} table, on the sample captures analysed by the
  * real {@code analyze}: the verdict only at 1% of the response time or more, the endpoints where time was lost
  * first, every link pointing at something drawn, and a timeline that leaves out the empty day between captures.
  */

@@ -1,13 +1,14 @@
 package io.ackscope.spark;
 
 import io.ackscope.spark.engine.EngineRows;
-import io.ackscope.spark.engine.FindingsAggregate;
 import io.ackscope.capture.Archive;
 import io.ackscope.capture.ArchiveStore;
 import io.ackscope.capture.FileGap;
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.TableSchema;
+import io.ackscope.tcp.ConnectionCauses;
+import io.ackscope.tcp.EndpointAggregate;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ArchiveFeeder;
@@ -36,7 +37,7 @@ final class EngineReference implements AnalysisSink {
     final List<AckDelay> ackDelays = new ArrayList<>();
     final List<Exchange> exchanges = new ArrayList<>();
     /** The causes of each connection until its record (connection_causes), by the same rules as analyze's. */
-    private final FindingsAggregate causes = new FindingsAggregate();
+    private final EndpointAggregate causes = new EndpointAggregate();
     long frames;
 
     /** The inputs (files or directories) listed and read as analyze reads them ({@link ArchiveFeeder}). */
@@ -123,7 +124,7 @@ final class EngineReference implements AnalysisSink {
         EngineRows.connection(r, c, c.id().stream(), c.id().firstFileIndex() - first, sourceName(),
                 FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()), null);
         add(EngineTables.CONNECTIONS, r);
-        FindingsAggregate.Open o = causes.connection(c, sourceName());
+        ConnectionCauses o = causes.connection(c, null, sourceName());
         if (o != null) {
             RowBuffer cr = new RowBuffer(EngineTables.CONNECTION_CAUSES);
             EngineRows.connectionCauses(cr, o, c.id(), c.id().stream(), sourceName(), c.id().uid(sourceName()),

@@ -151,9 +151,9 @@ class AttemptEvictionTest {
         e.finish();
         evicted[0] = e.attemptsEvicted();
         List<String> out = new ArrayList<>();
-        for (Diagnosis.Endpoint ep : d.endpoints()) {
-            out.add(ep.server + " connections " + ep.connections + " " + new java.util.TreeMap<>(ep.vantage));
-            for (CauseRanking.Total t : ep.causes.ranked()) {
+        for (EndpointDiagnosis ep : d.endpoints()) {
+            out.add(ep.server() + " connections " + ep.connections() + " " + new java.util.TreeMap<>(ep.vantage()));
+            for (CauseRanking.Total t : ep.causes().ranked()) {
                 out.add("  " + t.cause + " events " + t.events + " count " + t.count + " ms "
                         + t.timeLostNanos / MS + " connections " + t.connections() + " frames " + t.frames);
             }
@@ -251,7 +251,7 @@ class AttemptEvictionTest {
     }
 
     /**
-     * Issue 16: a client retrying with its first ISN after the server's RST. tshark (4.0.17, Debian's, which CI
+     * A client retrying with its first ISN after the server's RST starts no new stream: tshark (4.0.17, Debian's, which CI
      * installs) reads the same frames written as a capture, and every frame's stream must be its.
      */
     @Test

@@ -195,7 +195,7 @@ class CauseDetectionTest {
     }
 
     /** The server endpoint of a one-server capture, as {@code diagnose} sees it. */
-    static Diagnosis.Endpoint diagnosis(String capture) throws Exception {
+    static EndpointDiagnosis diagnosis(String capture) throws Exception {
         Diagnosis d = new Diagnosis();
         TcpEngine engine = new TcpEngine(d);
         try (CaptureReader reader = CaptureReader.open(Path.of("sample-pcaps", capture))) {
@@ -215,14 +215,14 @@ class CauseDetectionTest {
             // a SYN on a 4-tuple closed less than 60 s before: tshark's "TCP port numbers reused"
             assertEquals(Long.parseLong(t.get("reused_ports")), churn.stream().mapToLong(CauseEvent::count).sum(),
                     cap);
-            Diagnosis.Endpoint e = diagnosis(cap);
-            assertEquals(Long.parseLong(t.get("rst_connections")), e.churnResets, cap);
-            assertTrue(e.churn().contains("; " + e.churnResets + " of them ended by RST, "
+            EndpointDiagnosis e = diagnosis(cap);
+            assertEquals(Long.parseLong(t.get("rst_connections")), e.churnResets(), cap);
+            assertTrue(e.churn().contains("; " + e.churnResets() + " of them ended by RST, "
                     + t.get("reused_ports") + " SYNs reused a 4-tuple"), e.churn());
         }
         // the lab reset every 2nd of its 60 connections (SO_LINGER 0): 30, as tshark counts streams with a RST
         String rst = "lab-cause-churn-rst.pcap.gz";
-        assertEquals(setting(rst, "requests") / setting(rst, "reset_every"), diagnosis(rst).churnResets);
+        assertEquals(setting(rst, "requests") / setting(rst, "reset_every"), diagnosis(rst).churnResets());
     }
 
     @Test

@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code diagnose}'s findings name the fixes of the one catalogue, on the seed capture. */
 class CauseTest {
 
-    private static List<Diagnosis.Endpoint> diagnose(Path capture) throws Exception {
+    private static List<EndpointDiagnosis> diagnose(Path capture) throws Exception {
         Diagnosis d = new Diagnosis();
         TcpEngine engine = new TcpEngine(d);
         try (CaptureReader r = CaptureReader.open(capture)) {
@@ -26,7 +26,7 @@ class CauseTest {
 
     @Test
     void theSeedCasesFindingEndsWithTheServerHeldFix() throws Exception {
-        List<Diagnosis.Endpoint> eps = diagnose(SeedCaseTest.LATENCY);
+        List<EndpointDiagnosis> eps = diagnose(SeedCaseTest.LATENCY);
         assertEquals(1, eps.size());
         String finding = eps.get(0).findings().get(0);
         assertTrue(finding.startsWith("Nagle x delayed ACK: "), finding);

@@ -41,7 +41,7 @@ class ChurnEvidenceTest {
     }
 
     /** The churn events and the diagnosis of three connections on one 4-tuple, {@code gaps} after each end. */
-    private static Diagnosis.Endpoint run(List<CauseEvent> churn, long... gaps) {
+    private static EndpointDiagnosis run(List<CauseEvent> churn, long... gaps) {
         Segments g = new Segments();
         connection(g, 1000, false);
         g.after(gaps[0]);
@@ -85,11 +85,11 @@ class ChurnEvidenceTest {
         List<CauseEvent> churn = new ArrayList<>();
         // the second SYN 30 s after the first connection's close: in its TIME_WAIT; the third 65 s after the
         // second's: the engine still remembers that 4-tuple (it ended, it was not forgotten), but TIME_WAIT is over
-        Diagnosis.Endpoint ep = run(churn, 30_000 * MS, 65_000 * MS);
+        EndpointDiagnosis ep = run(churn, 30_000 * MS, 65_000 * MS);
         assertEquals(3, churn.size(), churn.toString());
         assertEquals(List.of(0, 1, 0), churn.stream().map(CauseEvent::count).toList());
         // the second connection ended by the client's RST
-        assertEquals(1, ep.churnResets);
+        assertEquals(1, ep.churnResets());
         String f = ep.churn();
         assertTrue(f.startsWith("Connection churn: 3 connections carried one request each"), f);
         assertTrue(f.contains("; 1 of them ended by RST, 1 SYNs reused a 4-tuple closed less than 60 s before "

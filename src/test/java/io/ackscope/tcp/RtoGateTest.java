@@ -13,8 +13,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The issue-18 headline bug: a retransmission after a 4.2 ms wait was raised as a RETRANSMISSION_TIMEOUT latency
- * event. On the loss lab (fast retransmits, tail-loss probes ~38 ms after the tail, and real RTOs) only the
+ * A retransmission after a short wait (4.2 ms) is no RETRANSMISSION_TIMEOUT latency event. On the loss lab (fast retransmits, tail-loss probes ~38 ms after the tail, and real RTOs) only the
  * retransmissions the sender's timer sent after the minimum RTO (200 ms) are RTO latency events.
  */
 class RtoGateTest {

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A sender that waits for a delayed ACK is Nagle's only when Nagle could have held its data: not when its data
  * filled the receiver's window (it waited for the window) and not when what it sent next was a full-sized segment
- * (Nagle holds only a partial one; it waited for its congestion window). Issue 18: lab-cause-zero-window was
- * diagnosed NAGLE_SERVER_HELD at 21.8% of its response time, for 21 waits that were the slow reader's window.
+ * (Nagle holds only a partial one; it waited for its congestion window). So on lab-cause-zero-window the 21
+ * waits for the slow reader's window are no NAGLE_SERVER_HELD stall (counted as one they made 21.8% of its
+ * response time).
  */
 class StallAttributionTest {
 

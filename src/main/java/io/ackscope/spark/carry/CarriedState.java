@@ -23,7 +23,7 @@ import java.util.Map;
  *   inputs.json                                 {@link #INPUTS}: the files read, the options, each source's figures
  *   held-&lt;run&gt;/                                  {@link #runDir}: what run &lt;run&gt; carried, one per run that carried
  *     boundaries|engine|values/&lt;src&gt;/part-NNNNN.held   {@link #held}: the held 4-tuples of each kind
- *     final/&lt;src&gt;.agg                           {@link #finals}: the source's final latency and findings aggregates
+ *     final/&lt;src&gt;.agg                           {@link #finals}: the source's final per-endpoint aggregate
  *     tuples|handshakes/&lt;src&gt;.keys              {@link #tuples}: the source's 4-tuple keys and first handshakes
  * </pre>
  * {@code <src>} is the source name's UTF-8 bytes in hex ({@link #hex}), so any name is one path segment. A source's

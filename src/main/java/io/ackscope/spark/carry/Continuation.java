@@ -5,9 +5,7 @@ import io.ackscope.spark.commit.TaskOutput;
 import io.ackscope.spark.engine.ArchiveNumbering;
 import io.ackscope.spark.engine.EngineCarry;
 import io.ackscope.spark.engine.EngineTask;
-import io.ackscope.spark.engine.FindingsAggregate;
 import io.ackscope.spark.engine.HeldState;
-import io.ackscope.spark.engine.LatencyAggregate;
 import io.ackscope.spark.engine.SourceRows;
 import io.ackscope.spark.source.ReadPlan;
 import io.ackscope.spark.source.SplitStats;
@@ -20,6 +18,7 @@ import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.util.SerializableConfiguration;
 
+import io.ackscope.tcp.EndpointAggregate;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -129,30 +128,28 @@ public final class Continuation {
     }
 
     /**
-     * Adds the continued sources' earlier final aggregates to this run's ({@code latency}, {@code findings}: the
-     * final rows of the run), then keeps each source's in staging for the next run. Call before anything
+     * Adds the continued sources' earlier final aggregates to this run's ({@code endpoints}: that of the final rows
+     * of the run), then keeps each source's in staging for the next run. Call before anything
      * provisional is merged into them.
      */
-    public void keepFinals(OutputDirectory out, LatencyAggregate latency, FindingsAggregate findings,
-                    Collection<String> sources) throws IOException {
+    public void keepFinals(OutputDirectory out, EndpointAggregate endpoints, Collection<String> sources) throws IOException {
         if (kind == Kind.WHOLE) {
             return;
         }
         for (Map.Entry<String, InputsState.Source> e : appending() ? inputs.append.sources().entrySet()
                 : Map.<String, InputsState.Source>of().entrySet()) {
-            FinalAggregates.Of before = finals.containsKey(e.getKey()) ? finals.remove(e.getKey())
+            EndpointAggregate before = finals.containsKey(e.getKey()) ? finals.remove(e.getKey())
                     : FinalAggregates.read(out.fs(), stateOf(out, e.getValue()).finals(e.getKey()));
-            latency.merge(before.latency());
-            findings.merge(before.findings());
+            endpoints.merge(before);
         }
         for (String s : sources) {
             FinalAggregates.write(out.fs(), CarriedState.at(out.staging(), held).finals(s),
-                    latency.only(s), findings.only(s));
+                    endpoints.only(s));
         }
     }
 
     /** The continued sources' final aggregates, read by {@link #damage}. */
-    private final Map<String, FinalAggregates.Of> finals = new java.util.HashMap<>();
+    private final Map<String, EndpointAggregate> finals = new java.util.HashMap<>();
 
     private static CarriedState stateOf(OutputDirectory out, InputsState.Source s) {
         return CarriedState.at(out.dir(), s.held());

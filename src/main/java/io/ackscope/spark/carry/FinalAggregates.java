@@ -1,7 +1,6 @@
 package io.ackscope.spark.carry;
 
-import io.ackscope.spark.engine.FindingsAggregate;
-import io.ackscope.spark.engine.LatencyAggregate;
+import io.ackscope.tcp.EndpointAggregate;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -18,14 +17,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * One source's {@code latency_summary} and {@code findings} aggregates over its final rows, kept in the output's
+ * One source's per-endpoint aggregate ({@link EndpointAggregate}: what {@code latency_summary} and {@code findings}
+ * are made from) over its final rows, kept in the output's
  * carried state ({@code held-<run>/final/<source in hex>.agg}) so that a run appending files to the source adds its own
  * final rows to them and writes the source's rows of both tables exactly as one run over all its files would (exact
  * counts of distinct values, so the percentiles are exact). The rows of connections still open are kept apart
- * ({@link io.ackscope.spark.engine.EngineTask.Result#openLatency()}) and added only to the table, never to this state.
+ * ({@link io.ackscope.spark.engine.EngineTask.Result#openEndpoints()}) and added only to the table, never to this state.
  *
- * <p>Java serialization of the two aggregates behind a magic and a version, read through an
- * {@link ObjectInputFilter} that admits only the aggregates' own classes and the JDK collections they use, with
+ * <p>Java serialization of the aggregate behind a magic and a version, read through an
+ * {@link ObjectInputFilter} that admits only the aggregate's own classes and the JDK collections they use, with
  * bounded depth and references: a damaged or foreign file fails with its path, and the run then analyses the
  * source again whole.
  */
@@ -34,24 +34,19 @@ final class FinalAggregates {
     }
 
     private static final byte[] MAGIC = "ACKAGG".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 1;
+    /** 2: one per-endpoint aggregate in place of version 1's separate latency and cause aggregates. */
+    static final int VERSION = 2;
 
-    /** The two aggregates of one source. */
-    record Of(LatencyAggregate latency, FindingsAggregate findings) {
-    }
-
-    static void write(FileSystem fs, Path file, LatencyAggregate latency, FindingsAggregate findings)
-            throws IOException {
+    static void write(FileSystem fs, Path file, EndpointAggregate endpoints) throws IOException {
         try (FSDataOutputStream raw = fs.create(file, true);
              ObjectOutputStream out = new ObjectOutputStream(new BufferedOutputStream(raw, 1 << 16))) {
             out.write(MAGIC);
             out.writeByte(VERSION);
-            out.writeObject(latency);
-            out.writeObject(findings);
+            out.writeObject(endpoints);
         }
     }
 
-    static Of read(FileSystem fs, Path file) throws IOException {
+    static EndpointAggregate read(FileSystem fs, Path file) throws IOException {
         long length = fs.getFileStatus(file).getLen();
         try (FSDataInputStream raw = fs.open(file);
              ObjectInputStream in = new ObjectInputStream(new BufferedInputStream(raw, 1 << 16))) {
@@ -62,13 +57,13 @@ final class FinalAggregates {
             if (!Arrays.equals(magic, MAGIC) || version != VERSION) {
                 throw new IOException(file + ": not a version " + VERSION + " aggregate file");
             }
-            return new Of((LatencyAggregate) in.readObject(), (FindingsAggregate) in.readObject());
+            return (EndpointAggregate) in.readObject();
         } catch (ClassNotFoundException | ClassCastException | InvalidClassException e) {
             throw new IOException(file + ": " + e.getMessage(), e);
         }
     }
 
-    /** Only the aggregates' classes and the JDK types they hold. */
+    /** Only the aggregate's classes and the JDK types they hold. */
     private static ObjectInputFilter filter(long bytes) {
         return info -> {
             if (info.depth() > 16 || info.references() > 50_000_000L || info.streamBytes() > bytes) {
@@ -82,8 +77,8 @@ final class FinalAggregates {
                 c = c.getComponentType();
             }
             String n = c.getName();
-            boolean ok = c.isPrimitive() || n.startsWith("io.ackscope.spark.engine.LatencyAggregate")
-                    || n.startsWith("io.ackscope.spark.engine.FindingsAggregate")
+            boolean ok = c.isPrimitive() || n.startsWith("io.ackscope.tcp.EndpointAggregate")
+                    || n.equals("io.ackscope.tcp.ConnectionCauses$Tally")
                     || n.equals("io.ackscope.tcp.ValueCounts")
                     || n.equals("io.ackscope.tcp.Cause") || n.equals("java.lang.Enum") || n.equals("java.lang.String")
                     || n.equals("java.lang.Number") || n.equals("java.lang.Long") || n.equals("java.util.TreeMap")

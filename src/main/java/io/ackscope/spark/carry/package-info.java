@@ -16,8 +16,8 @@
  *       has been quiet for the settle period.</li>
  *   <li>{@link io.ackscope.spark.carry.Continuation}: what an incremental run takes from the earlier state and
  *       leaves in its own: the carried connections, the numbering to go on from, what its commit retires.</li>
- *   <li>{@link io.ackscope.spark.carry.FinalAggregates}: one source's {@code latency_summary} and {@code findings}
- *       aggregates over its final rows, kept so that appending gives the rows one run over all files would.</li>
+ *   <li>{@link io.ackscope.spark.carry.FinalAggregates}: one source's per-endpoint aggregate (of
+ *       {@code latency_summary} and {@code findings}) over its final rows, kept so that appending gives the rows one run over all files would.</li>
  *   <li>{@link io.ackscope.spark.carry.SourceTuples}: the 4-tuples and first handshakes each source has had, so that
  *       a run appending to two or more capture points knows when it cannot.</li>
  *   <li>{@link io.ackscope.spark.carry.StateCheck}: the carried state checked as input, every value against the

@@ -3,8 +3,10 @@ package io.ackscope.spark.engine;
 import io.ackscope.tables.EngineTables;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tcp.AckDelay;
+import io.ackscope.tcp.ConnectionCauses;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.ConnectionRecord;
+import io.ackscope.tcp.EndpointAggregate;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.LatencyEvent;
 import io.ackscope.tcp.RttSample;
@@ -64,7 +66,7 @@ public final class EngineRows {
         summary(r, C_RTT_SERVER, c.dataRttFromResp());
         summary(r, C_RTT_TS, c.timestampRtt());
         int j = C_RTT_TS + 4;
-        r.setLong(j++, c.stalls()).setLong(j++, stallMicros(c)).setLong(j, c.exchanges());
+        r.setLong(j++, c.stalls()).setLong(j++, EndpointAggregate.stallMicros(c)).setLong(j, c.exchanges());
         summary(r, C_TTFB, c.ttfb());
         int k = C_TTFB + 4;
         r.setLong(k++, c.rtoEvents()).setLong(k++, c.zeroWindowWaits()).setBoolean(k++, crossesGap)
@@ -170,28 +172,20 @@ public final class EngineRows {
 
 
     /**
-     * The rows of {@code connection_causes} of one finished connection ({@code o}: what {@link FindingsAggregate}
+     * The rows of {@code connection_causes} of one finished connection ({@code o}: what {@link EndpointAggregate}
      * noted of it), costliest cause first; {@code written} takes each row as it is filled.
      */
-    public static void connectionCauses(RowBuffer r, FindingsAggregate.Open o, ConnectionId id, long stream, String source,
+    public static void connectionCauses(RowBuffer r, ConnectionCauses o, ConnectionId id, long stream, String source,
                                  String uid, Runnable written) {
-        for (java.util.Map.Entry<io.ackscope.tcp.Cause, FindingsAggregate.Row> e : o.ranked()) {
-            FindingsAggregate.Row c = e.getValue();
-            r.clear().setLong(0, stream).setString(1, e.getKey().name()).setLong(2, c.events).setLong(3, c.count)
-                    .setLong(4, c.requests).setLong(5, c.timeLostUs)
-                    .setTimestampNanos(6, o.firstNanos(e.getKey())).setLong(7, o.responseNanos / 1000)
+        for (java.util.Map.Entry<io.ackscope.tcp.Cause, ConnectionCauses.Tally> e : o.ranked()) {
+            ConnectionCauses.Tally c = e.getValue();
+            r.clear().setLong(0, stream).setString(1, e.getKey().name()).setLong(2, c.events()).setLong(3, c.count())
+                    .setLong(4, c.requests()).setLong(5, c.timeLostMicros())
+                    .setTimestampNanos(6, o.firstNanos(e.getKey())).setLong(7, o.responseNanos() / 1000)
                     .setLongList(8, c.frames());
             tail(r, 9, source, uid, id);
             written.run();
         }
-    }
-
-    /**
-     * {@code connections.stall_us}: the sum of its two parts as written ({@code server_held_stall_us +
-     * client_held_stall_us}), so the columns add up exactly; {@code latency_summary.stall_us} sums the same.
-     */
-    static long stallMicros(ConnectionRecord c) {
-        return c.respHeldStallNanos() / 1000 + c.origHeldStallNanos() / 1000;
     }
 
     // ---- helpers -------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import io.ackscope.spark.source.SegmentRows;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.EndpointAggregate;
 import io.ackscope.tcp.EngineConfig;
 import io.ackscope.tcp.Segment;
 import io.ackscope.tcp.RoleEvidence;
@@ -225,19 +226,15 @@ public final class EngineTask {
                 Math.max(sum.peakOpenTuples(), engine.peakOpenTuples()), sum.attemptsEvicted() + engine.attemptsEvicted());
     }
 
-    /** What pass 2 of one partition produced. */
     /**
      * What pass 2 of one partition produced.
      *
-     * @param latency         the latency aggregate of the final rows
-     * @param findings        the cause aggregate of the final rows
-     * @param openLatency     that of the provisional rows (of connections a carrying run held: {@link EngineCarry})
-     * @param openFindings    likewise for causes
+     * @param endpoints       the per-endpoint aggregate (latency and causes) of the final rows
+     * @param openEndpoints   that of the provisional rows (of connections a carrying run held: {@link EngineCarry})
      */
     public record Result(int partition, List<TaskOutput.Written> files, long connections, long segments,
-                         int peakOpenTuples, long attemptsEvicted, LatencyAggregate latency,
-                         FindingsAggregate findings, VantageAggregate vantage, LatencyAggregate openLatency,
-                         FindingsAggregate openFindings)
+                         int peakOpenTuples, long attemptsEvicted, EndpointAggregate endpoints,
+                         VantageAggregate vantage, EndpointAggregate openEndpoints)
             implements Serializable {
     }
 

@@ -4,6 +4,7 @@ import io.ackscope.spark.commit.TaskOutput;
 import io.ackscope.spark.source.SegmentRows;
 import io.ackscope.tables.RowBuffer;
 import io.ackscope.tables.VantageTables;
+import io.ackscope.tcp.EndpointAggregate;
 import io.ackscope.tcp.TcpEngine;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.Partitioner;
@@ -167,7 +168,7 @@ public final class NatPairs implements Serializable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new EngineTask.Result(partition, out.written(), 0, 0, 0, 0, new LatencyAggregate().sealed(),
-                new FindingsAggregate(), sums, new LatencyAggregate(), new FindingsAggregate());
+        return new EngineTask.Result(partition, out.written(), 0, 0, 0, 0, new EndpointAggregate(), sums,
+                new EndpointAggregate());
     }
 }

@@ -1,5 +1,7 @@
 package io.ackscope.spark.engine;
 
+import io.ackscope.tcp.ConnectionCauses;
+import io.ackscope.tcp.EndpointAggregate;
 import io.ackscope.tcp.Addresses;
 import io.ackscope.tcp.ConnectionId;
 import io.ackscope.tcp.HeldTuple;
@@ -19,13 +21,13 @@ import java.util.function.UnaryOperator;
 
 /**
  * The latency values pass 2 keeps for each open connection until its record names its server endpoint
- * ({@link LatencyAggregate}), carried with the held 4-tuples ({@link EngineCarry.Kind#VALUES}): a connection continued in
+ * ({@link EndpointAggregate}), carried with the held 4-tuples ({@link EngineCarry.Kind#VALUES}): a connection continued in
  * a later run gets its earlier values back, so its final record adds them all to {@code latency_summary}. Stored as
  * {@link HeldTuple}s (the connection's 4-tuple, so that they go to the shuffle partition its frames go to, and bytes:
  * a version byte, the carried id, then per metric a present flag and its value and count pairs).
  */
 final class OpenValues {
-    /** 2: with the connection's causes and exchanges so far ({@link FindingsAggregate.Open}). */
+    /** 2: with the connection's causes and exchanges so far ({@link ConnectionCauses}). */
     private static final int VERSION = 2;
 
     private OpenValues() {
@@ -42,7 +44,7 @@ final class OpenValues {
      * of them, keyed by the ids {@code ids} gives them.
      */
     static List<HeldTuple> of(List<HeldTuple> held, Map<ConnectionId, ValueCounts[]> open,
-                              FindingsAggregate findings, UnaryOperator<ConnectionId> ids) {
+                              EndpointAggregate findings, UnaryOperator<ConnectionId> ids) {
         Map<String, HeldTuple> byTuple = new HashMap<>();
         for (HeldTuple t : held) {
             byTuple.put(tupleText(Addresses.endpoint(t.aHi(), t.aLo(), t.aPort()),
@@ -59,7 +61,7 @@ final class OpenValues {
             if (t != null) {
                 ValueCounts[] values = open.get(id);
                 out.add(new HeldTuple(t.aHi(), t.aLo(), t.aPort(), t.bHi(), t.bLo(), t.bPort(),
-                        bytes(ids.apply(id), values != null ? values : new ValueCounts[LatencyAggregate.METRICS],
+                        bytes(ids.apply(id), values != null ? values : new ValueCounts[EndpointAggregate.METRICS],
                                 findings == null ? null : findings.held(id))));
             }
         }
@@ -74,7 +76,7 @@ final class OpenValues {
         return bytes(id, values, null);
     }
 
-    static byte[] bytes(ConnectionId id, ValueCounts[] values, FindingsAggregate.Open findings) {
+    static byte[] bytes(ConnectionId id, ValueCounts[] values, ConnectionCauses findings) {
         try {
             ByteArrayOutputStream b = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(b);
@@ -112,7 +114,7 @@ final class OpenValues {
     }
 
     /** A connection's carried id, values, and causes and exchanges so far (null: none), from {@link #bytes}. */
-    record Open(ConnectionId id, ValueCounts[] values, FindingsAggregate.Open findings) {
+    record Open(ConnectionId id, ValueCounts[] values, ConnectionCauses findings) {
     }
 
     /**
@@ -130,12 +132,12 @@ final class OpenValues {
         ConnectionId id = new ConnectionId(in.readLong(), in.readInt(), in.readLong(), in.readLong(), in.readUTF(),
                 in.readInt(), in.readUTF(), in.readInt());
         int metrics = in.readUnsignedByte();
-        if (metrics > LatencyAggregate.METRICS) {
+        if (metrics > EndpointAggregate.METRICS) {
             throw new IOException("open connection values of " + metrics + " metrics, at most "
-                    + LatencyAggregate.METRICS + " expected");
+                    + EndpointAggregate.METRICS + " expected");
         }
         // fewer metrics: carried by a version before the later metrics, which then start from this run's values
-        ValueCounts[] values = new ValueCounts[LatencyAggregate.METRICS];
+        ValueCounts[] values = new ValueCounts[EndpointAggregate.METRICS];
         for (int m = 0; m < metrics; m++) {
             if (in.readBoolean()) {
                 int n = in.readInt();
@@ -153,7 +155,7 @@ final class OpenValues {
                 }
             }
         }
-        FindingsAggregate.Open findings = in.readBoolean() ? FindingsAggregate.Open.read(in) : null;
+        ConnectionCauses findings = in.readBoolean() ? ConnectionCauses.read(in) : null;
         if (in.available() != 0) {
             throw new IOException("open connection values: " + in.available() + " bytes after the end");
         }

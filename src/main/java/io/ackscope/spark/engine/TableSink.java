@@ -9,7 +9,9 @@ import io.ackscope.tables.VantageTables;
 import io.ackscope.tcp.AckDelay;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.CauseEvent;
+import io.ackscope.tcp.ConnectionCauses;
 import io.ackscope.tcp.ConnectionId;
+import io.ackscope.tcp.EndpointAggregate;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.FrameAnalysis;
@@ -76,14 +78,11 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     /** The connection {@link #open(ConnectionId)} was last called for, and what is kept of it. */
     private ConnectionId lastId;
     private Open last;
-    private final LatencyAggregate finalLatency = new LatencyAggregate();
-    private final FindingsAggregate finalFindings = new FindingsAggregate();
-    /** The aggregates of provisional rows ({@link #provisional}). */
-    private final LatencyAggregate openLatency = new LatencyAggregate();
-    private final FindingsAggregate openFindings = new FindingsAggregate();
-    /** Where rows go now: the final aggregates, or from a carrying run's hold on, the provisional ones. */
-    private LatencyAggregate latency = finalLatency;
-    private FindingsAggregate findings = finalFindings;
+    private final EndpointAggregate finalEndpoints = new EndpointAggregate();
+    /** The aggregate of provisional rows ({@link #provisional}). */
+    private final EndpointAggregate openEndpoints = new EndpointAggregate();
+    /** Where rows go now: the final aggregate, or from a carrying run's hold on, the provisional one. */
+    private EndpointAggregate endpoints = finalEndpoints;
     /** The partition directory last made, and the source and UTC day it was made for. */
     private String lastDir;
     private String lastDirSource;
@@ -145,8 +144,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         }
         check();
         return new EngineTask.Result(partition, written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
-                fed.attemptsEvicted(), finalLatency.sealed(), finalFindings, vantage, openLatency.sealed(),
-                openFindings);
+                fed.attemptsEvicted(), finalEndpoints.sealed(), vantage, openEndpoints.sealed());
     }
 
     /** What is kept of open connection {@code id}: a new entry for a connection not seen yet. */
@@ -241,7 +239,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     private void value(ConnectionId id, int metric, long nanos) {
         Open o = open(id);
         if (o.values == null) {
-            o.values = new ValueCounts[LatencyAggregate.METRICS];
+            o.values = new ValueCounts[EndpointAggregate.METRICS];
         }
         ValueCounts[] v = o.values;
         if (v[metric] == null) {
@@ -253,7 +251,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     @Override
     public void onRttSample(RttSample s) {
         if (s.kind() == RttSample.Kind.DATA_ACK) {
-            value(s.connection(), LatencyAggregate.DATA_RTT, s.valueNanos());
+            value(s.connection(), EndpointAggregate.DATA_RTT, s.valueNanos());
         }
         Open o = named(s.connection());
         EngineRows.rttSample(rttSamples.row, s, o.stream, o.source, o.uid);
@@ -262,7 +260,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
 
     @Override
     public void onAckDelay(AckDelay a) {
-        value(a.connection(), LatencyAggregate.ACK_DELAY, a.valueNanos());
+        value(a.connection(), EndpointAggregate.ACK_DELAY, a.valueNanos());
         Open o = named(a.connection());
         EngineRows.ackDelay(ackDelays.row, a, o.stream, o.source, o.uid);
         write(ackDelays, o.dir);
@@ -270,7 +268,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
 
     @Override
     public void onStall(Stall s) {
-        findings.stall(s);
+        endpoints.stall(s);
         Open o = named(s.connection());
         EngineRows.stall(stalls.row, s, o.stream, o.source, o.uid);
         if (plan != null) {
@@ -293,17 +291,17 @@ final class TableSink implements AnalysisSink, AutoCloseable {
                 && !superseded.contains(EngineTask.key(id))) {
             return;    // a revived attempt's first causes: they come again with its complete record
         }
-        findings.cause(e);
+        endpoints.cause(e);
     }
 
     @Override
     public void onExchange(Exchange e) {
-        findings.exchange(e);
+        endpoints.exchange(e);
         if (e.ttfbNanos() >= 0) {
-            value(e.connection(), LatencyAggregate.TTFB, e.ttfbNanos());
+            value(e.connection(), EndpointAggregate.TTFB, e.ttfbNanos());
         }
         if (e.completeNanos() >= 0) {
-            value(e.connection(), LatencyAggregate.COMPLETE, e.completeNanos());
+            value(e.connection(), EndpointAggregate.COMPLETE, e.completeNanos());
         }
         Open o = named(e.connection());
         EngineRows.exchange(exchanges.row, e, o.stream, o.source, o.uid);
@@ -324,14 +322,13 @@ final class TableSink implements AnalysisSink, AutoCloseable {
                 provisional = false;
                 super.started(source, engine);
                 String name = numbering.sourceName(source);
-                latency = finalLatency;
-                findings = finalFindings;
+                endpoints = finalEndpoints;
                 for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.Kind.VALUES, partition, name)) {
                     try {
                         OpenValues.Open o = OpenValues.read(t.state());
                         open(o.id()).values = o.values();
                         if (o.findings() != null) {
-                            finalFindings.resume(o.id(), o.findings());
+                            finalEndpoints.resume(o.id(), o.findings());
                         }
                     } catch (IOException e) {
                         throw new IOException("held values of source " + name + ": " + e.getMessage(), e);
@@ -343,11 +340,10 @@ final class TableSink implements AnalysisSink, AutoCloseable {
             public void ending(int source, TcpEngine engine) throws IOException {
                 List<io.ackscope.tcp.HeldTuple> held = hold(source, engine);
                 carry.held(EngineCarry.Kind.VALUES, partition, numbering.sourceName(source),
-                        OpenValues.of(held, openValues(), finalFindings, ids()));
+                        OpenValues.of(held, openValues(), finalEndpoints, ids()));
                 provisional = true;           // what the finish gives, and the attempts still pending
-                openFindings.resumeAll(finalFindings);    // what the open connections noted so far
-                latency = openLatency;
-                findings = openFindings;
+                openEndpoints.resumeAll(finalEndpoints);    // what the open connections noted so far
+                endpoints = openEndpoints;
                 List<ConnectionRecord> kept = List.copyOf(pending.values());
                 pending.clear();
                 kept.forEach(TableSink.this::onConnection);
@@ -374,7 +370,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         if (EngineCarry.isCarried(id)) {
             // evicted in an earlier run, whose causes it carried: they come again with the complete record (a
             // revival in this run drops them as they come: onCause)
-            findings.forget(id);
+            endpoints.forget(id);
         }
     }
 
@@ -397,8 +393,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
             last = null;
         }
         int source = carried ? current : numbering.source(c.id().firstFileIndex());
-        latency.connection(c, o.values, o.source);
-        FindingsAggregate.Open causes = findings.connection(c, o.source);
+        ConnectionCauses causes = endpoints.connection(c, o.values, o.source);
         String dir = o.dir;
         if (causes != null) {
             EngineRows.connectionCauses(connectionCauses.row, causes, c.id(), o.stream, o.source, o.uid,
@@ -428,7 +423,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         String source;
         String uid;
         String dir;
-        /** Per {@link LatencyAggregate} metric, the connection's values; null before its first value. */
+        /** Per {@link EndpointAggregate} metric, the connection's values; null before its first value. */
         ValueCounts[] values;
     }
 

@@ -26,9 +26,9 @@
  *       engine's events carry.</li>
  *   <li>{@link io.ackscope.spark.engine.CaptureFileRows}: a capture file's row of {@code capture_files}.</li>
  *   <li>{@link io.ackscope.spark.engine.SourceRows}: a capture source's row of {@code sources}.</li>
- *   <li>{@link io.ackscope.spark.engine.LatencyAggregate}: one task's {@code latency_summary}, exact and mergeable
- *       in any order.</li>
- *   <li>{@link io.ackscope.spark.engine.FindingsAggregate}: one task's {@code findings}, mergeable across tasks.</li>
+ *   <li>{@link io.ackscope.spark.engine.EndpointRows}: the rows of {@code latency_summary} and {@code findings},
+ *       from the tasks' per-endpoint aggregates ({@link io.ackscope.tcp.EndpointAggregate}) merged on the
+ *       driver.</li>
  * </ul>
  * Held state (what a carrying run's tasks keep of open connections):
  * <ul>

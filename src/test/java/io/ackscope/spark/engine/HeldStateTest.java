@@ -160,18 +160,18 @@ class HeldStateTest {
         TcpEngine e = new TcpEngine(new AnalysisSink() {
             private io.ackscope.tcp.ValueCounts counts(io.ackscope.tcp.ConnectionId id, int metric) {
                 io.ackscope.tcp.ValueCounts[] v = open.computeIfAbsent(id,
-                        k -> new io.ackscope.tcp.ValueCounts[LatencyAggregate.METRICS]);
+                        k -> new io.ackscope.tcp.ValueCounts[io.ackscope.tcp.EndpointAggregate.METRICS]);
                 return v[metric] == null ? v[metric] = new io.ackscope.tcp.ValueCounts() : v[metric];
             }
 
             @Override
             public void onRttSample(io.ackscope.tcp.RttSample x) {
-                counts(x.connection(), LatencyAggregate.DATA_RTT).add(x.valueNanos() / 1000);
+                counts(x.connection(), io.ackscope.tcp.EndpointAggregate.DATA_RTT).add(x.valueNanos() / 1000);
             }
 
             @Override
             public void onAckDelay(io.ackscope.tcp.AckDelay x) {
-                counts(x.connection(), LatencyAggregate.ACK_DELAY).add(x.valueNanos() / 1000);
+                counts(x.connection(), io.ackscope.tcp.EndpointAggregate.ACK_DELAY).add(x.valueNanos() / 1000);
             }
 
             @Override
@@ -192,7 +192,7 @@ class HeldStateTest {
             assertTrue(EngineCarry.isCarried(o.id()));
             io.ackscope.tcp.ConnectionId original = open.keySet().stream()
                     .filter(id -> ids.apply(id).equals(o.id())).findFirst().orElseThrow();
-            for (int m = 0; m < LatencyAggregate.METRICS; m++) {
+            for (int m = 0; m < io.ackscope.tcp.EndpointAggregate.METRICS; m++) {
                 assertEquals(pairs(open.get(original)[m]), pairs(o.values()[m]), "metric " + m);
             }
         }

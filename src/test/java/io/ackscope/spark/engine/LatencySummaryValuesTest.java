@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The exact value multisets behind latency_summary: compaction and merging lose and invent nothing. */
-class LatencyAggregateTest {
+class LatencySummaryValuesTest {
 
     @Test
     void valuesSpreadOverBuffersAndMergesGiveTheSortedListsNearestRanks() {
@@ -54,7 +54,7 @@ class LatencyAggregateTest {
             assertEquals(all.get(rank - 1), a.percentile(p), "p" + p);
         }
         assertEquals(all.get(all.size() - 1), a.max());
-        assertArrayEquals(hist, LatencyAggregate.histogram(a));
+        assertArrayEquals(hist, EndpointRows.histogram(a));
     }
 
     @Test

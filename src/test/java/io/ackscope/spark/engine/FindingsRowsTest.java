@@ -9,6 +9,8 @@ import io.ackscope.tables.RowBuffer;
 import io.ackscope.tcp.AnalysisSink;
 import io.ackscope.tcp.CaptureFeeder;
 import io.ackscope.tcp.CauseEvent;
+import io.ackscope.tcp.ConnectionCauses;
+import io.ackscope.tcp.EndpointAggregate;
 import io.ackscope.tcp.ConnectionRecord;
 import io.ackscope.tcp.Exchange;
 import io.ackscope.tcp.Stall;
@@ -23,12 +25,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The {@code findings} rows of the lab captures, made as the engine tasks make them (the engine's events into a
- * {@link FindingsAggregate}), without a Spark session: the cause each lab made is the costliest row of its
+ * {@link EndpointAggregate}, its rows by {@link EndpointRows}), without a Spark session: the cause each lab made is the costliest row of its
  * endpoint with the magnitudes the lab set, and merging two tasks' aggregates keeps both.
  */
-class FindingsAggregateTest {
+class FindingsRowsTest {
 
-    private static FindingsAggregate aggregate(String capture, String source) throws Exception {
+    private static EndpointAggregate aggregate(String capture, String source) throws Exception {
         return aggregate(capture, source, new ArrayList<>());
     }
 
@@ -36,9 +38,9 @@ class FindingsAggregateTest {
      * As {@link #aggregate(String, String)}; {@code connectionCauses} gets the rows of connection_causes, made as
      * the engine tasks make them ({@link EngineRows#connectionCauses}).
      */
-    private static FindingsAggregate aggregate(String capture, String source, List<Object[]> connectionCauses)
+    private static EndpointAggregate aggregate(String capture, String source, List<Object[]> connectionCauses)
             throws Exception {
-        FindingsAggregate a = new FindingsAggregate();
+        EndpointAggregate a = new EndpointAggregate();
         RowBuffer row = new RowBuffer(EngineTables.CONNECTION_CAUSES);
         TcpEngine engine = new TcpEngine(new AnalysisSink() {
             @Override
@@ -58,7 +60,7 @@ class FindingsAggregateTest {
 
             @Override
             public void onConnection(ConnectionRecord c) {
-                FindingsAggregate.Open o = a.connection(c, source);
+                ConnectionCauses o = a.connection(c, null, source);
                 if (o != null) {
                     EngineRows.connectionCauses(row, o, c.id(), c.id().stream(), source, c.id().uid(source),
                             () -> connectionCauses.add(row.toObjects()));
@@ -73,8 +75,8 @@ class FindingsAggregateTest {
     }
 
     /** source, server_ip, server_port, cause, connections, requests, events, count, time_lost_us, share, frames. */
-    private static List<Object[]> rows(FindingsAggregate a) {
-        return a.rows().stream().map(RowBuffer::toObjects).toList();
+    private static List<Object[]> rows(EndpointAggregate a) {
+        return EndpointRows.findings(a).stream().map(RowBuffer::toObjects).toList();
     }
 
     @Test
@@ -145,7 +147,7 @@ class FindingsAggregateTest {
 
     @Test
     void theNagleStallRowCountsTheStalledRequestsAndMergingKeepsBothTasks() throws Exception {
-        FindingsAggregate nagle = aggregate("lab-nginx-nodelay-off.pcap.gz", "off");
+        EndpointAggregate nagle = aggregate("lab-nginx-nodelay-off.pcap.gz", "off");
         List<Object[]> rows = rows(nagle);
         Object[] first = rows.get(0);
         assertEquals("NAGLE_SERVER_HELD", first[3]);
