@@ -153,6 +153,7 @@ public final class Continuation {
 
     /** The continued sources' final aggregates, read by {@link #damage}. */
     private final Map<String, FinalAggregates.Of> finals = new java.util.HashMap<>();
+    private long carriedConnections;
 
     private static CarriedState stateOf(OutputDirectory out, InputsState.Source s) {
         return CarriedState.at(out.dir(), s.held());
@@ -172,7 +173,10 @@ public final class Continuation {
             CarriedState state = stateOf(out, e.getValue());
             try {
                 for (EngineCarry.Kind kind : EngineCarry.Kind.values()) {
-                    HeldState.check(out.fs().getConf(), state.held(kind, name));
+                    long n = HeldState.check(out.fs().getConf(), state.held(kind, name));
+                    if (kind == EngineCarry.Kind.ENGINE) {
+                        carriedConnections += n;
+                    }
                 }
                 finals.put(name, FinalAggregates.read(out.fs(), state.finals(name)));
             } catch (IOException | RuntimeException x) {
@@ -181,6 +185,11 @@ public final class Continuation {
             }
         }
         return Optional.empty();
+    }
+
+    /** The open connections the sources' earlier runs carried to this one, once {@link #damage} read them. */
+    public long carriedConnections() {
+        return carriedConnections;
     }
 
     /**
