@@ -32,12 +32,18 @@ final class MemoryWatch {
     static final double GC_SHARE = 0.9;
     static final double FULL = 0.9;
     static final long EXIT_GRACE_MILLIS = 5_000;
+    private static final int RESERVE_BYTES = 2 << 20;
+    /** Tries at making the full line, {@link #RETRY_MILLIS} apart, before the one made up front is printed. */
+    private static final int TRIES = 20;
+    private static final long RETRY_MILLIS = 100;
     private static final int SAMPLES = (int) (WINDOW_MILLIS / POLL_MILLIS) * 4 + 1;
 
     private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
     private final MemoryPoolMXBean old = oldGeneration();
     private final long[] wallMillis = new long[SAMPLES];
     private final long[] gcMillis = new long[SAMPLES];
+    /** Held from the start and let go of when the heap is found full, so that the line can be made. */
+    private byte[] reserve = new byte[RESERVE_BYTES];
     private int next;
     private int count;
 
@@ -48,8 +54,9 @@ final class MemoryWatch {
     static Thread start(String command, PrintStream err) {
         MemoryWatch w = new MemoryWatch();
         String prefix = command.isEmpty() ? "ackscope: " : "ackscope " + command + ": ";
-        String fallback = prefix + "out of memory: the Java heap filled up; raise it (JAVA_OPTS=-Xmx... for "
-                + "jobs/ackscope, --driver-memory under spark-submit); nothing was committed, the output is as it was";
+        String fallback = prefix + String.format(Locale.ROOT, "out of memory: the Java heap (-Xmx, %,d MB) filled "
+                + "up; raise it (JAVA_OPTS=-Xmx... for jobs/ackscope, --driver-memory under spark-submit); nothing was "
+                + "committed, the output is as it was", OutOfMemory.maxHeapBytes() >> 20);
         Thread t = new Thread(() -> w.run(prefix, fallback, err), "ackscope-memory-watch");
         t.setDaemon(true);
         t.setPriority(Thread.MAX_PRIORITY);
@@ -63,6 +70,7 @@ final class MemoryWatch {
                 Thread.sleep(POLL_MILLIS);
                 String why = sample(System.nanoTime() / 1_000_000, gcMillis(), oldShare());
                 if (why != null) {
+                    reserve = null;
                     fail(prefix, fallback, why, err);
                     return;
                 }
@@ -116,18 +124,26 @@ final class MemoryWatch {
         return (double) u.getUsed() / u.getMax();
     }
 
+    /**
+     * Prints the line (the full one if it can be made within {@link #TRIES}, else {@code fallback}) unless the JVM is
+     * already on its way out (a signal), and exits 1.
+     */
     private static void fail(String prefix, String fallback, String why, PrintStream err) {
         try {
-            String line;
-            try {
-                line = prefix + OutOfMemory.line(why);
-            } catch (OutOfMemoryError e) {
-                line = fallback;
+            String line = null;
+            for (int i = 0; i < TRIES && line == null && !BoundedExit.exiting(); i++) {
+                try {
+                    line = prefix + OutOfMemory.line(why);
+                } catch (OutOfMemoryError e) {
+                    Thread.sleep(RETRY_MILLIS);
+                }
             }
-            err.println(line);
-            err.flush();
-        } catch (OutOfMemoryError e) {
-            // no room to print even this: the status still says it failed
+            if (!BoundedExit.exiting()) {
+                err.println(line != null ? line : fallback);
+                err.flush();
+            }
+        } catch (OutOfMemoryError | InterruptedException e) {
+            // no room to print even this, or stopped: the status still says it failed
         } finally {
             BoundedExit.exit(Command.EXIT_FAILURE, EXIT_GRACE_MILLIS);
         }

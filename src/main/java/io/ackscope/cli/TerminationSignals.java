@@ -28,7 +28,7 @@ final class TerminationSignals {
      * What the shutdown hooks get after a signal when no command waits in them ({@link StopOnSignal} does): Spark's
      * stop and the removal of its scratch directories, about a second on a healthy heap.
      */
-    static final long SIGNAL_GRACE_MILLIS = 10_000;
+    static final long SIGNAL_GRACE_MILLIS = 5_000;
 
     /** The libc call that resets an ignored signal, bound through JNA. */
     private static final class LibC {
