@@ -96,7 +96,9 @@ public final class Main {
         } catch (ParameterException e) {
             return usage(err, name, e);
         } catch (OutOfMemoryError e) {
-            err.println("ackscope " + name + ": " + OutOfMemory.line(e));
+            if (!BoundedExit.exiting()) {
+                err.println("ackscope " + name + ": " + OutOfMemory.line(e));
+            }
             return Command.EXIT_FAILURE;
         } catch (Exception e) {
             if (BoundedExit.exiting()) {
