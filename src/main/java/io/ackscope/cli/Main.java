@@ -39,8 +39,19 @@ public final class Main {
         return m;
     }
 
+    /**
+     * The command line: runs {@link #run} with a bound on how long the end can take. SIGINT and SIGTERM end any
+     * command (128 + the signal) even when its heap is full, and a heap that stays full ends it with exit 1 and the
+     * out-of-memory line ({@link BoundedExit}, {@link MemoryWatch}; {@code -Dackscope.memoryWatch=off} leaves that to
+     * the JVM's own limits).
+     */
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        BoundedExit.prepare();
+        TerminationSignals.exitOnSignalUnlessIgnored();
+        if (!"off".equals(System.getProperty(MemoryWatch.PROPERTY))) {
+            MemoryWatch.start(args.length > 0 && commands().containsKey(args[0]) ? args[0] : "", System.err);
+        }
+        BoundedExit.exit(run(args, System.out, System.err));
     }
 
     /**
@@ -85,9 +96,15 @@ public final class Main {
         } catch (ParameterException e) {
             return usage(err, name, e);
         } catch (OutOfMemoryError e) {
-            err.println("ackscope " + name + ": " + OutOfMemory.line(e));
+            if (!BoundedExit.exiting()) {
+                err.println("ackscope " + name + ": " + OutOfMemory.line(e));
+            }
             return Command.EXIT_FAILURE;
         } catch (Exception e) {
+            if (BoundedExit.exiting()) {
+                // a signal or the memory watch ends the JVM and said so; the run failing under it is not a second error
+                return Command.EXIT_FAILURE;
+            }
             if (OutOfMemory.causedBy(e)) {
                 err.println("ackscope " + name + ": " + OutOfMemory.line(e));
                 if (cmd.verbose()) {

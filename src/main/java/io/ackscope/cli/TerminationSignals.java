@@ -24,6 +24,11 @@ import java.util.function.IntConsumer;
 final class TerminationSignals {
 
     private static final String[] NAMES = {"INT", "TERM"};
+    /**
+     * What the shutdown hooks get after a signal when no command waits in them ({@link StopOnSignal} does): Spark's
+     * stop and the removal of its scratch directories, about a second on a healthy heap.
+     */
+    static final long SIGNAL_GRACE_MILLIS = 5_000;
 
     /** The libc call that resets an ignored signal, bound through JNA. */
     private static final class LibC {
@@ -48,36 +53,39 @@ final class TerminationSignals {
 
     /**
      * Makes SIGINT and SIGTERM run the shutdown hooks and exit with 128 + the signal's number, which is what the JVM
-     * does by itself unless the launcher left the signal ignored; returns false if signals cannot be handled here.
+     * does by itself unless the launcher left the signal ignored, and halt {@link BoundedExit#GRACE_SECONDS} later if
+     * the hooks have not finished; returns false if signals cannot be handled here.
      */
     static boolean exitOnSignal() {
-        return route(number -> System.exit(128 + number));
+        return route(number -> BoundedExit.exit(128 + number), true);
+    }
+
+    /**
+     * As {@link #exitOnSignal}, the hooks given {@link #SIGNAL_GRACE_MILLIS}, for every command; a signal the
+     * launcher left ignored stays ignored.
+     */
+    static boolean exitOnSignalUnlessIgnored() {
+        return route(number -> BoundedExit.exit(128 + number, SIGNAL_GRACE_MILLIS), false);
     }
 
     private static boolean route(IntConsumer action) {
+        return route(action, true);
+    }
+
+    private static boolean route(IntConsumer action, boolean resetIgnored) {
         try {
             Class<?> signalClass = Class.forName("sun.misc.Signal");
             Class<?> handlerClass = Class.forName("sun.misc.SignalHandler");
             Method number = signalClass.getMethod("getNumber");
-            InvocationHandler ih = (Object proxy, Method m, Object[] args) -> {
-                if (m.getName().equals("handle")) {
-                    action.accept((Integer) number.invoke(args[0]));
-                    return null;
-                }
-                return switch (m.getName()) {
-                    case "hashCode" -> System.identityHashCode(proxy);
-                    case "equals" -> proxy == args[0];
-                    default -> "TerminationSignals";
-                };
-            };
-            Object handler = Proxy.newProxyInstance(handlerClass.getClassLoader(), new Class<?>[] {handlerClass}, ih);
             Object ignored = handlerClass.getField("SIG_IGN").get(null);
             Method handle = signalClass.getMethod("handle", signalClass, handlerClass);
             for (String name : NAMES) {
                 Object signal = signalClass.getConstructor(String.class).newInstance(name);
-                if (handle.invoke(null, signal, handler) == ignored) {
+                int n = (Integer) number.invoke(signal);
+                Object handler = handler(handlerClass, action, n);
+                if (handle.invoke(null, signal, handler) == ignored && resetIgnored) {
                     // ignored since exec: Signal.handle changed nothing; reset it, then it installs
-                    LibC.signal((Integer) number.invoke(signal), null);
+                    LibC.signal(n, null);
                     handle.invoke(null, signal, handler);
                 }
             }
@@ -85,5 +93,24 @@ final class TerminationSignals {
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return false;
         }
+    }
+
+    /**
+     * A {@code SignalHandler} for signal {@code n} that calls {@code action} with it, the number known beforehand:
+     * a handler runs with the heap possibly full, so it reflects on nothing.
+     */
+    private static Object handler(Class<?> handlerClass, IntConsumer action, int n) {
+        InvocationHandler ih = (Object proxy, Method m, Object[] args) -> {
+            if (m.getName().equals("handle")) {
+                action.accept(n);
+                return null;
+            }
+            return switch (m.getName()) {
+                case "hashCode" -> System.identityHashCode(proxy);
+                case "equals" -> proxy == args[0];
+                default -> "TerminationSignals";
+            };
+        };
+        return Proxy.newProxyInstance(handlerClass.getClassLoader(), new Class<?>[] {handlerClass}, ih);
     }
 }

@@ -23,8 +23,10 @@
  *       output, a table or an input), {@code OutputSnapshot} (a result read while an analyze run committed to its
  *       output is dropped, never kept).</li>
  *   <li>Signals and resources: {@code TerminationSignals} and {@code StopOnSignal} (SIGINT/SIGTERM stop a
- *       long-running command cleanly), {@code OutOfMemory} (a full heap is one line naming the heap and how to
- *       raise it, exit 1).</li>
+ *       long-running command cleanly), {@code BoundedExit} (an exit whose shutdown hooks cannot hold it up, even on a
+ *       full heap), {@code OutOfMemory} (a full heap is one line naming the heap, what it held and how to raise it,
+ *       exit 1), {@code MemoryWatch} (a heap that stays full while the collectors take all the time ends the command
+ *       with that line instead of spinning).</li>
  *   <li>{@code AnalyzeWatch}: the {@code --watch} loop of {@code analyze}, part of that command.</li>
  * </ul>
  * Capture-derived formats that another reader could use live elsewhere: the frame fields and display filter in

@@ -184,6 +184,7 @@ public final class Analyze {
      */
     public static RunSummary run(SparkSession spark, OutputDirectory out, Options o, ArchiveInputs decided,
                               PrintStream console, boolean terminal, BeforeCommit beforeCommit) throws IOException {
+        HeapUse.clear();
         try {
             Attempt first = attempt(spark, out, o, decided, console, terminal, beforeCommit);
             if (first instanceof Done done) {
@@ -248,6 +249,7 @@ public final class Analyze {
                 cont = Continuation.of(o.incremental(), inputs, id);
             }
             Read read = read(spark, o, inputs.toRead(), hadoop, confB, splits);
+            HeapUse.note(cont.carriedConnections(), read.plan().files().size(), read.plan().totalBytes());
             phases.put(READ, StageTimes.secondsSince(t));
             t = System.nanoTime();
             List<SplitStats> perFile = read.plan().perFile(splits.value());

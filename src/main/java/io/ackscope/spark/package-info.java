@@ -34,6 +34,8 @@
  *   <li>{@link io.ackscope.spark.ProgressReporter}: console progress of a run: files and bytes read, rate and ETA,
  *       then the running stage's tasks.</li>
  *   <li>{@link io.ackscope.spark.StageTimes}: where a run spends its task time, per phase.</li>
+ *   <li>{@link io.ackscope.spark.HeapUse}: what the heap holds for the run in progress (carried open connections,
+ *       files read), for the line a command prints when it runs out.</li>
  * </ul>
  *
  * <p>Uses its rooms, {@code vantage}, {@code tables}, {@code tcp}, {@code decode}, {@code capture}, {@code output} and

@@ -26,8 +26,13 @@ final class AnalyzeProcess {
     }
 
     static ProcessBuilder builder(Map<String, String> properties, List<String> args) {
+        return builder("1g", properties, args);
+    }
+
+    /** As {@link #builder(Map, List)} with a heap of {@code -Xmx<heap>}. */
+    static ProcessBuilder builder(String heap, Map<String, String> properties, List<String> args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC", "-cp",
+                "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC", "-cp",
                 System.getProperty("java.class.path")));
         cmd.addAll(StandaloneCluster.MODULE_OPTIONS);
         cmd.add("-Dlog4j2.configurationFile=" + commandLineLogging());

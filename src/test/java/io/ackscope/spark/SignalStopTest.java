@@ -83,7 +83,7 @@ class SignalStopTest {
     }
 
     /** Every regular file below {@code dir}, by relative path, with its SHA-256. */
-    private static Map<String, String> digests(Path dir) throws Exception {
+    static Map<String, String> digests(Path dir) throws Exception {
         Map<String, String> out = new TreeMap<>();
         try (var s = Files.walk(dir)) {
             for (Path f : s.filter(Files::isRegularFile).toList()) {

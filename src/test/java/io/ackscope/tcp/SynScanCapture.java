@@ -76,9 +76,7 @@ public final class SynScanCapture {
         long frames = 0;
         ByteBuffer rec = ByteBuffer.allocate(16 + FRAME).order(ByteOrder.LITTLE_ENDIAN);
         try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            ByteBuffer h = ByteBuffer.allocate(24).order(ByteOrder.LITTLE_ENDIAN);
-            h.putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(65535).putInt(1);
-            out.write(h.array());
+            SyntheticFrames.pcapHeader(out);
             for (int i = 0; i <= n; i++) {
                 long t = i < n ? synMicros(i, rate) : Long.MAX_VALUE;
                 while (!later.isEmpty() && later.peek()[0] <= t) {
@@ -134,13 +132,7 @@ public final class SynScanCapture {
                 .putShort((short) i).putShort((short) 0x4000)           // identification, DF
                 .put((byte) 64).put((byte) 6).putShort((short) 0)       // TTL, TCP, checksum (below)
                 .putInt(src).putInt(dst);
-        int sum = 0;
-        for (int k = 0; k < 20; k += 2) {
-            sum += rec.getShort(ip + k) & 0xFFFF;
-        }
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        rec.putShort(ip + 10, (short) ~sum);
+        SyntheticFrames.ipv4Checksum(rec, ip);
         rec.putShort((short) sport).putShort((short) dport).putInt((int) seq).putInt((int) ack)
                 .put((byte) 0x50).put((byte) flags).putShort((short) (kind == 2 || kind == 3 ? 0 : 64240))
                 .putShort((short) 0).putShort((short) 0);               // checksum (not computed), urgent

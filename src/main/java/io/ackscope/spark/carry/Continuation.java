@@ -150,6 +150,7 @@ public final class Continuation {
 
     /** The continued sources' final aggregates, read by {@link #damage}. */
     private final Map<String, EndpointAggregate> finals = new java.util.HashMap<>();
+    private long carriedConnections;
 
     private static CarriedState stateOf(OutputDirectory out, InputsState.Source s) {
         return CarriedState.at(out.dir(), s.held());
@@ -169,7 +170,10 @@ public final class Continuation {
             CarriedState state = stateOf(out, e.getValue());
             try {
                 for (EngineCarry.Kind kind : EngineCarry.Kind.values()) {
-                    HeldState.check(out.fs().getConf(), state.held(kind, name));
+                    long n = HeldState.check(out.fs().getConf(), state.held(kind, name));
+                    if (kind == EngineCarry.Kind.ENGINE) {
+                        carriedConnections += n;
+                    }
                 }
                 finals.put(name, FinalAggregates.read(out.fs(), state.finals(name)));
             } catch (IOException | RuntimeException x) {
@@ -178,6 +182,11 @@ public final class Continuation {
             }
         }
         return Optional.empty();
+    }
+
+    /** The open connections the sources' earlier runs carried to this one, once {@link #damage} read them. */
+    public long carriedConnections() {
+        return carriedConnections;
     }
 
     /**
