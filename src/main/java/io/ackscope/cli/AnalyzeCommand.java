@@ -166,8 +166,10 @@ final class AnalyzeCommand extends Command {
             RunSummary s = Analyze.nothingNew(prepared, decided, (System.nanoTime() - started) / 1e9);
             skippedLine(s.notRead(), System.err);
             heldBackLine(s.heldBack(), settle, System.err);
-            console.println(TerminalText.escape("ackscope analyze: nothing new in " + Format.plural(s.files(),
-                    "file", "files") + "; " + out + " is unchanged"));
+            console.println(TerminalText.escape(prepared.previous() == null
+                    ? "ackscope analyze: nothing to analyse yet (every file is held back); no output written to " + out
+                    : "ackscope analyze: nothing new in " + Format.plural(s.files(), "file", "files") + "; " + out
+                    + " is unchanged"));
             return 0;
         }
         if (decided != null && decided.plan() != null) {

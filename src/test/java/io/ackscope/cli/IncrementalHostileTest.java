@@ -233,4 +233,32 @@ class IncrementalHostileTest {
         Files.delete(cap.resolve(pieces.get(0).getFileName()));
         refusedIntact("drop the rows of 1 analysed file", "--server", "127.0.0.1");
     }
+
+    @Test
+    void aFirstRunWhoseEveryFileIsStillBeingWrittenWritesNoOutput() throws Exception {
+        Path fresh = Files.createDirectories(tmp.resolve("fresh"));
+        Files.copy(pieces.get(0), fresh.resolve(pieces.get(0).getFileName()));    // modified now: held back
+        Path none = tmp.resolve("first");
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        System.setOut(new PrintStream(console, true, StandardCharsets.UTF_8));
+        Run r;
+        try {
+            r = ackscope("analyze", fresh.toString(), "--out", none.toString(), "--incremental");
+        } finally {
+            System.setOut(stdout);
+        }
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(console.toString(StandardCharsets.UTF_8).contains(
+                "nothing to analyse yet (every file is held back); no output written to "), console.toString());
+        assertTrue(r.err().contains("held back (modified less than 60.0 s ago"), r.err());
+        assertTrue(!r.err().contains("report: not written"), r.err());
+        assertTrue(!Files.exists(none), "no output of 0 rows is made");
+        Files.setLastModifiedTime(fresh.resolve(pieces.get(0).getFileName()),
+                FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        Run later = ackscope("analyze", fresh.toString(), "--out", none.toString(), "--incremental");
+        assertEquals(0, later.exit(), later.err());
+        assertTrue(Files.exists(none.resolve("_SUCCESS")), later.err());
+        assertTrue(Files.exists(none.resolve("report.html")), later.err());
+    }
 }

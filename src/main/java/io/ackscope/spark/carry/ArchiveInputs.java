@@ -194,7 +194,9 @@ public final class ArchiveInputs {
                 append = new Append(added, previousSources(added, state));
             }
         }
-        return new ArchiveInputs(taken, held, prints, same, state, append, whole, vanished);
+        // a first incremental run whose every file is held back has nothing to write yet: no output of 0 rows
+        boolean nothingYet = o.incremental() && out.previous() == null && taken.files().isEmpty() && !held.isEmpty();
+        return new ArchiveInputs(taken, held, prints, same || nothingYet, state, append, whole, vanished);
     }
 
     /**
