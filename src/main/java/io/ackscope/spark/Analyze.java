@@ -248,16 +248,11 @@ public final class Analyze {
                 inputs = inputs.whole(damage.get());
                 cont = Continuation.of(o.incremental(), inputs, id);
             }
-            Read read = read(spark, o, inputs.toRead(), hadoop, confB, splits);
-            HeapUse.note(cont.carriedConnections(), read.plan().files().size(), read.plan().totalBytes());
-            phases.put(READ, StageTimes.secondsSince(t));
-            t = System.nanoTime();
-            List<SplitStats> perFile = read.plan().perFile(splits.value());
-            long[][] duplicates = duplicates(jsc, read.plan(), perFile, confB);
-            ArchiveNumbering numbering = ArchiveNumbering.of(read.plan(), perFile, duplicates,
-                    cont.starts());
-            Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
-            phases.put(OVERLAPS, StageTimes.secondsSince(t));
+            Numbered n = readAndNumber(spark, o, inputs, hadoop, confB, splits, cont, phases, t);
+            Read read = n.read();
+            List<SplitStats> perFile = n.perFile();
+            ArchiveNumbering numbering = n.numbering();
+            Broadcast<ArchiveNumbering> numberingB = n.numberingB();
             Map<String, String> sourceDirs = CaptureFileRows.sourceDirs(read.plan(), perFile);
             Map<String, String> newSources = cont.newSources(sourceDirs);
             EnginePasses.Outcome passes = EnginePasses.run(spark, out, read.shuffled(), numbering, numberingB, confB,
@@ -301,12 +296,44 @@ public final class Analyze {
             }
             throw e;
         } finally {
-            spark.sparkContext().setJobDescription(null);
-            progress.close();
-            spark.sparkContext().removeSparkListener(progress);
-            spark.sparkContext().removeSparkListener(stageTimes);
-            SplitStatsAccumulator.unregister(id);
+            detach(spark, progress, stageTimes, id);
         }
+    }
+
+    /** Ends an attempt's progress line and removes what it registered with Spark. */
+    private static void detach(SparkSession spark, ProgressReporter progress, StageTimes stageTimes, String id) {
+        spark.sparkContext().setJobDescription(null);
+        progress.close();
+        spark.sparkContext().removeSparkListener(progress);
+        spark.sparkContext().removeSparkListener(stageTimes);
+        SplitStatsAccumulator.unregister(id);
+    }
+
+    /** The frames read and shuffled, each file's split figures, and their numbering across overlapping files. */
+    private record Numbered(Read read, List<SplitStats> perFile, ArchiveNumbering numbering,
+                            Broadcast<ArchiveNumbering> numberingB) {
+    }
+
+    /**
+     * Steps 1 and 2: reads, decodes and shuffles the frames of the files {@code inputs} reads, then numbers them
+     * (a file's frames that an earlier file of its source holds too are duplicates), timing both phases (reading from
+     * {@code started}, when the inputs were listed).
+     */
+    private static Numbered readAndNumber(SparkSession spark, Options o, ArchiveInputs inputs, Configuration hadoop,
+                                          Broadcast<SerializableConfiguration> confB, SplitStatsAccumulator splits,
+                                          Continuation cont, Map<String, Double> phases, long started)
+            throws IOException {
+        Read read = read(spark, o, inputs.toRead(), hadoop, confB, splits);
+        HeapUse.note(cont.carriedConnections(), read.plan().files().size(), read.plan().totalBytes());
+        phases.put(READ, StageTimes.secondsSince(started));
+        long t = System.nanoTime();
+        List<SplitStats> perFile = read.plan().perFile(splits.value());
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        long[][] duplicates = duplicates(jsc, read.plan(), perFile, confB);
+        ArchiveNumbering numbering = ArchiveNumbering.of(read.plan(), perFile, duplicates, cont.starts());
+        Broadcast<ArchiveNumbering> numberingB = jsc.broadcast(numbering);
+        phases.put(OVERLAPS, StageTimes.secondsSince(t));
+        return new Numbered(read, perFile, numbering, numberingB);
     }
 
     /** Writes the {@code packets} table of the files of {@code plan} ({@link PacketsTable}). */
