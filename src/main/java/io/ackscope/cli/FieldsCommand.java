@@ -204,6 +204,43 @@ public final class FieldsCommand extends Command {
         return sb.toString();
     }
 
+    /** The header row: the fields' names. */
+    private static void header(TsvOutput o, FrameFields.Field[] selected) throws IOException {
+        for (int i = 0; i < selected.length; i++) {
+            if (i > 0) {
+                o.tab();
+            }
+            o.ascii(selected[i].name());
+        }
+        o.newline();
+    }
+
+    /** One frame's row: each selected field's cell. */
+    private static void row(TsvOutput o, FrameFields.Field[] selected, FrameFields.Frame frame) throws IOException {
+        for (int i = 0; i < selected.length; i++) {
+            if (i > 0) {
+                o.tab();
+            }
+            o.beginCell();
+            selected[i].writer().write(frame, o);
+            o.endCell();
+        }
+        o.newline();
+    }
+
+    /**
+     * The engine that gives each frame its TCP analysis: one pass in frame order, as tshark without -2; the sink sees
+     * the frame's analysis before its row is written.
+     */
+    private static TcpEngine analysing(FrameFields.Frame frame) {
+        return new TcpEngine(new AnalysisSink() {
+            @Override
+            public void onFrame(Segment s, FrameAnalysis a) {
+                frame.analysis = a;
+            }
+        });
+    }
+
     private int print(FrameFields.Field[] selected, FrameFields.Pass pass) throws IOException, CommandFailure {
         boolean decode = pass != FrameFields.Pass.READ;
         boolean analyse = pass.compareTo(FrameFields.Pass.TCP_ANALYSIS) >= 0;
@@ -211,26 +248,14 @@ public final class FieldsCommand extends Command {
         TsvOutput o = new TsvOutput(out, OUTPUT_BUFFER);
         o.format(separator, quote);
         if (header) {
-            for (int i = 0; i < selected.length; i++) {
-                if (i > 0) {
-                    o.tab();
-                }
-                o.ascii(selected[i].name());
-            }
-            o.newline();
+            header(o, selected);
         }
         FrameFields.Frame frame = new FrameFields.Frame();
         frame.zone = zone;
         frame.decoder = new PacketDecoder();
         frame.http = http ? new HttpConversations() : null;
         Segment segment = new Segment();
-        // one pass in frame order, as tshark without -2; the sink sees the frame's analysis before its row is written
-        TcpEngine engine = new TcpEngine(new AnalysisSink() {
-            @Override
-            public void onFrame(Segment s, FrameAnalysis a) {
-                frame.analysis = a;
-            }
-        });
+        TcpEngine engine = analysing(frame);
         DecodeCounts counts = new DecodeCounts();
         long nextNumber = 1;
         int exit = EXIT_OK;
@@ -273,15 +298,7 @@ public final class FieldsCommand extends Command {
                         frame.advance(false);
                         continue;
                     }
-                    for (int i = 0; i < selected.length; i++) {
-                        if (i > 0) {
-                            o.tab();
-                        }
-                        o.beginCell();
-                        selected[i].writer().write(frame, o);
-                        o.endCell();
-                    }
-                    o.newline();
+                    row(o, selected, frame);
                     frame.advance(true);
                 }
                 // pcapng blocks that tshark numbers as frames after the last packet
