@@ -14,21 +14,22 @@ import java.util.Map;
  */
 final class DiagnoseExtras {
     /** Exchanges after the first on their connection, and of those the stalled ones. */
-    long laterExchanges, laterExchangesStalled;
-    long rtoEvents, rtoNanos, zeroWindowWaits, zeroWindowNanos;
+    private long laterExchanges, laterExchangesStalled;
+    private long rtoEvents, rtoNanos, zeroWindowWaits, zeroWindowNanos;
     /** Of its connections with a churn event: those a RST ended (Zeek history R or r). */
-    long churnResets;
-    final Map<CapturePoint, Long> vantage = new LinkedHashMap<>();
-    final long[][] ackClasses = new long[2][AckClass.values().length];   // [acking side][class]
-    final ValueCounts dataRtt = new ValueCounts();
-    final ValueCounts[] ackDelay = {new ValueCounts(), new ValueCounts()};          // [acking side]
-    final ValueCounts[] stallAckDelay = {new ValueCounts(), new ValueCounts()};     // [holding side]
-    final ValueCounts stallDuration = new ValueCounts();
-    final ValueCounts clientThink = new ValueCounts();
+    private long churnResets;
+    private final Map<CapturePoint, Long> vantage = new LinkedHashMap<>();
+    private final long[][] ackClasses = new long[2][AckClass.values().length];   // [acking side][class]
+    private final ValueCounts dataRtt = new ValueCounts();
+    private final ValueCounts[] ackDelay = {new ValueCounts(), new ValueCounts()};          // [acking side]
+    private final ValueCounts[] stallAckDelay = {new ValueCounts(), new ValueCounts()};     // [holding side]
+    private final ValueCounts stallDuration = new ValueCounts();
+    private final ValueCounts clientThink = new ValueCounts();
     /** Stalls per holding side, and of those the ones whose ACK delay is of the 200 ms-class timer. */
-    final long[] stalls = new long[2], stalls200ms = new long[2];
+    private final long[] stalls = new long[2], stalls200ms = new long[2];
     @SuppressWarnings("unchecked")
-    final Map<AckClass, Long>[] stallBands = new Map[] {new EnumMap<>(AckClass.class), new EnumMap<>(AckClass.class)};
+    private final Map<AckClass, Long>[] stallBands = new Map[] {new EnumMap<>(AckClass.class),
+            new EnumMap<>(AckClass.class)};
 
     /** In µs, truncated, as the tables store them ({@code value_us} = nanoseconds / 1000). */
     private static void record(ValueCounts h, long nanos) {
@@ -85,6 +86,80 @@ final class DiagnoseExtras {
         if (churned && c.history() != null && (c.history().indexOf('R') >= 0 || c.history().indexOf('r') >= 0)) {
             churnResets++;
         }
+    }
+
+    // ---- read by EndpointDiagnosis ----------------------------------------------------------------------------
+
+    /** Its connections by where the capture point sat, in the order first seen (not to be changed). */
+    Map<CapturePoint, Long> vantage() {
+        return vantage;
+    }
+
+    /** ACKs sent by {@code side}, per {@link AckClass} (a copy). */
+    long[] ackClasses(Side side) {
+        return ackClasses[side.ordinal()].clone();
+    }
+
+    ValueCounts dataRtt() {
+        return dataRtt;
+    }
+
+    /** ACK delays of the ACKs {@code side} sent. */
+    ValueCounts ackDelay(Side side) {
+        return ackDelay[side.ordinal()];
+    }
+
+    /** The ACK delays that ended the stalls {@code side} held. */
+    ValueCounts stallAckDelay(Side side) {
+        return stallAckDelay[side.ordinal()];
+    }
+
+    /** The stalls {@code side} held, per {@link AckClass#delayedBand} of their ACK delay. */
+    Map<AckClass, Long> stallBands(Side side) {
+        return stallBands[side.ordinal()];
+    }
+
+    ValueCounts stallDuration() {
+        return stallDuration;
+    }
+
+    ValueCounts clientThink() {
+        return clientThink;
+    }
+
+    /** The stalls {@code side} held. */
+    long stalls(Side side) {
+        return stalls[side.ordinal()];
+    }
+
+    long churnResets() {
+        return churnResets;
+    }
+
+    /** Exchanges after the first on their connection. */
+    long laterExchanges() {
+        return laterExchanges;
+    }
+
+    /** Of {@link #laterExchanges}, those stalled. */
+    long laterExchangesStalled() {
+        return laterExchangesStalled;
+    }
+
+    long rtoEvents() {
+        return rtoEvents;
+    }
+
+    long rtoNanos() {
+        return rtoNanos;
+    }
+
+    long zeroWindowWaits() {
+        return zeroWindowWaits;
+    }
+
+    long zeroWindowNanos() {
+        return zeroWindowNanos;
     }
 
     /**

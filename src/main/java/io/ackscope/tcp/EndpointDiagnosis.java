@@ -40,7 +40,7 @@ public final class EndpointDiagnosis {
 
     /** Its connections by where the capture point sat, in the order first seen. */
     public Map<CapturePoint, Long> vantage() {
-        return Collections.unmodifiableMap(x.vantage);
+        return Collections.unmodifiableMap(x.vantage());
     }
 
     /**
@@ -90,7 +90,7 @@ public final class EndpointDiagnosis {
 
     /** ACKs sent by {@code side}, per {@link AckClass} (a copy). */
     public long[] ackClasses(Side side) {
-        return x.ackClasses[side.ordinal()].clone();
+        return x.ackClasses(side);
     }
 
     public ValueCounts handshakeRtt() {
@@ -99,15 +99,15 @@ public final class EndpointDiagnosis {
 
     /** Data RTT samples, Karn-ambiguous ones left out (the table's {@code data_rtt} keeps them). */
     public ValueCounts dataRtt() {
-        return x.dataRtt;
+        return x.dataRtt();
     }
 
     public ValueCounts clientAckDelay() {
-        return x.ackDelay[Side.ORIGINATOR.ordinal()];
+        return x.ackDelay(Side.ORIGINATOR);
     }
 
     public ValueCounts serverAckDelay() {
-        return x.ackDelay[Side.RESPONDER.ordinal()];
+        return x.ackDelay(Side.RESPONDER);
     }
 
     public ValueCounts ttfb() {
@@ -120,7 +120,7 @@ public final class EndpointDiagnosis {
 
     /** The stalls' durations. */
     public ValueCounts stallDuration() {
-        return x.stallDuration;
+        return x.stallDuration();
     }
 
     /**
@@ -129,15 +129,15 @@ public final class EndpointDiagnosis {
      * response time, so no cause is ranked on it (docs/causes.md).
      */
     public ValueCounts clientThink() {
-        return x.clientThink;
+        return x.clientThink();
     }
 
     public long serverHeldStalls() {
-        return x.stalls[Side.RESPONDER.ordinal()];
+        return x.stalls(Side.RESPONDER);
     }
 
     public long clientHeldStalls() {
-        return x.stalls[Side.ORIGINATOR.ordinal()];
+        return x.stalls(Side.ORIGINATOR);
     }
 
     /** The stalls' time, µs, as {@code latency_summary.stall_us} has it ({@link EndpointAggregate#stallMicros}). */
@@ -147,7 +147,7 @@ public final class EndpointDiagnosis {
 
     /** Of its connections with a churn event: those a RST ended (Zeek history R or r). */
     public long churnResets() {
-        return x.churnResets;
+        return x.churnResets();
     }
 
     // ---- in words ------------------------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ public final class EndpointDiagnosis {
                 return String.format(Locale.ROOT, "Connection churn: %d connections carried one "
                                 + "request each and paid a handshake of %s for it; %d of them ended by RST, %d "
                                 + "SYNs reused a 4-tuple closed less than 60 s before (TIME_WAIT collisions). "
-                                + "Fix: %s", t.events(), Diagnosis.ms(t.timeLostMicros() * 1000), x.churnResets,
+                                + "Fix: %s", t.events(), Diagnosis.ms(t.timeLostMicros() * 1000), x.churnResets(),
                         t.count(),
                         Cause.CONNECTION_CHURN.oneLineFix());
             }
@@ -177,42 +177,44 @@ public final class EndpointDiagnosis {
     public List<String> findings() {
         List<String> f = new ArrayList<>();
         if (serverHeldStalls() > 0) {
-            ValueCounts ackDelay = x.stallAckDelay[Side.RESPONDER.ordinal()];
+            ValueCounts ackDelay = x.stallAckDelay(Side.RESPONDER);
             DelayedAckTimer timer = DelayedAckTimer.of(ackDelay.percentile(0.5) * 1000L);
-            String hit = x.laterExchanges > 0 ? String.format(Locale.ROOT,
+            long later = x.laterExchanges(), stalled = x.laterExchangesStalled();
+            String hit = later > 0 ? String.format(Locale.ROOT,
                     "%s of requests after the first on a keep-alive connection (%d of %d)",
-                    pct(x.laterExchangesStalled, x.laterExchanges), x.laterExchangesStalled, x.laterExchanges)
+                    pct(stalled, later), stalled, later)
                     : serverHeldStalls() + " pieces of responses";
             f.add(String.format(Locale.ROOT,
                     "Nagle x delayed ACK: %s wait ~%s for the client's delayed ACK (%s; %s) because the "
                             + "server sends with Nagle on: it writes each response in more than one piece and "
                             + "Nagle holds the rest until the first piece is acknowledged. Fix: %s",
                     hit, Diagnosis.ms(ackDelay.percentile(0.5) * 1000L), timer.words,
-                    band(x.stallBands[Side.RESPONDER.ordinal()]), timer.oneLineFix(Cause.NAGLE_SERVER_HELD)));
+                    band(x.stallBands(Side.RESPONDER)), timer.oneLineFix(Cause.NAGLE_SERVER_HELD)));
         }
         if (clientHeldStalls() > 0) {
-            ValueCounts ackDelay = x.stallAckDelay[Side.ORIGINATOR.ordinal()];
+            ValueCounts ackDelay = x.stallAckDelay(Side.ORIGINATOR);
             DelayedAckTimer timer = DelayedAckTimer.of(ackDelay.percentile(0.5) * 1000L);
             f.add(String.format(Locale.ROOT,
                     "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s; %s) because "
                             + "the client sends each request in more than one write with Nagle on. Fix: %s",
                     clientHeldStalls(), Diagnosis.ms(ackDelay.percentile(0.5) * 1000L), timer.words,
-                    band(x.stallBands[Side.ORIGINATOR.ordinal()]), timer.oneLineFix(Cause.NAGLE_CLIENT_HELD)));
+                    band(x.stallBands(Side.ORIGINATOR)), timer.oneLineFix(Cause.NAGLE_CLIENT_HELD)));
         }
         String churn = churn();
         if (churn != null) {
             f.add(churn);
         }
-        if (x.rtoEvents > 0) {
+        if (x.rtoEvents() > 0) {
             f.add(String.format(Locale.ROOT,
                     "%d retransmission timeouts cost %s in total: segments or their ACKs were lost and the "
-                            + "sender waited for its retransmission timer (%s).", x.rtoEvents, Diagnosis.ms(x.rtoNanos),
-                    Cause.RETRANSMISSION_TIMEOUT.fixInOneLine));
+                            + "sender waited for its retransmission timer (%s).", x.rtoEvents(),
+                    Diagnosis.ms(x.rtoNanos()), Cause.RETRANSMISSION_TIMEOUT.fixInOneLine));
         }
-        if (x.zeroWindowWaits > 0) {
+        if (x.zeroWindowWaits() > 0) {
             f.add(String.format(Locale.ROOT,
                     "%d zero-window waits cost %s in total: a receiver stopped reading and advertised a "
-                            + "zero window, so its peer had to wait.", x.zeroWindowWaits, Diagnosis.ms(x.zeroWindowNanos)));
+                            + "zero window, so its peer had to wait.", x.zeroWindowWaits(),
+                    Diagnosis.ms(x.zeroWindowNanos())));
         }
         if (serverHeldStalls() == 0 && clientHeldStalls() == 0) {
             f.add(0, "No Nagle x delayed-ACK stall found.");
