@@ -24,7 +24,8 @@ import java.util.Set;
  *
  * <p>An unanswered attempt the engine's sweep gave before the end ({@link #onAttemptEvicted}) waits, its record and
  * the causes given with it held, until it is settled (they count) or revived (the engine gives it again, complete,
- * so the first are dropped), as {@code analyze} keeps a connection's last record. About 100 bytes per attempt held.
+ * so the first are dropped), as {@code analyze} keeps a connection's last record (which knows the revived attempts
+ * from its first pass; a single pass knows them only at the revival). About 100 bytes per attempt held.
  */
 public final class Diagnosis implements AnalysisSink {
 
@@ -203,11 +204,6 @@ public final class Diagnosis implements AnalysisSink {
         l.sort(Comparator.comparingLong(EndpointDiagnosis::exchanges).thenComparingLong(EndpointDiagnosis::connections)
                 .reversed().thenComparing(EndpointDiagnosis::server));
         return l;
-    }
-
-    /** The aggregate the endpoints are read from (the one {@code analyze}'s per-endpoint tables are made from). */
-    public EndpointAggregate aggregate() {
-        return aggregate;
     }
 
     /** Milliseconds with three decimals. */
