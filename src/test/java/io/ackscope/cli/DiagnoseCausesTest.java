@@ -33,9 +33,14 @@ class DiagnoseCausesTest {
     }
 
     private static String diagnose(String capture) throws Exception {
+        return printed(List.of("sample-pcaps/" + capture));
+    }
+
+    /** What {@code diagnose -r} prints for {@code files}, which it reads without a problem. */
+    static String printed(List<String> files) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         DiagnoseCommand c = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
-        c.files = List.of("sample-pcaps/" + capture);
+        c.files = files;
         assertEquals(0, c.run());
         return buf.toString(StandardCharsets.UTF_8);
     }

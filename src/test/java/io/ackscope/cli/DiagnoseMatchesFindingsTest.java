@@ -6,9 +6,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -43,11 +40,7 @@ class DiagnoseMatchesFindingsTest {
 
     @Test
     void eachRankedCauseIsItsFindingsRowAndTheLatencyRowsAreLatencySummarys() throws Exception {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        DiagnoseCommand d = new DiagnoseCommand(new PrintStream(buf, true, StandardCharsets.UTF_8), System.err);
-        d.files = CAPTURES;
-        assertEquals(0, d.run());
-        String printed = buf.toString(StandardCharsets.UTF_8);
+        String printed = DiagnoseCausesTest.printed(CAPTURES);
         Path out = tmp.resolve("out");
         List<String> args = new ArrayList<>(List.of("analyze"));
         args.addAll(CAPTURES);
