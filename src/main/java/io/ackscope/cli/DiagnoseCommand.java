@@ -8,7 +8,9 @@ import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.report.Format;
 import io.ackscope.tcp.CaptureFeeder;
+import io.ackscope.tcp.Cause;
 import io.ackscope.tcp.CauseRanking;
+import io.ackscope.tcp.ConnectionCauses;
 import io.ackscope.tcp.TcpEngine;
 import io.ackscope.tcp.AckClass;
 import io.ackscope.tcp.ArchiveFeeder;
@@ -74,7 +76,7 @@ public final class DiagnoseCommand extends Command {
         List<Diagnosis> diagnoses = new ArrayList<>();
         ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local());
         feeder.run(source -> {
-            Diagnosis d = new Diagnosis();
+            Diagnosis d = new Diagnosis(archive.sources().get(source));
             diagnoses.add(d);
             return d;
         });
@@ -142,7 +144,7 @@ public final class DiagnoseCommand extends Command {
         out.printf(Locale.ROOT, "Server %s: %s, %s; capture point: %s%n", e.server(),
                 Format.plural(e.connections(), "connection", "connections"),
                 Format.plural(e.exchanges(), "request", "requests"), vantage(e.vantage()));
-        causes(e.causes());
+        causes(e);
         out.println("  latency               p50        p90        p99        max     count");
         row("handshake RTT", e.handshakeRtt());
         row("data RTT", e.dataRtt());
@@ -155,7 +157,7 @@ public final class DiagnoseCommand extends Command {
         out.printf(Locale.ROOT, "  client ACKs: %s%n", classes(e.ackClasses(Side.ORIGINATOR)));
         out.printf(Locale.ROOT, "  server ACKs: %s%n", classes(e.ackClasses(Side.RESPONDER)));
         out.printf(Locale.ROOT, "  stalls: %d held by the server, %d held by the client, %s in total%n",
-                e.serverHeldStalls(), e.clientHeldStalls(), Diagnosis.ms(e.stallNanos()));
+                e.serverHeldStalls(), e.clientHeldStalls(), Diagnosis.ms(e.stallMicros() * 1000));
         out.println("  diagnosis:");
         for (String f : e.findings()) {
             out.println("  - " + f);
@@ -164,16 +166,18 @@ public final class DiagnoseCommand extends Command {
     }
 
     /**
-     * The causes, costliest first, with their share of the endpoint's response time, evidence frames and fix; the
-     * first one of at least 1% is the verdict, and without one the verdict is that no cause was found.
+     * The causes that are findings, costliest first (the rows of the {@code findings} table), with their share of
+     * the endpoint's response time, evidence frames and fix; the first one of at least 1% is the verdict, and
+     * without one the verdict is that no cause was found.
      */
-    private void causes(CauseRanking r) {
-        List<CauseRanking.Total> ranked = r.ranked();
-        CauseRanking.Total verdict = ranked.isEmpty() || !r.verdict(ranked.get(0)) ? null : ranked.get(0);
+    private void causes(EndpointDiagnosis e) {
+        List<Map.Entry<Cause, ConnectionCauses.Tally>> ranked = e.causes();
+        Map.Entry<Cause, ConnectionCauses.Tally> verdict = ranked.isEmpty()
+                || !CauseRanking.isVerdict(e.share(ranked.get(0).getValue())) ? null : ranked.get(0);
         out.printf(Locale.ROOT, "  verdict: %s%n", verdict == null ? "no cause found"
-                : verdict.cause.name() + ", " + percent(r.share(verdict)) + " of the response time");
-        if (r.responseNanos() > 0) {
-            double explained = r.explainedShare();
+                : verdict.getKey().name() + ", " + percent(e.share(verdict.getValue())) + " of the response time");
+        if (e.responseMicros() > 0) {
+            double explained = e.explainedShare();
             out.printf(Locale.ROOT, "  causes found explain %s of the response time; %s unattributed%n",
                     percent(explained), percent(1 - explained));
         }
@@ -181,14 +185,16 @@ public final class DiagnoseCommand extends Command {
             return;
         }
         out.printf(Locale.ROOT, "  causes by time lost (share of %s response time; under %s: listed, not the "
-                + "verdict):%n", Diagnosis.ms(r.responseNanos()), percent(CauseRanking.VERDICT_SHARE));
+                + "verdict):%n", Diagnosis.ms(e.responseMicros() * 1000), percent(CauseRanking.VERDICT_SHARE));
         int rank = 0;
-        for (CauseRanking.Total t : ranked) {
-            out.printf(Locale.ROOT, "  %2d. %-24s %8s %14s  %s on %s, count %d%n", ++rank, t.cause.name(),
-                    percent(r.share(t)), Diagnosis.ms(t.timeLostNanos), Format.plural(t.events, "event", "events"),
-                    Format.plural(t.connections(), "connection", "connections"), t.count);
-            out.printf(Locale.ROOT, "      evidence frames: %s%n", frames(t.frames));
-            out.printf(Locale.ROOT, "      fix: %s%n", t.oneLineFix());
+        for (Map.Entry<Cause, ConnectionCauses.Tally> en : ranked) {
+            ConnectionCauses.Tally t = en.getValue();
+            out.printf(Locale.ROOT, "  %2d. %-24s %8s %14s  %s on %s, count %d%n", ++rank, en.getKey().name(),
+                    percent(e.share(t)), Diagnosis.ms(t.timeLostMicros() * 1000),
+                    Format.plural(t.events(), "event", "events"),
+                    Format.plural(t.connections(), "connection", "connections"), t.count());
+            out.printf(Locale.ROOT, "      evidence frames: %s%n", frames(t.frames()));
+            out.printf(Locale.ROOT, "      fix: %s%n", e.oneLineFix(en.getKey()));
         }
     }
 
@@ -196,7 +202,7 @@ public final class DiagnoseCommand extends Command {
         return String.format(Locale.ROOT, "%.2f%%", 100 * share);
     }
 
-    private static String frames(List<Long> frames) {
+    private static String frames(long[] frames) {
         StringBuilder sb = new StringBuilder();
         for (long f : frames) {
             sb.append(sb.length() == 0 ? "" : ", ").append(f);

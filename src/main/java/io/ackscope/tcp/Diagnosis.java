@@ -3,43 +3,61 @@ package io.ackscope.tcp;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Per server endpoint: latency distributions, stalls and other latency causes, and findings in words a person can
- * act on. An {@link AnalysisSink}: feed it the engine's output, then read {@link #endpoints()}, one
- * {@link EndpointDiagnosis} per server endpoint.
+ * Per server endpoint of one capture source: latency, causes and findings in words a person can act on. An
+ * {@link AnalysisSink}: feed it the engine's output, then read {@link #endpoints()}, one {@link EndpointDiagnosis}
+ * per server endpoint.
  *
- * <p>Latency values are kept exactly, in µs as the tables have them ({@link ValueCounts}: memory follows the
- * distinct values per endpoint and metric, not the samples), so percentiles are nearest rank over the data, the
- * same numbers as {@code latency_summary} and a {@code quantile_disc} over the tables; plus the endpoint of each
- * connection still open.
+ * <p>The verdict, causes, time lost, shares and the latency values the tables have come from one
+ * {@link EndpointAggregate}, fed as {@code analyze} feeds it: cause events, stalls and exchanges noted per
+ * connection ({@link ConnectionCauses}) until its record, which credits them and its values (in µs) to its server
+ * endpoint; so {@code diagnose} and the {@code findings} and {@code latency_summary} tables agree by construction.
+ * What only {@code diagnose} shows ({@link DiagnoseExtras}: ACK classes, ACK delay by side, the stalls' timers,
+ * think time, data RTT without Karn-ambiguous samples) is kept beside it, per server endpoint, as events come.
+ *
+ * <p>An unanswered attempt the engine's sweep gave before the end ({@link #onAttemptEvicted}) waits, its record and
+ * the causes given with it held, until it is settled (they count) or revived (the engine gives it again, complete,
+ * so the first are dropped), as {@code analyze} keeps a connection's last record (which knows the revived attempts
+ * from its first pass; a single pass knows them only at the revival). About 100 bytes per attempt held.
  */
 public final class Diagnosis implements AnalysisSink {
 
-    private final Map<String, EndpointDiagnosis> endpoints = new HashMap<>();
-    /** Connections with a churn event whose record has not come yet: its history tells whether a RST ended it. */
-    private final java.util.Set<ConnectionId> churned = new java.util.HashSet<>();
+    private final String source;
+    private final EndpointAggregate aggregate = new EndpointAggregate();
+    /** The diagnose-only values per server endpoint text ({@link Addresses#endpointText}). */
+    private final Map<String, DiagnoseExtras> extras = new HashMap<>();
     /** Server endpoint of each open connection, by its first-frame identity. */
-    private final Map<ConnectionId, EndpointDiagnosis> open = new HashMap<>();
+    private final Map<ConnectionId, DiagnoseExtras> open = new HashMap<>();
+    /** Values of open connections for the aggregate, until their record ({@link EndpointAggregate#connection}). */
+    private final Map<ConnectionId, ValueCounts[]> openValues = new HashMap<>();
+    /** Connections with a churn event whose record has not come yet: its history tells whether a RST ended it. */
+    private final Set<ConnectionId> churned = new HashSet<>();
     /** Per open connection with exchanges: {its handshake leg to the client (-1), its last response's last byte}. */
     private final Map<ConnectionId, long[]> clientSide = new HashMap<>();
-    /**
-     * Unanswered attempts the engine's sweep gave before the end ({@link #onAttemptEvicted}) and still keeps as
-     * tombstones: a later segment may revive one, and the engine then gives its results again, complete
-     * ({@link #onAttemptRevived}). Each one's record is counted at once and taken back at a revival; its causes (the
-     * retransmitted SYNs) wait until it is settled or the endpoints are read. About 100 bytes per tombstone.
-     */
-    private final Map<ConnectionId, Evicted> evicted = new HashMap<>();
+    /** Evicted attempts not yet settled or revived: their record and the causes given with it. */
+    private final Map<ConnectionId, Evicted> evicted = new LinkedHashMap<>();
     /** The attempt the sweep is giving (its causes and record come next), or null. */
     private ConnectionId evicting;
 
-    /** What an evicted attempt added to its endpoint, and the causes it holds back. */
     private static final class Evicted {
-        EndpointDiagnosis endpoint;
-        CapturePoint vantage;
-        List<CauseEvent> causes;
+        ConnectionRecord record;
+        final List<CauseEvent> causes = new ArrayList<>(1);
+    }
+
+    /** One capture source's diagnosis; {@code source} names it in the aggregate. */
+    public Diagnosis(String source) {
+        this.source = source;
+    }
+
+    public Diagnosis() {
+        this("");
     }
 
     @Override
@@ -47,19 +65,35 @@ public final class Diagnosis implements AnalysisSink {
         if (!open.containsKey(a.connection)) {
             String server = a.fromOriginator ? Addresses.endpoint(s.dstHi, s.dstLo, s.dstPort)
                     : Addresses.endpoint(s.srcHi, s.srcLo, s.srcPort);
-            open.put(a.connection, endpoints.computeIfAbsent(server, EndpointDiagnosis::new));
+            open.put(a.connection, extras(server));
         }
     }
 
-    private EndpointDiagnosis of(ConnectionId id) {
-        EndpointDiagnosis e = open.get(id);
-        return e != null ? e : endpoints.computeIfAbsent("unknown", EndpointDiagnosis::new);
+    private DiagnoseExtras extras(String server) {
+        return extras.computeIfAbsent(server, k -> new DiagnoseExtras());
+    }
+
+    private DiagnoseExtras of(ConnectionId id) {
+        DiagnoseExtras e = open.get(id);
+        return e != null ? e : extras("unknown");
+    }
+
+    /** A value for the aggregate, in µs as the tables have it (the same rule as analyze's table sink). */
+    private void value(ConnectionId id, int metric, long nanos) {
+        ValueCounts[] v = openValues.computeIfAbsent(id, k -> new ValueCounts[EndpointAggregate.METRICS]);
+        if (v[metric] == null) {
+            v[metric] = new ValueCounts();
+        }
+        v[metric].add(nanos / 1000);
     }
 
     @Override
     public void onRttSample(RttSample r) {
-        if (r.kind() == RttSample.Kind.DATA_ACK && !r.karnAmbiguous()) {
-            of(r.connection()).dataRtt(r.valueNanos());
+        if (r.kind() == RttSample.Kind.DATA_ACK) {
+            value(r.connection(), EndpointAggregate.DATA_RTT, r.valueNanos());
+            if (!r.karnAmbiguous()) {
+                of(r.connection()).dataRtt(r.valueNanos());
+            }
         } else if (r.kind() == RttSample.Kind.HANDSHAKE_SYNACK_ACK) {
             clientSide(r.connection())[0] = r.valueNanos();
         }
@@ -67,11 +101,13 @@ public final class Diagnosis implements AnalysisSink {
 
     @Override
     public void onAckDelay(AckDelay d) {
+        value(d.connection(), EndpointAggregate.ACK_DELAY, d.valueNanos());
         of(d.connection()).ackDelay(d);
     }
 
     @Override
     public void onStall(Stall s) {
+        aggregate.stall(s);
         of(s.connection()).stall(s);
     }
 
@@ -83,15 +119,10 @@ public final class Diagnosis implements AnalysisSink {
     @Override
     public void onCause(CauseEvent c) {
         if (c.connection().equals(evicting)) {
-            Evicted ev = evicted.get(evicting);
-            ev.endpoint = of(c.connection());
-            if (ev.causes == null) {
-                ev.causes = new ArrayList<>(1);
-            }
-            ev.causes.add(c);
+            evicted.get(evicting).causes.add(c);
             return;
         }
-        of(c.connection()).cause(c);
+        aggregate.cause(c);
         if (c.cause() == Cause.CONNECTION_CHURN) {
             churned.add(c.connection());
         }
@@ -99,7 +130,14 @@ public final class Diagnosis implements AnalysisSink {
 
     @Override
     public void onExchange(Exchange x) {
-        EndpointDiagnosis e = of(x.connection());
+        aggregate.exchange(x);
+        if (x.ttfbNanos() >= 0) {
+            value(x.connection(), EndpointAggregate.TTFB, x.ttfbNanos());
+        }
+        if (x.completeNanos() >= 0) {
+            value(x.connection(), EndpointAggregate.COMPLETE, x.completeNanos());
+        }
+        DiagnoseExtras e = of(x.connection());
         e.exchange(x);
         long[] c = clientSide(x.connection());
         if (c[1] >= 0) {
@@ -115,18 +153,20 @@ public final class Diagnosis implements AnalysisSink {
     @Override
     public void onConnection(ConnectionRecord c) {
         clientSide.remove(c.id());
-        EndpointDiagnosis e = open.remove(c.id());
-        if (e == null) {
-            e = endpoints.computeIfAbsent(Addresses.endpointText(c.resp().address(), c.resp().port()),
-                    EndpointDiagnosis::new);
-        }
-        e.connection(c, churned.remove(c.id()));
+        open.remove(c.id());
         if (c.id().equals(evicting)) {
-            Evicted ev = evicted.get(evicting);
-            ev.endpoint = e;
-            ev.vantage = c.vantage();
+            evicted.get(evicting).record = c;
             evicting = null;
+            return;
         }
+        credit(c);
+    }
+
+    /** A final record: the aggregate takes it with what its connection noted; its server endpoint counts it. */
+    private void credit(ConnectionRecord c) {
+        aggregate.connection(c, openValues.remove(c.id()), source);
+        extras(Addresses.endpointText(c.resp().address(), c.resp().port()))
+                .connection(c, churned.remove(c.id()));
     }
 
     @Override
@@ -135,33 +175,32 @@ public final class Diagnosis implements AnalysisSink {
         evicted.put(id, new Evicted());
     }
 
-    /** The evicted attempt's record is final: its causes count. */
+    /** The evicted attempt's record is final: it and its causes count. */
     @Override
     public void onAttemptSettled(ConnectionId id) {
         Evicted ev = evicted.remove(id);
-        if (ev != null && ev.causes != null) {
-            ev.causes.forEach(ev.endpoint::cause);
+        if (ev != null && ev.record != null) {
+            ev.causes.forEach(this::onCause);
+            credit(ev.record);
         }
     }
 
-    /**
-     * The evicted attempt goes on: its record and causes will come again, complete, so the first record is taken back
-     * and its causes dropped (analyze and conv likewise keep a stream's last record).
-     */
+    /** The evicted attempt goes on: its record and causes will come again, complete, so the first are dropped. */
     @Override
     public void onAttemptRevived(ConnectionId id) {
-        Evicted ev = evicted.remove(id);
-        if (ev != null && ev.vantage != null) {
-            ev.endpoint.takeBack(ev.vantage);
-        }
+        evicted.remove(id);
     }
 
     /** Endpoints, busiest (most exchanges, then connections) first. Call after the engine's finish. */
     public List<EndpointDiagnosis> endpoints() {
         for (ConnectionId id : List.copyOf(evicted.keySet())) {
-            onAttemptSettled(id);        // tombstones held at the end of the input: their records are final
+            onAttemptSettled(id);        // attempts held at the end of the input: their records are final
         }
-        List<EndpointDiagnosis> l = new ArrayList<>(endpoints.values());
+        List<EndpointDiagnosis> l = new ArrayList<>();
+        for (EndpointAggregate.Endpoint e : aggregate.endpoints()) {
+            String server = Addresses.endpointText(e.ip(), e.port());
+            l.add(new EndpointDiagnosis(server, e, extras.getOrDefault(server, new DiagnoseExtras())));
+        }
         l.sort(Comparator.comparingLong(EndpointDiagnosis::exchanges).thenComparingLong(EndpointDiagnosis::connections)
                 .reversed().thenComparing(EndpointDiagnosis::server));
         return l;
@@ -169,6 +208,6 @@ public final class Diagnosis implements AnalysisSink {
 
     /** Milliseconds with three decimals. */
     public static String ms(long nanos) {
-        return String.format(java.util.Locale.ROOT, "%.3f ms", nanos / 1e6);
+        return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
     }
 }

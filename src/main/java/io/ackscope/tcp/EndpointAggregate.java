@@ -22,9 +22,9 @@ import java.util.TreeMap;
  * record says which endpoint it belongs to (memory: two longs per exchange of each open connection); each
  * connection is in one task, so merging sums.
  *
- * <p>{@code diagnose} ({@link Diagnosis}) reads one capture in one JVM and ranks by the same rules
- * ({@link CauseEvent#cost}, {@link CauseRanking#finding}, {@link CauseRanking#costOrder}) with what a merge cannot
- * keep: time lost in nanoseconds, the first evidence frames in the order found, each stall's delayed-ACK timer.
+ * <p>{@code diagnose} ({@link Diagnosis}) reads its verdict, causes, time lost, shares and these latency values
+ * from an aggregate fed the same way, per connection record; what it shows beyond the tables is kept beside it
+ * ({@link DiagnoseExtras}).
  */
 public final class EndpointAggregate implements Serializable {
     private static final long serialVersionUID = 1L;

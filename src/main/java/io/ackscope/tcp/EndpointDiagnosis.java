@@ -2,137 +2,27 @@ package io.ackscope.tcp;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Everything {@code diagnose} knows about one server endpoint (responder address and port): its latency values in
- * µs as the tables store them ({@code value_us} = nanoseconds / 1000, {@link ValueCounts}), its ACK classes, its
- * stalls and other latency events, its causes ranked by time lost ({@link CauseRanking}), and its findings in words.
- * {@link Diagnosis} fills it; readers get numbers and words, and the value counts it returns are not to be changed.
+ * What {@code diagnose} shows of one server endpoint (responder address and port), in numbers and words: its
+ * {@link EndpointAggregate.Endpoint} (connections, requests, causes ranked by time lost with their shares and
+ * evidence, handshake RTT, time to first byte and response complete: the numbers of the {@code findings} and
+ * {@code latency_summary} tables) and the values only {@code diagnose} shows ({@link DiagnoseExtras}). The value
+ * counts it returns are not to be changed.
  */
 public final class EndpointDiagnosis {
     private final String server;
-    private long connections;
-    private long exchanges;
-    /** Exchanges after the first on their connection, and of those the stalled ones. */
-    private long laterExchanges, laterExchangesStalled;
-    private long serverHeldStalls, clientHeldStalls;
-    private long rtoEvents, rtoNanos, zeroWindowWaits, zeroWindowNanos;
-    private long stallNanos;
-    private final Map<CapturePoint, Long> vantage = new LinkedHashMap<>();
-    private final CauseRanking causes = new CauseRanking();
-    private final long[][] ackClasses = new long[2][AckClass.values().length];   // [acking side][class]
-    private final ValueCounts handshakeRtt = new ValueCounts();
-    private final ValueCounts dataRtt = new ValueCounts();
-    private final ValueCounts clientAckDelay = new ValueCounts();
-    private final ValueCounts serverAckDelay = new ValueCounts();
-    private final ValueCounts ttfb = new ValueCounts();
-    private final ValueCounts responseComplete = new ValueCounts();
-    private final ValueCounts serverStallAckDelay = new ValueCounts();
-    private final ValueCounts clientStallAckDelay = new ValueCounts();
-    private final ValueCounts stallDuration = new ValueCounts();
-    private final ValueCounts clientThink = new ValueCounts();
-    /** Of its connections with a churn event: those a RST ended (Zeek history R or r). */
-    private long churnResets;
-    private final Map<AckClass, Long> serverStallBands = new HashMap<>();
-    private final Map<AckClass, Long> clientStallBands = new HashMap<>();
+    private final EndpointAggregate.Endpoint endpoint;
+    private final DiagnoseExtras x;
 
-    EndpointDiagnosis(String server) {
+    EndpointDiagnosis(String server, EndpointAggregate.Endpoint endpoint, DiagnoseExtras extras) {
         this.server = server;
+        this.endpoint = endpoint;
+        this.x = extras;
     }
-
-    // ---- filled by Diagnosis -------------------------------------------------------------------------------------
-
-    /** In µs, truncated, as the tables store them ({@code value_us} = nanoseconds / 1000). */
-    private static void record(ValueCounts h, long nanos) {
-        h.add(Math.max(0, nanos / 1000));
-    }
-
-    void dataRtt(long nanos) {
-        record(dataRtt, nanos);
-    }
-
-    void ackDelay(AckDelay d) {
-        record(d.ackingSide() == Side.ORIGINATOR ? clientAckDelay : serverAckDelay, d.valueNanos());
-        ackClasses[d.ackingSide().ordinal()][d.ackClass().ordinal()]++;
-    }
-
-    void stall(Stall s) {
-        causes.stall(s);
-        stallNanos += s.durationNanos();
-        record(stallDuration, s.durationNanos());
-        AckClass band = AckClass.delayedBand(s.ackDelayNanos());
-        if (s.holdingSide() == Side.RESPONDER) {
-            serverHeldStalls++;
-            record(serverStallAckDelay, s.ackDelayNanos());
-            serverStallBands.merge(band, 1L, Long::sum);
-        } else {
-            clientHeldStalls++;
-            record(clientStallAckDelay, s.ackDelayNanos());
-            clientStallBands.merge(band, 1L, Long::sum);
-        }
-    }
-
-    void latencyEvent(LatencyEvent ev) {
-        if (ev.kind() == LatencyEvent.Kind.RETRANSMISSION_TIMEOUT) {
-            rtoEvents++;
-            rtoNanos += ev.durationNanos();
-        } else {
-            zeroWindowWaits++;
-            zeroWindowNanos += ev.durationNanos();
-        }
-    }
-
-    void cause(CauseEvent c) {
-        causes.cause(c);
-    }
-
-    void exchange(Exchange x) {
-        causes.exchange(x);
-        exchanges++;
-        boolean stalled = x.stallNanos() > 0 || x.responseStallNanos() > 0;
-        if (x.index() > 0) {
-            laterExchanges++;
-            if (stalled) {
-                laterExchangesStalled++;
-            }
-        }
-        if (x.ttfbNanos() >= 0) {
-            record(ttfb, x.ttfbNanos());
-        }
-        if (x.completeNanos() >= 0) {
-            record(responseComplete, x.completeNanos());
-        }
-    }
-
-    /** Client think time, ns (see {@link #clientThink()}). */
-    void clientThink(long nanos) {
-        record(clientThink, nanos);
-    }
-
-    /** A finished connection; {@code churned}: it had a churn event (a RST ending it then counts). */
-    void connection(ConnectionRecord c, boolean churned) {
-        connections++;
-        vantage.merge(c.vantage(), 1L, Long::sum);
-        if (churned && c.history() != null && (c.history().indexOf('R') >= 0 || c.history().indexOf('r') >= 0)) {
-            churnResets++;
-        }
-        if (c.initialRttNanos() >= 0) {
-            record(handshakeRtt, c.initialRttNanos());
-        }
-    }
-
-    /** Takes back a connection counted at {@code point} (a revived attempt's first record). */
-    void takeBack(CapturePoint point) {
-        connections--;
-        vantage.computeIfPresent(point, (v, n) -> n == 1 ? null : n - 1);
-    }
-
-    // ---- read ----------------------------------------------------------------------------------------------------
 
     /** Its address and port as text. */
     public String server() {
@@ -140,57 +30,97 @@ public final class EndpointDiagnosis {
     }
 
     public long connections() {
-        return connections;
+        return endpoint.connections();
     }
 
-    /** Its requests (exchanges). */
+    /** Its requests (exchanges), as its connections' records count them. */
     public long exchanges() {
-        return exchanges;
+        return endpoint.exchanges();
     }
 
     /** Its connections by where the capture point sat, in the order first seen. */
     public Map<CapturePoint, Long> vantage() {
-        return Collections.unmodifiableMap(vantage);
+        return Collections.unmodifiableMap(x.vantage());
     }
 
-    /** The causes found on its connections, to rank by time lost. */
-    public CauseRanking causes() {
-        return causes;
+    /**
+     * Its causes that are findings, costliest first: {@link EndpointAggregate.Endpoint#findings}, the rows of the
+     * {@code findings} table.
+     */
+    public List<Map.Entry<Cause, ConnectionCauses.Tally>> causes() {
+        return endpoint.findings();
+    }
+
+    /** The response time the causes' shares are of, µs ({@link EndpointAggregate.Endpoint#responseMicros}). */
+    public long responseMicros() {
+        return endpoint.responseMicros();
+    }
+
+    /** Share 0-1 of the response time that {@code t} cost ({@link CauseRanking#share}). */
+    public double share(ConnectionCauses.Tally t) {
+        return CauseRanking.share(t.timeLostMicros(), endpoint.responseMicros());
+    }
+
+    /**
+     * The share 0-1 of the response time the causes found explain together: their time lost summed, at most 1
+     * (causes that overlap in time are each counted whole, so this is an upper bound); the rest is unattributed.
+     */
+    public double explainedShare() {
+        long lost = 0;
+        for (Map.Entry<Cause, ConnectionCauses.Tally> en : causes()) {
+            lost += en.getValue().timeLostMicros();
+        }
+        return CauseRanking.share(lost, endpoint.responseMicros());
+    }
+
+    /**
+     * The delayed-ACK timer that held a Nagle x delayed-ACK cause's stalls (the class of their median ACK delay);
+     * null for any other cause.
+     */
+    public DelayedAckTimer timer(Cause c) {
+        return c == Cause.NAGLE_SERVER_HELD ? x.timer(Side.RESPONDER)
+                : c == Cause.NAGLE_CLIENT_HELD ? x.timer(Side.ORIGINATOR) : null;
+    }
+
+    /** The fix of {@code c} in one line; for a stall, the one for the delaying host's timer ({@link #timer}). */
+    public String oneLineFix(Cause c) {
+        DelayedAckTimer t = timer(c);
+        return t == null ? c.oneLineFix() : t.oneLineFix(c);
     }
 
     /** ACKs sent by {@code side}, per {@link AckClass} (a copy). */
     public long[] ackClasses(Side side) {
-        return ackClasses[side.ordinal()].clone();
+        return x.ackClasses(side);
     }
 
     public ValueCounts handshakeRtt() {
-        return handshakeRtt;
+        return endpoint.metric(EndpointAggregate.HANDSHAKE_RTT);
     }
 
-    /** Data RTT samples, Karn-ambiguous ones left out. */
+    /** Data RTT samples, Karn-ambiguous ones left out (the table's {@code data_rtt} keeps them). */
     public ValueCounts dataRtt() {
-        return dataRtt;
+        return x.dataRtt();
     }
 
     public ValueCounts clientAckDelay() {
-        return clientAckDelay;
+        return x.ackDelay(Side.ORIGINATOR);
     }
 
     public ValueCounts serverAckDelay() {
-        return serverAckDelay;
+        return x.ackDelay(Side.RESPONDER);
     }
 
     public ValueCounts ttfb() {
-        return ttfb;
+        return endpoint.metric(EndpointAggregate.TTFB);
     }
 
     public ValueCounts responseComplete() {
-        return responseComplete;
+        return endpoint.metric(EndpointAggregate.COMPLETE);
     }
 
     /** The stalls' durations. */
     public ValueCounts stallDuration() {
-        return stallDuration;
+        return x.stallDuration();
     }
 
     /**
@@ -199,25 +129,25 @@ public final class EndpointDiagnosis {
      * response time, so no cause is ranked on it (docs/causes.md).
      */
     public ValueCounts clientThink() {
-        return clientThink;
+        return x.clientThink();
     }
 
     public long serverHeldStalls() {
-        return serverHeldStalls;
+        return x.stalls(Side.RESPONDER);
     }
 
     public long clientHeldStalls() {
-        return clientHeldStalls;
+        return x.stalls(Side.ORIGINATOR);
     }
 
-    /** The stalls' time, ns. */
-    public long stallNanos() {
-        return stallNanos;
+    /** The stalls' time, µs, as {@code latency_summary.stall_us} has it ({@link EndpointAggregate#stallMicros}). */
+    public long stallMicros() {
+        return endpoint.stallMicros();
     }
 
     /** Of its connections with a churn event: those a RST ended (Zeek history R or r). */
     public long churnResets() {
-        return churnResets;
+        return x.churnResets();
     }
 
     // ---- in words ------------------------------------------------------------------------------------------------
@@ -229,12 +159,14 @@ public final class EndpointDiagnosis {
      * a finding here.
      */
     String churn() {
-        for (CauseRanking.Total t : causes.ranked()) {
-            if (t.cause == Cause.CONNECTION_CHURN) {
+        for (Map.Entry<Cause, ConnectionCauses.Tally> en : causes()) {
+            ConnectionCauses.Tally t = en.getValue();
+            if (en.getKey() == Cause.CONNECTION_CHURN) {
                 return String.format(Locale.ROOT, "Connection churn: %d connections carried one "
                                 + "request each and paid a handshake of %s for it; %d of them ended by RST, %d "
                                 + "SYNs reused a 4-tuple closed less than 60 s before (TIME_WAIT collisions). "
-                                + "Fix: %s", t.events, Diagnosis.ms(t.timeLostNanos), churnResets, t.count,
+                                + "Fix: %s", t.events(), Diagnosis.ms(t.timeLostMicros() * 1000), x.churnResets(),
+                        t.count(),
                         Cause.CONNECTION_CHURN.oneLineFix());
             }
         }
@@ -244,43 +176,47 @@ public final class EndpointDiagnosis {
     /** Findings in plain words, most important first; one "no stall" finding when there is nothing to fix. */
     public List<String> findings() {
         List<String> f = new ArrayList<>();
-        if (serverHeldStalls > 0) {
-            DelayedAckTimer timer = DelayedAckTimer.of(serverStallAckDelay.percentile(0.5) * 1000L);
-            String hit = laterExchanges > 0 ? String.format(Locale.ROOT,
+        if (serverHeldStalls() > 0) {
+            ValueCounts ackDelay = x.stallAckDelay(Side.RESPONDER);
+            DelayedAckTimer timer = DelayedAckTimer.of(ackDelay.percentile(0.5) * 1000L);
+            long later = x.laterExchanges(), stalled = x.laterExchangesStalled();
+            String hit = later > 0 ? String.format(Locale.ROOT,
                     "%s of requests after the first on a keep-alive connection (%d of %d)",
-                    pct(laterExchangesStalled, laterExchanges), laterExchangesStalled, laterExchanges)
-                    : serverHeldStalls + " pieces of responses";
+                    pct(stalled, later), stalled, later)
+                    : serverHeldStalls() + " pieces of responses";
             f.add(String.format(Locale.ROOT,
                     "Nagle x delayed ACK: %s wait ~%s for the client's delayed ACK (%s; %s) because the "
                             + "server sends with Nagle on: it writes each response in more than one piece and "
                             + "Nagle holds the rest until the first piece is acknowledged. Fix: %s",
-                    hit, Diagnosis.ms(serverStallAckDelay.percentile(0.5) * 1000L), timer.words,
-                    band(serverStallBands), timer.oneLineFix(Cause.NAGLE_SERVER_HELD)));
+                    hit, Diagnosis.ms(ackDelay.percentile(0.5) * 1000L), timer.words,
+                    band(x.stallBands(Side.RESPONDER)), timer.oneLineFix(Cause.NAGLE_SERVER_HELD)));
         }
-        if (clientHeldStalls > 0) {
-            DelayedAckTimer timer = DelayedAckTimer.of(clientStallAckDelay.percentile(0.5) * 1000L);
+        if (clientHeldStalls() > 0) {
+            ValueCounts ackDelay = x.stallAckDelay(Side.ORIGINATOR);
+            DelayedAckTimer timer = DelayedAckTimer.of(ackDelay.percentile(0.5) * 1000L);
             f.add(String.format(Locale.ROOT,
                     "Nagle x delayed ACK: %d requests wait ~%s for the server's delayed ACK (%s; %s) because "
                             + "the client sends each request in more than one write with Nagle on. Fix: %s",
-                    clientHeldStalls, Diagnosis.ms(clientStallAckDelay.percentile(0.5) * 1000L), timer.words,
-                    band(clientStallBands), timer.oneLineFix(Cause.NAGLE_CLIENT_HELD)));
+                    clientHeldStalls(), Diagnosis.ms(ackDelay.percentile(0.5) * 1000L), timer.words,
+                    band(x.stallBands(Side.ORIGINATOR)), timer.oneLineFix(Cause.NAGLE_CLIENT_HELD)));
         }
         String churn = churn();
         if (churn != null) {
             f.add(churn);
         }
-        if (rtoEvents > 0) {
+        if (x.rtoEvents() > 0) {
             f.add(String.format(Locale.ROOT,
                     "%d retransmission timeouts cost %s in total: segments or their ACKs were lost and the "
-                            + "sender waited for its retransmission timer (%s).", rtoEvents, Diagnosis.ms(rtoNanos),
-                    Cause.RETRANSMISSION_TIMEOUT.fixInOneLine));
+                            + "sender waited for its retransmission timer (%s).", x.rtoEvents(),
+                    Diagnosis.ms(x.rtoNanos()), Cause.RETRANSMISSION_TIMEOUT.fixInOneLine));
         }
-        if (zeroWindowWaits > 0) {
+        if (x.zeroWindowWaits() > 0) {
             f.add(String.format(Locale.ROOT,
                     "%d zero-window waits cost %s in total: a receiver stopped reading and advertised a "
-                            + "zero window, so its peer had to wait.", zeroWindowWaits, Diagnosis.ms(zeroWindowNanos)));
+                            + "zero window, so its peer had to wait.", x.zeroWindowWaits(),
+                    Diagnosis.ms(x.zeroWindowNanos())));
         }
-        if (serverHeldStalls == 0 && clientHeldStalls == 0) {
+        if (serverHeldStalls() == 0 && clientHeldStalls() == 0) {
             f.add(0, "No Nagle x delayed-ACK stall found.");
         }
         return f;

@@ -10,12 +10,14 @@
  * state of open connections. Latency causes found per connection (handshake retransmissions, loss recovery, zero
  * windows; server, network and queueing time of HTTP exchanges, {@link io.ackscope.tcp.ResponseTimeCauses}; a connection
  * per request) arrive as {@link io.ackscope.tcp.CauseEvent}s through {@code AnalysisSink.onCause}; their rules are in
- * docs/causes.md. {@link io.ackscope.tcp.Diagnosis} gathers them per server endpoint for {@code diagnose}
- * ({@link io.ackscope.tcp.EndpointDiagnosis}: the endpoint's numbers and its findings in words), where
- * {@link io.ackscope.tcp.CauseRanking} ranks them with the stalls by time lost. {@link io.ackscope.tcp.EndpointAggregate} is the per-endpoint aggregation of the tables
- * ({@code latency_summary}, {@code findings}): latency values and causes per source and server endpoint, mergeable
- * across tasks and runs, each connection's causes noted apart until its record ({@link
- * io.ackscope.tcp.ConnectionCauses}, also its rows of {@code connection_causes}).
+ * docs/causes.md. {@link io.ackscope.tcp.EndpointAggregate} is the one per-endpoint aggregation of latency and
+ * causes, per source and server endpoint, mergeable across tasks and runs, each connection's causes noted apart until
+ * its record ({@link io.ackscope.tcp.ConnectionCauses}, also its rows of {@code connection_causes}); the rules of
+ * {@link io.ackscope.tcp.CauseRanking} rank its causes by time lost. {@code analyze} makes {@code latency_summary}
+ * and {@code findings} from it; {@code diagnose} reads its verdict, causes and latency from it too
+ * ({@link io.ackscope.tcp.Diagnosis} feeds it per connection record as {@code analyze} does), with what only
+ * {@code diagnose} shows kept beside it ({@link io.ackscope.tcp.DiagnoseExtras}) and the endpoint's numbers and
+ * findings in words in {@link io.ackscope.tcp.EndpointDiagnosis}.
  *
  * <p><b>Contract for distributed runs.</b> Everything about a connection depends only on its 4-tuple's segments in
  * (file index, frame number) order. Grouping by 4-tuple, running one {@code TupleTracker} per group and

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static io.ackscope.tcp.Segments.ACK;
@@ -153,9 +154,11 @@ class AttemptEvictionTest {
         List<String> out = new ArrayList<>();
         for (EndpointDiagnosis ep : d.endpoints()) {
             out.add(ep.server() + " connections " + ep.connections() + " " + new java.util.TreeMap<>(ep.vantage()));
-            for (CauseRanking.Total t : ep.causes().ranked()) {
-                out.add("  " + t.cause + " events " + t.events + " count " + t.count + " ms "
-                        + t.timeLostNanos / MS + " connections " + t.connections() + " frames " + t.frames);
+            for (Map.Entry<Cause, ConnectionCauses.Tally> en : ep.causes()) {
+                ConnectionCauses.Tally t = en.getValue();
+                out.add("  " + en.getKey() + " events " + t.events() + " count " + t.count() + " ms "
+                        + t.timeLostMicros() / 1000 + " connections " + t.connections() + " frames "
+                        + Arrays.toString(t.frames()));
             }
         }
         return out;
