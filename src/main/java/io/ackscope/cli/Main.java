@@ -47,6 +47,7 @@ public final class Main {
      */
     public static void main(String[] args) {
         BoundedExit.prepare();
+        OutOfMemory.noteUncaught();
         TerminationSignals.exitOnSignalUnlessIgnored();
         if (!"off".equals(System.getProperty(MemoryWatch.PROPERTY))) {
             MemoryWatch.start(args.length > 0 && commands().containsKey(args[0]) ? args[0] : "", System.err);
@@ -105,8 +106,9 @@ public final class Main {
                 // a signal or the memory watch ends the JVM and said so; the run failing under it is not a second error
                 return Command.EXIT_FAILURE;
             }
-            if (OutOfMemory.causedBy(e)) {
-                err.println("ackscope " + name + ": " + OutOfMemory.line(e));
+            OutOfMemoryError elsewhere = OutOfMemory.inAnotherThread();
+            if (OutOfMemory.causedBy(e) || elsewhere != null) {
+                err.println("ackscope " + name + ": " + OutOfMemory.line(OutOfMemory.causedBy(e) ? e : elsewhere));
                 if (cmd.verbose()) {
                     e.printStackTrace(err);
                 }

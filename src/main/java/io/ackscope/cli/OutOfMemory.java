@@ -20,7 +20,38 @@ final class OutOfMemory {
      */
     static final long CARRIED_BYTES = 3_000;
 
+    /** The first {@link OutOfMemoryError} that ended a thread of this JVM without reaching a command, or null. */
+    private static volatile OutOfMemoryError inAnotherThread;
+
     private OutOfMemory() {
+    }
+
+    /**
+     * Notes a heap that ran out in a thread of its own: Spark's context cleaner, listener bus or heartbeat thread
+     * meets the full heap first, stops the Spark context and dies, and the command sees only "Job cancelled because
+     * SparkContext was shut down". Such an error is kept for {@link #inAnotherThread} and printed in one line, without
+     * its stack trace; any other uncaught throwable is printed as the JVM prints it. Threads with a handler of their own keep it.
+     */
+    static void noteUncaught() {
+        Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            if (e instanceof OutOfMemoryError oom) {
+                if (inAnotherThread == null) {
+                    inAnotherThread = oom;
+                }
+                System.err.println("Exception in thread \"" + thread.getName() + "\" " + oom);
+            } else if (before != null) {
+                before.uncaughtException(thread, e);
+            } else if (!(e instanceof ThreadDeath)) {
+                System.err.print("Exception in thread \"" + thread.getName() + "\" ");
+                e.printStackTrace(System.err);
+            }
+        });
+    }
+
+    /** The heap running out in another thread of this JVM ({@link #noteUncaught}), or null. */
+    static OutOfMemoryError inAnotherThread() {
+        return inAnotherThread;
     }
 
     /** Whether {@code e} or one of its causes is the heap running out. */

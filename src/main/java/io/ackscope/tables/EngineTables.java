@@ -300,7 +300,11 @@ public final class EngineTables {
                     + "`ttfb_us = network_us + server_us + stall_before_response_us`; `stall_us = "
                     + "stall_before_response_us + stall_in_response_us`, so `sum(stall_us) / sum(complete_us)` is "
                     + "the stalled share of the response time. HTTP fields come from the capture: bounded, "
-                    + "non-printable bytes replaced by `?`, still untrusted text.",
+                    + "non-printable bytes replaced by `?`, still untrusted text. An exchange starts with the "
+                    + "first byte of a request, where tshark's `http.time` (`ackscope fields -e http.time`) runs from "
+                    + "the frame that completes the request to the frame that completes the response, and only for "
+                    + "HTTP as tshark's dissector finds it; to compare the two, use `fields -Y http` on the same "
+                    + "capture.",
             child(List.of(new Column("stream", LONG, false, "", STREAM_DOC),
                     new Column("exchange_index", INT, false, "", "0-based position in its connection."),
                     new Column("request_start_time", TIMESTAMP, false, "", "First request segment."),
