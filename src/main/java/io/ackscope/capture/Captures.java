@@ -94,6 +94,25 @@ public final class Captures {
         }
     }
 
+    /**
+     * What a file starting with {@code head} holds, as a label, when it is a capture or a compressed stream
+     * ("pcap", "pcapng", "gzip", ...): a command that writes text or a page must never replace such a file.
+     * Null for anything else (also for fewer than 4 bytes).
+     */
+    public static String captureKind(byte[] head, int len) {
+        if (len < 4) {
+            return null;
+        }
+        if (PcapngReader.isMagic(head, 0)) {
+            return CaptureFormat.PCAPNG.label();
+        }
+        if (PcapFileHeader.isMagic(head, 0)) {
+            return CaptureFormat.PCAP.label();
+        }
+        Compression c = Compression.detect(head, len);
+        return c == Compression.NONE ? null : c.label();
+    }
+
     /** Frees a decompressor's native state (zstd's context) when no reader took the stream; the caller closes raw. */
     private static void release(InputStream plain) {
         if (plain instanceof DecompressingInput d) {

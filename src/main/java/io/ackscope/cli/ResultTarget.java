@@ -1,9 +1,11 @@
 package io.ackscope.cli;
 
+import io.ackscope.capture.Captures;
 import io.ackscope.output.OutputLock;
 import io.ackscope.output.OutputMarker;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -13,7 +15,8 @@ import java.util.Set;
 
 /**
  * Where a reading command ({@code sql --out}, {@code export --zeek-conn}, {@code report --out}) may write its result
- * without destroying what it reads: never into an input, and inside an {@code analyze} output only as a new file
+ * without destroying what it reads or a user's capture: never into an input or over a capture file (pcap, pcapng,
+ * or a compressed file, whatever its name), and inside an {@code analyze} output only as a new file
  * outside every table (or, for {@code report}, its own report files at the output's top). A marker, the lock, a
  * table's part file or any existing file of an output is never replaced. Paths are compared as real paths, so a
  * symbolic link into an output is judged by where it points.
@@ -35,6 +38,11 @@ final class ResultTarget {
             target = real(Path.of(file));
         } catch (IOException e) {
             return; // checkOutputFile says what is wrong with the folder
+        }
+        String capture = captureKind(target);
+        if (capture != null) {
+            throw refused(option, file, "is a " + capture + " file (a capture, or one compressed), which a result "
+                    + "never replaces");
         }
         for (String in : inputs) {
             Path input;
@@ -67,6 +75,19 @@ final class ResultTarget {
                 && first.endsWith(".html");
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS) && !ownReport) {
             throw refused(option, file, "already exists in the ackscope output " + output + "; name a new file");
+        }
+    }
+
+    /** {@link Captures#captureKind} of the existing regular file {@code target}, or null. */
+    private static String captureKind(Path target) {
+        if (!Files.isRegularFile(target)) {
+            return null;
+        }
+        try (InputStream in = Files.newInputStream(target)) {
+            byte[] head = in.readNBytes(4);
+            return Captures.captureKind(head, head.length);
+        } catch (IOException e) {
+            return null; // unreadable: writing it fails and says so
         }
     }
 

@@ -73,8 +73,8 @@ public final class ServeCommand extends Command {
             printStart(server);
             server.await();
             if (json) {
-                System.out.println("{\"event\":\"stopped\",\"requests\":" + server.requests() + ",\"connections\":"
-                        + server.connections() + ",\"bad_requests\":" + server.badRequests() + "}");
+                System.out.println(event("stopped").put("requests", server.requests())
+                        .put("connections", server.connections()).put("bad_requests", server.badRequests()));
             } else {
                 System.out.println("ackscope serve: stopped after "
                         + Format.plural(server.requests(), "request", "requests") + " on "
@@ -90,9 +90,9 @@ public final class ServeCommand extends Command {
         TargetServer.Options o = server.options();
         String host = server.address().getAddress().getHostAddress();
         if (json) {
-            System.out.println("{\"event\":\"listening\",\"address\":\"" + host + "\",\"port\":" + server.port()
-                    + ",\"nodelay\":" + o.noDelay() + ",\"split_writes\":" + o.splitWrites() + ",\"body_size\":"
-                    + o.bodySize() + ",\"think_time_ns\":" + o.thinkNanos() + "}");
+            System.out.println(event("listening").put("address", host).put("port", server.port())
+                    .put("nodelay", o.noDelay()).put("split_writes", o.splitWrites()).put("body_size", o.bodySize())
+                    .put("think_time_ns", o.thinkNanos()));
         } else {
             System.out.println("ackscope serve: listening on " + (host.contains(":") ? "[" + host + "]" : host) + ":"
                     + server.port() + ", " + o.bodySize() + "-byte body, " + o.writePattern()
@@ -103,6 +103,11 @@ public final class ServeCommand extends Command {
             }
         }
         System.out.flush();
+    }
+
+    /** One {@code --json} line: an object whose first key is {@code event} (its text is the compact JSON). */
+    private static com.fasterxml.jackson.databind.node.ObjectNode event(String name) {
+        return io.ackscope.json.Json.MAPPER.createObjectNode().put("event", name);
     }
 
     private static void stopQuietly(TargetServer server) {

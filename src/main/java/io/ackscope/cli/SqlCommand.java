@@ -101,14 +101,16 @@ final class SqlCommand extends TablesCommand {
             if (!pcaps.isEmpty()) {
                 OutputViews.registerCaptures(spark, pcaps);
             }
-            Dataset<Row> result = query(spark, query, views);
-            long rows = write(result, kind);
+            long rows;
             try {
+                rows = write(query(spark, query, views), kind);
                 snapshot.verify();
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 if (out != null) {
                     Files.deleteIfExists(Path.of(out));
                 }
+                // a commit that replaced files under the query fails it with Spark's "file not found": say why
+                snapshot.verify();
                 throw e;
             }
             if (out != null) {

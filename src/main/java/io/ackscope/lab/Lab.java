@@ -15,8 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 
@@ -170,7 +168,6 @@ public final class Lab implements AutoCloseable {
     static final long DRAIN_MILLIS = 300;
     /** How the README and the table name the lab's temporary directory. */
     static final String WORK = "$WORK";
-    private static final Pattern SERVE_PORT = Pattern.compile("\"port\":(\\d+)");
 
     private final Options options;
     private final PrintStream progress;
@@ -279,11 +276,17 @@ public final class Lab implements AutoCloseable {
                     s.serverNoDelay() ? "--nodelay" : "--no-nodelay", "--split-writes",
                     "--body-size", Integer.toString(options.bodySize()), "--duration", boundSeconds + "s");
             ChildProcess server = start("ackscope serve (" + s.name() + ")", cmd, dir.resolve("server.log"));
-            Matcher m = SERVE_PORT.matcher(server.awaitLine("\"listening\"", START_TIMEOUT_MILLIS));
-            if (!m.find()) {
+            String line = server.awaitLine("\"listening\"", START_TIMEOUT_MILLIS);
+            int listening;
+            try {
+                listening = io.ackscope.json.Json.MAPPER.readTree(line).path("port").asInt(0);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                listening = 0;
+            }
+            if (listening <= 0) {
                 throw server.failure("printed no port");
             }
-            return new Server(server, Integer.parseInt(m.group(1)), null);
+            return new Server(server, listening, null);
         }
         int p = port == 0 ? freePort() : port;
         ChildProcess server = start("nginx (" + s.name() + ")", Nginx.prepare(s, dir, root, p, boundSeconds),

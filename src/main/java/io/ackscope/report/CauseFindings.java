@@ -1,5 +1,6 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.TableFiles;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.FindingsTable;
 import io.ackscope.tables.TableReader;
@@ -150,7 +151,7 @@ final class CauseFindings {
      * Reads the rows of {@code findings} that pass the filter's source and server; before the first pass over
      * {@code connections}, so that pass can report the connections' first frames ({@link #seen}).
      */
-    static CauseFindings read(Path dir, Selection sel) throws IOException {
+    static CauseFindings read(TableFiles dir, Selection sel) throws IOException {
         List<Row> all = new ArrayList<>();
         if (!TableReader.exists(dir, Tables.FINDINGS)) {
             return new CauseFindings(sel, false, all);
@@ -208,7 +209,7 @@ final class CauseFindings {
      * frames, looked up here in {@code ack_delays}, then {@code rtt_samples} (two columns each), only while some
      * row is still unresolved.
      */
-    void readFrames(Path dir) throws IOException {
+    void readFrames(TableFiles dir) throws IOException {
         for (Map.Entry<TableSchema, List<Column>> e : Tables.EVIDENCE_COLUMNS) {
             if (!unresolved()) {
                 return;

@@ -1,5 +1,6 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.TableFiles;
 import io.ackscope.capture.FileFrames;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.SourcesTable;
@@ -45,7 +46,7 @@ final class InputReader {
     private InputReader() {
     }
 
-    static InputReader read(Path dir) throws IOException {
+    static InputReader read(TableFiles dir) throws IOException {
         InputReader r = new InputReader();
         TableReader.scan(dir, Tables.CAPTURE_FILES, Tables.CAPTURE_FILES_COLUMNS,
                 java.util.stream.Stream.concat(Tables.CAPTURE_FILES_SEEK_COLUMNS.stream(),

@@ -1,6 +1,7 @@
 package io.ackscope.report;
 
 import io.ackscope.output.OutputMarker;
+import io.ackscope.tables.TableFiles;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -32,8 +33,17 @@ public final class Report {
     /** The data the page shows, naming the tables directory {@code shownAs} (where they are committed to). */
     static ReportData data(Path tablesDir, String shownAs, ReportFilter filter, boolean flowGraphs)
             throws IOException {
-        OutputMarker.requireComplete(tablesDir);
-        return ReportBuilder.build(tablesDir, shownAs, filter, flowGraphs);
+        return ReportBuilder.build(files(tablesDir), shownAs, filter, flowGraphs);
+    }
+
+    /**
+     * The part files of the complete output {@code tablesDir} that the report reads: those its manifest lists (a
+     * file put into a table's directory by anything but a commit is not counted), or every part file of an output
+     * written before manifests.
+     */
+    static TableFiles files(Path tablesDir) throws IOException {
+        OutputMarker m = OutputMarker.requireComplete(tablesDir);
+        return m.hasManifest() ? TableFiles.listed(tablesDir, m.files()) : TableFiles.whole(tablesDir);
     }
 
     /** The columns the report reads, by table (its whole dependency on the schema analyze writes). */
@@ -95,7 +105,7 @@ public final class Report {
         }
         b.append(')');
         if (!filter.servers().isEmpty()) {
-            List<String> known = ReportBuilder.serverEndpoints(tablesDir, examples);
+            List<String> known = ReportBuilder.serverEndpoints(files(tablesDir), examples);
             if (!known.isEmpty()) {
                 b.append("; server endpoints there, busiest first: ").append(String.join(", ", known));
             }

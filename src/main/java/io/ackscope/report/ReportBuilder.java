@@ -1,5 +1,6 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.TableFiles;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.EngineTables.Connections;
 import io.ackscope.tables.TableReader;
@@ -29,13 +30,13 @@ final class ReportBuilder {
     static final ReportData.Limits LIMITS = new ReportData.Limits(50, 4, 6, LadderReader.MAX_ROWS, 20, 100,
             TimelineBuilder.MAX_BUCKETS, 12, 10);
 
-    private final Path dir;
+    private final TableFiles dir;
     /** The tables directory as the page names it. */
     private final String shownAs;
     private final ReportFilter filter;
     private final boolean ladders;
 
-    private ReportBuilder(Path dir, String shownAs, ReportFilter filter, boolean ladders) {
+    private ReportBuilder(TableFiles dir, String shownAs, ReportFilter filter, boolean ladders) {
         this.dir = dir;
         this.shownAs = shownAs;
         this.filter = filter;
@@ -48,7 +49,7 @@ final class ReportBuilder {
      * @param shownAs the tables directory as the page names it
      * @param ladders re-read the capture files for the worst connections' flow graphs (when they are readable)
      */
-    static ReportData build(Path dir, String shownAs, ReportFilter filter, boolean ladders) throws IOException {
+    static ReportData build(TableFiles dir, String shownAs, ReportFilter filter, boolean ladders) throws IOException {
         return new ReportBuilder(dir, shownAs, filter, ladders).run();
     }
 
@@ -152,7 +153,7 @@ final class ReportBuilder {
      * The server endpoints of the {@code connections} table with their connection counts, busiest first, at most
      * {@code max} ("127.0.0.1:8080 (21 connections)"); table text made visible for the terminal.
      */
-    static List<String> serverEndpoints(Path dir, int max) throws IOException {
+    static List<String> serverEndpoints(TableFiles dir, int max) throws IOException {
         Map<String, Long> counts = new HashMap<>();
         TableReader.scan(dir, Tables.CONNECTIONS, List.of(Connections.SERVER_IP, Connections.SERVER_PORT), b -> {
             String[] ip = b.strings(Connections.SERVER_IP);

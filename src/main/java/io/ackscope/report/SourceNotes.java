@@ -1,5 +1,6 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.TableFiles;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.EngineTables;
@@ -64,7 +65,7 @@ final class SourceNotes {
         return verdicts.getOrDefault(name, findings ? "no cause found" : null);
     }
 
-    static SourceNotes read(Path dir) throws IOException {
+    static SourceNotes read(TableFiles dir) throws IOException {
         SourceNotes n = new SourceNotes();
         if (!TableReader.exists(dir, Tables.SOURCES) || !TableReader.exists(dir, Tables.CAPTURE_FILES)) {
             return n;
@@ -156,7 +157,7 @@ final class SourceNotes {
     }
 
     /** Per source of {@code sources}, per file index of a connection's first frame: its hosts' addresses. */
-    private static Map<String, Map<Integer, Set<String>>> hosts(Path dir, Set<String> sources) throws IOException {
+    private static Map<String, Map<Integer, Set<String>>> hosts(TableFiles dir, Set<String> sources) throws IOException {
         Map<String, Map<Integer, Set<String>>> hosts = new HashMap<>();
         if (sources.isEmpty() || !TableReader.exists(dir, Tables.CONNECTIONS)) {
             return hosts;
@@ -180,7 +181,7 @@ final class SourceNotes {
     }
 
     /** Per source: the costliest cause that is a verdict, with its endpoint and share, and what the causes explain. */
-    private void readVerdicts(Path dir) throws IOException {
+    private void readVerdicts(TableFiles dir) throws IOException {
         if (!TableReader.exists(dir, Tables.FINDINGS)) {
             return;
         }

@@ -1,5 +1,6 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.TableFiles;
 import io.ackscope.tables.TableReader;
 import io.ackscope.tables.VantageTables;
 import io.ackscope.tables.VantageTables.HostTimes;
@@ -49,7 +50,7 @@ final class VantageReader {
         int after = -1;
     }
 
-    static List<ReportData.SourcePair> read(Path dir) throws IOException {
+    static List<ReportData.SourcePair> read(TableFiles dir) throws IOException {
         if (!TableReader.exists(dir, VantageTables.SOURCE_PAIRS) || TableReader.rows(dir, VantageTables.SOURCE_PAIRS)
                 == 0) {
             return List.of();

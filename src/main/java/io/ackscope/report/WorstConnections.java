@@ -1,5 +1,6 @@
 package io.ackscope.report;
 
+import io.ackscope.tables.TableFiles;
 import io.ackscope.tables.EngineTables.Connections;
 import io.ackscope.tables.EngineTables.Stalls;
 import io.ackscope.tables.TableReader;
@@ -168,7 +169,7 @@ final class WorstConnections {
      * table order) with the duration and held frame {@link Measurements#readStalls} ranked highest, as that pass
      * would have kept it. A pass over the stalls table, only when a chosen connection stalled.
      */
-    void readStallEvidence(Path dir, List<Conn> chosen) throws IOException {
+    void readStallEvidence(TableFiles dir, List<Conn> chosen) throws IOException {
         Map<Long, Conn> stalled = new HashMap<>();
         for (Conn c : chosen) {
             if (c.worstStallMicros >= 0) {

@@ -24,6 +24,8 @@
  * <ul>
  *   <li>{@link io.ackscope.spark.Analyze}: one run of {@code analyze}, from its options to the committed output and
  *       its summary.</li>
+ *   <li>{@link io.ackscope.spark.RunSummary}: what a run wrote (files, frames, connections, rows per table,
+ *       phase times), built by name, printed as the summary and kept in the output's marker.</li>
  *   <li>{@link io.ackscope.spark.EnginePasses}: the Spark jobs of the engine's passes over the shuffled frames, and
  *       the commit of the tables their tasks wrote.</li>
  *   <li>{@link io.ackscope.spark.DriverTables}: the tables made on the driver once the tasks are done

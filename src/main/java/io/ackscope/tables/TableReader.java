@@ -53,13 +53,23 @@ public final class TableReader {
 
     /** True when {@code dir/table} holds at least one Parquet file. */
     public static boolean exists(Path dir, TableSchema table) throws IOException {
-        return !parts(dir.resolve(table.name())).isEmpty();
+        return exists(TableFiles.whole(dir), table);
+    }
+
+    /** True when {@code table} has at least one part file that {@code files} reads. */
+    public static boolean exists(TableFiles files, TableSchema table) throws IOException {
+        return !files.parts(table).isEmpty();
     }
 
     /** Rows of {@code dir/table}, from its files' footers (0 when it has none). */
     public static long rows(Path dir, TableSchema table) throws IOException {
+        return rows(TableFiles.whole(dir), table);
+    }
+
+    /** The number of rows of {@code table} in the part files {@code files} reads, from their footers. */
+    public static long rows(TableFiles files, TableSchema table) throws IOException {
         long n = 0;
-        for (Path f : parts(dir.resolve(table.name()))) {
+        for (Path f : files.parts(table)) {
             try (ParquetFileReader r = openPart(f)) {
                 n += r.getRecordCount();
             }
@@ -82,7 +92,19 @@ public final class TableReader {
      */
     public static void scan(Path dir, TableSchema table, List<Column> columns, List<Column> optional,
                             BatchConsumer consumer) throws IOException {
-        try (Scan s = open(dir, table, columns, optional, true)) {
+        scan(TableFiles.whole(dir), table, columns, optional, consumer);
+    }
+
+    /** As {@link #scan(Path, TableSchema, List, BatchConsumer)}, over the part files {@code files} reads. */
+    public static void scan(TableFiles files, TableSchema table, List<Column> columns, BatchConsumer consumer)
+            throws IOException {
+        scan(files, table, columns, List.of(), consumer);
+    }
+
+    /** As {@link #scan(Path, TableSchema, List, List, BatchConsumer)}, over the part files {@code files} reads. */
+    public static void scan(TableFiles files, TableSchema table, List<Column> columns, List<Column> optional,
+                            BatchConsumer consumer) throws IOException {
+        try (Scan s = open(files, table, columns, optional, true)) {
             s.forEach(consumer);
         }
     }
@@ -120,12 +142,18 @@ public final class TableReader {
      */
     public static Scan open(Path dir, TableSchema table, List<Column> columns, List<Column> optional,
                             boolean pageDecoding) throws IOException {
-        Path tableDir = dir.resolve(table.name());
-        List<Path> files = parts(tableDir);
-        if (files.isEmpty()) {
-            throw new IOException("table " + table.name() + " not found: no Parquet files in " + tableDir);
+        return open(TableFiles.whole(dir), table, columns, optional, pageDecoding);
+    }
+
+    /** As {@link #open(Path, TableSchema, List, List, boolean)}, over the part files {@code files} reads. */
+    public static Scan open(TableFiles files, TableSchema table, List<Column> columns, List<Column> optional,
+                            boolean pageDecoding) throws IOException {
+        List<Path> parts = files.parts(table);
+        if (parts.isEmpty()) {
+            throw new IOException("table " + table.name() + " not found: no Parquet files in "
+                    + files.dir().resolve(table.name()) + (files.listed() == null ? "" : " that its manifest lists"));
         }
-        return new Scan(table.name(), files, names(columns), names(optional), pageDecoding);
+        return new Scan(table.name(), parts, names(columns), names(optional), pageDecoding);
     }
 
     private static List<String> names(List<Column> columns) {

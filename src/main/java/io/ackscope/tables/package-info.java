@@ -16,8 +16,9 @@
  * Spark's own writer produces; where the file goes and the footer's metadata are its caller's.
  *
  * <p><b>Reader.</b> {@link io.ackscope.tables.TableReader} reads the columns asked for, a row group at a time into
- * primitive arrays, decoding flat chunks from their pages ({@link io.ackscope.tables.PageColumns}); the report and
- * the lab read through it.
+ * primitive arrays, decoding flat chunks from their pages ({@link io.ackscope.tables.PageColumns}), from the part
+ * files a {@link io.ackscope.tables.TableFiles} admits (an output's manifest, or every file); the report and the lab
+ * read through it.
  *
  * <p>Uses nothing of ackscope and no Spark ({@code LayeringTest} checks both); {@code spark}, {@code report},
  * {@code lab} (and {@code cli} through them) use it.

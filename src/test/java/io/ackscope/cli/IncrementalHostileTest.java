@@ -214,6 +214,63 @@ class IncrementalHostileTest {
                 root -> first(root, "sources").put("held", "_ackscope_state/held-00000000-older-run"));
     }
 
+    /**
+     * An older run's carried files put back under the name the state expects (the directory renamed, every file and
+     * checksum side file intact): each file is stamped with its run, so the run says whose they are, reads every
+     * file again and gives the rows of one run over all of them.
+     */
+    @Test
+    void anOlderRunsHeldFilesUnderTheLatestNameAreNotResumed() throws Exception {
+        assertTrue(pieces.size() >= 4, pieces.toString());
+        Path state = out.resolve("_ackscope_state");
+        Path older = heldDirs(state).get(0);
+        Path saved = tmp.resolve("saved");
+        copyTree(older, saved);
+        add(pieces.get(2));
+        Run second = incremental();
+        assertEquals(0, second.exit(), second.err());
+        List<Path> now = heldDirs(state);
+        Path latest = now.stream().filter(p -> !p.equals(older)).findFirst().orElseThrow();
+        deleteTree(latest);
+        copyTree(saved, latest);
+        add(pieces.get(3));
+        Run r = incremental();
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("the carried state of source cap cannot be read ("), r.err());
+        assertTrue(r.err().contains("reading all files again"), r.err());
+        assertTrue(r.err().contains("written by run " + older.getFileName() + ", not " + latest.getFileName()),
+                r.err());
+        Path fresh = tmp.resolve("fresh");
+        Run whole = ackscope("analyze", cap.toString(), "--out", fresh.toString());
+        assertEquals(0, whole.exit(), whole.err());
+        for (String table : List.of("connections", "rtt_samples", "ack_delays", "stalls", "findings")) {
+            assertEquals(OutputBytes.rows(fresh, table), OutputBytes.rows(out, table), table);
+        }
+    }
+
+    /** The {@code held-*} directories of the state. */
+    private static List<Path> heldDirs(Path state) throws Exception {
+        try (Stream<Path> s = Files.list(state)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("held-")).toList();
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws Exception {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Files.copy(p, to.resolve(from.relativize(p).toString()));
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws Exception {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     @Test
     void aFileModifiedInTheFutureIsReportedAsSuch() throws Exception {
         Path next = Files.copy(pieces.get(2), cap.resolve(pieces.get(2).getFileName()));

@@ -143,6 +143,27 @@ class ReadersHostileTest {
         refusedIntact(2, "inside table", "export", out.toString(), "--zeek-conn", partFile().toString());
     }
 
+    /** A capture (here the very one the output was made from, copied) is never replaced, whatever its name. */
+    @Test
+    void noResultReplacesACapture(@TempDir Path dir) throws Exception {
+        Path gz = dir.resolve("a.pcap.gz");
+        Files.copy(SAMPLE, gz);
+        Path plain = dir.resolve("conn.log");
+        try (var in = new java.util.zip.GZIPInputStream(Files.newInputStream(SAMPLE))) {
+            Files.write(plain, in.readAllBytes());
+        }
+        Map<Path, byte[]> before = Map.of(gz, Files.readAllBytes(gz), plain, Files.readAllBytes(plain));
+        refusedIntact(2, "is a gzip file", "export", out.toString(), "--zeek-conn", gz.toString());
+        refusedIntact(2, "is a pcap file", "export", out.toString(), "--zeek-conn", plain.toString());
+        refusedIntact(2, "is a pcap file", "report", out.toString(), "--out", plain.toString());
+        Path csv = dir.resolve("result.csv");
+        Files.createSymbolicLink(csv, plain);
+        refusedIntact(2, "is a pcap file", "sql", out.toString(), "SELECT 1", "--out", csv.toString());
+        for (Map.Entry<Path, byte[]> e : before.entrySet()) {
+            assertTrue(java.util.Arrays.equals(e.getValue(), Files.readAllBytes(e.getKey())), e.getKey().toString());
+        }
+    }
+
     @Test
     void aLinkIntoTheOutputIsJudgedByWhereItPoints(@TempDir Path dir) throws Exception {
         Path link = dir.resolve("conn.log");
@@ -174,11 +195,16 @@ class ReadersHostileTest {
 
     /** {@code sql ... --format csv}'s standard output. */
     private static String sqlCsv(Path output, String query) {
+        return stdout("sql", output.toString(), query, "--format", "csv");
+    }
+
+    /** The standard output of {@code args}, which must succeed. */
+    private static String stdout(String... args) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream stdout = System.out;
         System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
         try {
-            Run r = ackscope("sql", output.toString(), query, "--format", "csv");
+            Run r = ackscope(args);
             assertEquals(0, r.exit(), r.err());
         } finally {
             System.setOut(stdout);
@@ -198,6 +224,8 @@ class ReadersHostileTest {
         Run r = ackscope("export", copy.toString(), "--zeek-conn", log.toString());
         assertEquals(0, r.exit(), r.err());
         assertEquals(CONNECTIONS, Files.readAllLines(log).stream().filter(l -> !l.startsWith("#")).count());
+        String report = stdout("report", copy.toString(), "--out", dir.resolve("r.html").toString());
+        assertTrue(report.contains("; " + CONNECTIONS + " connections;"), report);
     }
 
     @Test

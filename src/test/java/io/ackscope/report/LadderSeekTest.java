@@ -129,7 +129,7 @@ class LadderSeekTest {
             assertEquals(dense.offsets()[(int) frames[i] - 1], offsets[i], "offset of frame " + frames[i]);
         }
         // what the report hands the flow graphs
-        LadderReader.SeekIndex read = InputReader.read(dir).seekIndexes().get(0);
+        LadderReader.SeekIndex read = InputReader.read(io.ackscope.tables.TableFiles.whole(dir)).seekIndexes().get(0);
         assertEquals(Arrays.toString(frames), Arrays.toString(read.frames()));
         assertEquals(Arrays.toString(offsets), Arrays.toString(read.offsets()));
     }

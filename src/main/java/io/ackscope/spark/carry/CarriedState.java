@@ -31,7 +31,8 @@ import java.util.Map;
  * earlier run ({@link #filesOf}) and writes its own under its own {@code held-<run>}.
  *
  * <h2>Formats</h2>
- * Four formats live here, each with its own header and version rule; a file of another version or a damaged one
+ * Four formats live here, each with its own header and version rule (the three binary ones stamped with the run's
+ * name, {@link #run}); a file of another version or a damaged one
  * makes the next run analyse every file again (the state only saves work), never fail:
  * <ul>
  *   <li>{@code inputs.json} (Jackson, {@link InputsState}): a {@code "version"} key; a reader refuses another
@@ -43,9 +44,9 @@ import java.util.Map;
  *   <li>{@code *.agg} ({@link FinalAggregates}): magic {@code ACKAGG} and a version byte, then Java serialization
  *       behind an allow-list filter: the aggregates are object graphs (histograms, maps of causes) that only the
  *       driver writes and reads; a class change bumps the version.</li>
- *   <li>{@code *.keys} ({@link SourceTuples}): magic {@code ACKT} and a count, then sorted longs: a flat array the
- *       driver intersects; it has no version byte, its layout being fixed; a file without the magic reads as
- *       absent.</li>
+ *   <li>{@code *.keys} ({@link SourceTuples}): magic {@code ACKU}, the run's name and a count, then sorted longs: a
+ *       flat array the driver intersects; it has no version byte, a new layout taking a new magic; a file without
+ *       it is damage.</li>
  * </ul>
  * One versioned container for all four was not made: the first is for people and scripts, the second is written in
  * parallel by tasks, the last two only by the driver.
@@ -77,6 +78,19 @@ public final class CarriedState {
     /** The carried state of one run at {@code root}, relative or absolute. */
     static CarriedState at(String root) {
         return new CarriedState(root);
+    }
+
+    /**
+     * The name this run's files are stamped with: its {@code held-<run>} directory's. Every binary file of the state
+     * carries it, and a reader refuses a file stamped with another, so an older run's files put back under this
+     * run's name are analysed again rather than resumed.
+     */
+    String run() {
+        return runOf(root);
+    }
+
+    private static String runOf(String root) {
+        return new Path(root).getName();
     }
 
     /** The directory of {@code source}'s held 4-tuples of kind {@code kind}. */
@@ -136,14 +150,14 @@ public final class CarriedState {
         public List<HeldTuple> resumed(Kind kind, int partition, String source) throws IOException {
             String root = from.get(source);
             return root == null ? List.of()
-                    : HeldState.read(conf.value(), heldDir(root, kind, source), partition, reducers);
+                    : HeldState.read(conf.value(), heldDir(root, kind, source), runOf(root), partition, reducers);
         }
 
         @Override
         public void held(Kind kind, int partition, String source, List<HeldTuple> tuples) throws IOException {
             if (!tuples.isEmpty()) {
                 HeldState.write(conf.value(), new Path(heldDir(to, kind, source), HeldState.fileName(partition)),
-                        partition, reducers, tuples);
+                        runOf(to), partition, reducers, tuples);
             }
         }
     }

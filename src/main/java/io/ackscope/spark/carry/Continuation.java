@@ -139,13 +139,18 @@ public final class Continuation {
         for (Map.Entry<String, InputsState.Source> e : appending() ? inputs.append.sources().entrySet()
                 : Map.<String, InputsState.Source>of().entrySet()) {
             EndpointAggregate before = finals.containsKey(e.getKey()) ? finals.remove(e.getKey())
-                    : FinalAggregates.read(out.fs(), stateOf(out, e.getValue()).finals(e.getKey()));
+                    : read(out, stateOf(out, e.getValue()), e.getKey());
             endpoints.merge(before);
         }
         for (String s : sources) {
-            FinalAggregates.write(out.fs(), CarriedState.at(out.staging(), held).finals(s),
-                    endpoints.only(s));
+            CarriedState staged = CarriedState.at(out.staging(), held);
+            FinalAggregates.write(out.fs(), staged.finals(s), staged.run(), endpoints.only(s));
         }
+    }
+
+    private static EndpointAggregate read(OutputDirectory out, CarriedState state, String source)
+            throws IOException {
+        return FinalAggregates.read(out.fs(), state.finals(source), state.run());
     }
 
     /** The continued sources' final aggregates, read by {@link #damage}. */
@@ -170,12 +175,15 @@ public final class Continuation {
             CarriedState state = stateOf(out, e.getValue());
             try {
                 for (EngineCarry.Kind kind : EngineCarry.Kind.values()) {
-                    long n = HeldState.check(out.fs().getConf(), state.held(kind, name));
+                    long n = HeldState.check(out.fs().getConf(), state.held(kind, name), state.run());
                     if (kind == EngineCarry.Kind.ENGINE) {
                         carriedConnections += n;
                     }
                 }
-                finals.put(name, FinalAggregates.read(out.fs(), state.finals(name)));
+                finals.put(name, read(out, state, name));
+                for (SourceTuples.Kind k : SourceTuples.Kind.values()) {
+                    SourceTuples.read(out.fs(), state.tuples(k, name), state.run());
+                }
             } catch (IOException | RuntimeException x) {
                 return Optional.of("the carried state of source " + name + " cannot be read (" + x.getMessage()
                         + ")");
@@ -212,7 +220,13 @@ public final class Continuation {
             }
             long[][] both = new long[2][];
             for (SourceTuples.Kind k : SourceTuples.Kind.values()) {
-                both[k.ordinal()] = SourceTuples.read(out.fs(), stateOf(out, s).tuples(k, name));
+                CarriedState state = stateOf(out, s);
+                try {
+                    both[k.ordinal()] = SourceTuples.read(out.fs(), state.tuples(k, name), state.run());
+                } catch (IOException x) {
+                    return Optional.of("the 4-tuples source " + name + " carried cannot be read (" + x.getMessage()
+                            + ")");
+                }
                 if (both[k.ordinal()] == null) {
                     return Optional.of("the earlier run kept no 4-tuples of source " + name);
                 }
@@ -231,7 +245,8 @@ public final class Continuation {
                 long[] mine = e.getValue()[k.ordinal()];
                 long[] all = old == null || !inputs.append.sources().containsKey(e.getKey()) ? mine
                         : SourceTuples.union(old[k.ordinal()], mine);
-                SourceTuples.write(out.fs(), CarriedState.at(out.staging(), held).tuples(k, e.getKey()), all);
+                CarriedState staged = CarriedState.at(out.staging(), held);
+                SourceTuples.write(out.fs(), staged.tuples(k, e.getKey()), staged.run(), all);
             }
         }
         return Optional.empty();

@@ -34,19 +34,25 @@ final class FinalAggregates {
     }
 
     private static final byte[] MAGIC = "ACKAGG".getBytes(StandardCharsets.US_ASCII);
-    /** 2: one per-endpoint aggregate in place of version 1's separate latency and cause aggregates. */
-    static final int VERSION = 2;
+    /**
+     * 2: one per-endpoint aggregate in place of version 1's separate latency and cause aggregates; 3: the run's name
+     * ({@link CarriedState#run}) after the version.
+     */
+    static final int VERSION = 3;
 
-    static void write(FileSystem fs, Path file, EndpointAggregate endpoints) throws IOException {
+    /** Writes {@code endpoints} to {@code file}, stamped with {@code run}. */
+    static void write(FileSystem fs, Path file, String run, EndpointAggregate endpoints) throws IOException {
         try (FSDataOutputStream raw = fs.create(file, true);
              ObjectOutputStream out = new ObjectOutputStream(new BufferedOutputStream(raw, 1 << 16))) {
             out.write(MAGIC);
             out.writeByte(VERSION);
+            out.writeUTF(run);
             out.writeObject(endpoints);
         }
     }
 
-    static EndpointAggregate read(FileSystem fs, Path file) throws IOException {
+    /** The aggregate of {@code file}, which must be stamped {@code run}. */
+    static EndpointAggregate read(FileSystem fs, Path file, String run) throws IOException {
         long length = fs.getFileStatus(file).getLen();
         try (FSDataInputStream raw = fs.open(file);
              ObjectInputStream in = new ObjectInputStream(new BufferedInputStream(raw, 1 << 16))) {
@@ -56,6 +62,11 @@ final class FinalAggregates {
             int version = in.readUnsignedByte();
             if (!Arrays.equals(magic, MAGIC) || version != VERSION) {
                 throw new IOException(file + ": not a version " + VERSION + " aggregate file");
+            }
+            String written = in.readUTF();
+            if (!written.equals(run)) {
+                throw new IOException(file + ": written by run " + written + ", not " + run
+                        + " (the state of another run put in its place?)");
             }
             return (EndpointAggregate) in.readObject();
         } catch (ClassNotFoundException | ClassCastException | InvalidClassException e) {

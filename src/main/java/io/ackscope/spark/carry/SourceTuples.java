@@ -48,7 +48,12 @@ final class SourceTuples {
             this.dir = dir;
         }
     }
-    private static final int MAGIC = 0x41434b54; // "ACKT"
+    /**
+     * "ACKU": the magic, the run's name ({@link CarriedState#run}, {@link DataOutputStream#writeUTF}), the count and
+     * the longs. (Lists of the first layout, magic "ACKT", had no run name; they no longer read, and the run reads
+     * every file again once.)
+     */
+    private static final int MAGIC = 0x41434b55;
 
     /** The two lists of each source of this run (by name), merged over the partitions of pass 1. */
     static Map<String, long[][]> ofRun(List<EngineTask.Pass1> pass1, ArchiveNumbering numbering) {
@@ -100,10 +105,11 @@ final class SourceTuples {
         return false;
     }
 
-    static void write(FileSystem fs, Path file, long[] sorted) throws IOException {
+    static void write(FileSystem fs, Path file, String run, long[] sorted) throws IOException {
         try (FSDataOutputStream raw = fs.create(file, true);
              DataOutputStream out = new DataOutputStream(new java.io.BufferedOutputStream(raw, 1 << 16))) {
             out.writeInt(MAGIC);
+            out.writeUTF(run);
             out.writeLong(sorted.length);
             for (long v : sorted) {
                 out.writeLong(v);
@@ -111,8 +117,8 @@ final class SourceTuples {
         }
     }
 
-    /** A list {@link #write} wrote; null when the file does not exist. */
-    static long[] read(FileSystem fs, Path file) throws IOException {
+    /** A list {@link #write} wrote, stamped {@code run}; null when the file does not exist. */
+    static long[] read(FileSystem fs, Path file, String run) throws IOException {
         long length;
         try {
             length = fs.getFileStatus(file).getLen();
@@ -121,9 +127,19 @@ final class SourceTuples {
         }
         try (FSDataInputStream raw = fs.open(file);
              DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw, 1 << 16))) {
-            long n = length >= 12 && in.readInt() == MAGIC ? in.readLong() : -1;
-            if (n < 0 || 12 + 8 * n != length) {
+            if (length < 14 || in.readInt() != MAGIC) {
                 throw new IOException(file + ": offset 0: not a list of 4-tuples of " + length + " bytes");
+            }
+            String written = in.readUTF();
+            if (!written.equals(run)) {
+                throw new IOException(file + ": offset 4: written by run " + written + ", not " + run
+                        + " (the state of another run put in its place?)");
+            }
+            long header = 4 + 2 + written.getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 8;
+            long n = length >= header ? in.readLong() : -1;
+            if (n < 0 || header + 8 * n != length) {
+                throw new IOException(file + ": offset " + (header - 8) + ": a count of " + n + " 4-tuples in "
+                        + length + " bytes");
             }
             long[] out = new long[(int) n];
             for (int i = 0; i < n; i++) {

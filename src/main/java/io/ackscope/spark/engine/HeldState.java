@@ -28,7 +28,9 @@ import java.util.zip.CRC32C;
  * analyze shuffle's partitioner over {@link SegmentRows#connectionKey}, which is the same in both directions).
  *
  * <h2>Layout</h2>
- * Big-endian. Header: the magic {@code ACKHELD} and a version byte ({@link #VERSION}), then the reducer count and
+ * Big-endian. Header: the magic {@code ACKHELD} and a version byte ({@link #VERSION}), the name of the run's held
+ * directory ({@link java.io.DataOutput#writeUTF}; a reader refuses a file whose name is not the one it expects, so
+ * that an older run's files put back under a newer run's name are not resumed), then the reducer count and
  * partition of the task that wrote it (ints). Records: a body length (int, at most {@link #MAX_BODY}), the body (the
  * canonical 4-tuple: a's address high and low words, a's port, b's likewise, as long, long, int; then the engine's
  * state bytes), and the CRC-32C of the body (int). End: a length of -1, the record count (long) and the CRC-32C of
@@ -39,7 +41,10 @@ import java.util.zip.CRC32C;
  */
 public final class HeldState {
     private static final byte[] MAGIC = "ACKHELD".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 2;
+    /** 3: the run's name in the header. */
+    static final int VERSION = 3;
+    /** Bound on a run's name in the header (a {@code held-<run>} directory name is about 50 bytes). */
+    private static final int MAX_RUN = 256;
     /**
      * Bound on one record: a 4-tuple (40 bytes) and a state, far above any real tracker's (a few KB; 10,000
      * unacknowledged segments a side make about 1 MB).
@@ -56,13 +61,20 @@ public final class HeldState {
         return String.format("part-%05d", partition) + SUFFIX;
     }
 
-    /** Writes {@code tuples} to {@code file} (replacing it: a task attempt redoes its predecessor's). */
-    public static void write(Configuration conf, Path file, int partition, int reducers, List<HeldTuple> tuples)
-            throws IOException {
+    /**
+     * Writes {@code tuples} to {@code file} (replacing it: a task attempt redoes its predecessor's), stamped with
+     * {@code run}, the name of the held directory of the run that writes it.
+     */
+    public static void write(Configuration conf, Path file, String run, int partition, int reducers,
+                             List<HeldTuple> tuples) throws IOException {
+        if (run.isEmpty() || run.length() > MAX_RUN) {
+            throw new IllegalArgumentException("run name of " + run.length() + " characters");
+        }
         FileSystem fs = file.getFileSystem(conf);
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(fs.create(file, true), 1 << 16))) {
             out.write(MAGIC);
             out.writeByte(VERSION);
+            out.writeUTF(run);
             out.writeInt(reducers);
             out.writeInt(partition);
             ByteBuffer body = ByteBuffer.allocate(TUPLE_BYTES);
@@ -92,9 +104,10 @@ public final class HeldState {
 
     /**
      * The held 4-tuples in the {@link #SUFFIX} files of {@code dir} (none when it does not exist) that go to shuffle
-     * partition {@code partition} of {@code reducers}.
+     * partition {@code partition} of {@code reducers}; every file must be stamped {@code run}.
      */
-    public static List<HeldTuple> read(Configuration conf, Path dir, int partition, int reducers) throws IOException {
+    public static List<HeldTuple> read(Configuration conf, Path dir, String run, int partition, int reducers)
+            throws IOException {
         FileSystem fs = dir.getFileSystem(conf);
         FileStatus[] files;
         try {
@@ -106,16 +119,16 @@ public final class HeldState {
         List<HeldTuple> out = new ArrayList<>();
         for (FileStatus f : files) {
             // a file of the same reducer count and another partition holds no 4-tuple of this one: only its header
-            read(fs, f.getPath(), partition, reducers, out);
+            read(fs, f.getPath(), run, partition, reducers, out);
         }
         return out;
     }
 
     /**
      * Reads every record of the {@link #SUFFIX} files of {@code dir} (none when it does not exist), checking each,
-     * keeping none: whether a later run can resume them; returns the records read.
+     * keeping none, each file stamped {@code run}: whether a later run can resume them; returns the records read.
      */
-    public static long check(Configuration conf, Path dir) throws IOException {
+    public static long check(Configuration conf, Path dir, String run) throws IOException {
         FileSystem fs = dir.getFileSystem(conf);
         FileStatus[] files;
         try {
@@ -142,22 +155,27 @@ public final class HeldState {
             }
         };
         for (FileStatus f : files) {
-            read(fs, f.getPath(), -1, 1, counting);
+            read(fs, f.getPath(), run, -1, 1, counting);
         }
         return n[0];
     }
 
-    /** Reads one file into {@code out}: its 4-tuples of {@code partition} of {@code reducers} (all with -1). */
-    static void read(FileSystem fs, Path file, int partition, int reducers, List<HeldTuple> out) throws IOException {
+    /**
+     * Reads one file, stamped {@code run}, into {@code out}: its 4-tuples of {@code partition} of {@code reducers}
+     * (all with -1).
+     */
+    static void read(FileSystem fs, Path file, String run, int partition, int reducers, List<HeldTuple> out)
+            throws IOException {
         Reading in = new Reading(file, fs.open(file));
         try (in) {
-            readRecords(in, partition, reducers, out);
+            readRecords(in, run, partition, reducers, out);
         } catch (EOFException e) {
             throw in.damage(in.at, "cut short");
         }
     }
 
-    private static void readRecords(Reading in, int partition, int reducers, List<HeldTuple> out) throws IOException {
+    private static void readRecords(Reading in, String run, int partition, int reducers, List<HeldTuple> out)
+            throws IOException {
         byte[] magic = in.bytes(MAGIC.length);
         int version = in.in.readUnsignedByte();
         in.at++;
@@ -165,6 +183,16 @@ public final class HeldState {
             throw in.damage(0, Arrays.equals(magic, MAGIC)
                     ? "held state version " + version + " (this ackscope reads " + VERSION
                     + "): re-run without --incremental" : "not a held-state file");
+        }
+        int runLength = in.in.readUnsignedShort();
+        in.at += 2;
+        if (runLength == 0 || runLength > MAX_RUN) {
+            throw in.damage(in.at - 2, "run name of " + runLength + " bytes");
+        }
+        String written = new String(in.bytes(runLength), StandardCharsets.UTF_8);
+        if (!written.equals(run)) {
+            throw in.damage(in.at - runLength - 2, "written by run " + written + ", not " + run
+                    + " (the held state of another run put in its place?)");
         }
         int writers = in.integer();
         int writer = in.integer();

@@ -56,6 +56,9 @@ class HeldStateTest {
         }
     }
 
+    /** The name the files of these tests are stamped with, as a run's held directory is named. */
+    private static final String RUN = "held-20261204T235959-3f2a";
+
     @Test
     void heldTuplesComeBackEachInTheShufflePartitionOfItsFrames() throws Exception {
         List<HeldTuple> all = held();
@@ -64,12 +67,12 @@ class HeldStateTest {
         // as the tasks of one run write them: each task its partition's 4-tuples
         for (int p = 0; p < reducers; p++) {
             int part = p;
-            HeldState.write(CONF, new org.apache.hadoop.fs.Path(dir.toString(), HeldState.fileName(p)), p, reducers,
+            HeldState.write(CONF, new org.apache.hadoop.fs.Path(dir.toString(), HeldState.fileName(p)), RUN, p, reducers,
                     all.stream().filter(t -> HeldState.partitionOf(t, reducers) == part).toList());
         }
         List<HeldTuple> everything = new ArrayList<>();
         HeldState.read(new org.apache.hadoop.fs.Path(dir.toString()).getFileSystem(CONF),
-                new org.apache.hadoop.fs.Path(dir.toString(), HeldState.fileName(0)), -1, reducers, everything);
+                new org.apache.hadoop.fs.Path(dir.toString(), HeldState.fileName(0)), RUN, -1, reducers, everything);
         assertTrue(everything.stream().allMatch(t -> HeldState.partitionOf(t, reducers) == 0));
         // read back by a run with the same partitions and by one with another count: each 4-tuple once, where the
         // shuffle sends its frames (the key is direction-independent: a and b swapped give the same partition)
@@ -77,7 +80,7 @@ class HeldStateTest {
             Set<Integer> seen = new HashSet<>();
             int total = 0;
             for (int p = 0; p < n; p++) {
-                List<HeldTuple> got = HeldState.read(CONF, new org.apache.hadoop.fs.Path(dir.toString()), p, n);
+                List<HeldTuple> got = HeldState.read(CONF, new org.apache.hadoop.fs.Path(dir.toString()), RUN, p, n);
                 for (HeldTuple t : got) {
                     assertEquals(p, HeldState.partitionOf(t, n));
                     assertEquals(p, SegmentShuffle.reducerOf(io.ackscope.spark.source.SegmentRows.connectionKey(
@@ -89,50 +92,56 @@ class HeldStateTest {
             assertEquals(all.size(), total, n + " partitions");
         }
         // the bytes survive the file: a new engine resumes them
-        List<HeldTuple> part0 = HeldState.read(CONF, new org.apache.hadoop.fs.Path(dir.toString()), 0, reducers);
+        List<HeldTuple> part0 = HeldState.read(CONF, new org.apache.hadoop.fs.Path(dir.toString()), RUN, 0, reducers);
         assertSame(all.stream().filter(t -> HeldState.partitionOf(t, reducers) == 0).toList(), part0);
         TcpEngine b = new TcpEngine(new AnalysisSink() {
         });
         part0.forEach(b::resume);
         assertEquals(part0.size(), b.openTuples());
-        assertEquals(List.of(), HeldState.read(CONF, new org.apache.hadoop.fs.Path(dir.toString(), "none"), 0, 4));
+        assertEquals(List.of(), HeldState.read(CONF, new org.apache.hadoop.fs.Path(dir.toString(), "none"), RUN, 0, 4));
     }
 
     @Test
     void damagedFilesAreRefusedWithTheirNameAndOffset() throws Exception {
         List<HeldTuple> all = held().subList(0, 3);
         Path file = dir.resolve(HeldState.fileName(2));
-        HeldState.write(CONF, new org.apache.hadoop.fs.Path(file.toString()), 2, 5, all);
+        HeldState.write(CONF, new org.apache.hadoop.fs.Path(file.toString()), RUN, 2, 5, all);
         byte[] good = Files.readAllBytes(file);
         List<HeldTuple> back = new ArrayList<>();
-        HeldState.read(fs(), new org.apache.hadoop.fs.Path(file.toString()), -1, 5, back);
+        HeldState.read(fs(), new org.apache.hadoop.fs.Path(file.toString()), RUN, -1, 5, back);
         assertSame(all, back);
         // truncations: inside the header and the end, and throughout the records
         for (int len = 0; len < good.length; len += len < 40 || len > good.length - 40 ? 1 : 23) {
             Files.write(file, Arrays.copyOf(good, len));
             IOException e = assertThrows(IOException.class, () -> HeldState.read(fs(),
-                    new org.apache.hadoop.fs.Path(file.toString()), -1, 5, new ArrayList<>()), "cut at " + len);
+                    new org.apache.hadoop.fs.Path(file.toString()), RUN, -1, 5, new ArrayList<>()), "cut at " + len);
             assertTrue(e.getMessage().contains(file.getFileName().toString()) && e.getMessage().contains(": offset "),
                     e.getMessage());
         }
         // a changed byte in a record's state: its checksum, at the record's offset
         byte[] bad = good.clone();
-        int firstRecord = 7 + 1 + 8;
+        int firstRecord = 7 + 1 + 2 + RUN.length() + 8;
         bad[firstRecord + 4 + 40 + 10] ^= 1;
         Files.write(file, bad);
         IOException e = assertThrows(IOException.class, () -> HeldState.read(fs(),
-                new org.apache.hadoop.fs.Path(file.toString()), -1, 5, new ArrayList<>()));
+                new org.apache.hadoop.fs.Path(file.toString()), RUN, -1, 5, new ArrayList<>()));
         assertTrue(e.getMessage().endsWith(": offset " + firstRecord + ": record checksum mismatch"), e.getMessage());
         // another version of the format, and another kind of file
         bad = good.clone();
         bad[7] = (byte) (HeldState.VERSION + 1);
         Files.write(file, bad);
         e = assertThrows(IOException.class, () -> HeldState.read(fs(), new org.apache.hadoop.fs.Path(file.toString()),
-                -1, 5, new ArrayList<>()));
+                RUN, -1, 5, new ArrayList<>()));
         assertTrue(e.getMessage().contains("re-run without --incremental"), e.getMessage());
+        // an older run's file put back under this run's name: refused, naming both runs
+        Files.write(file, good);
+        e = assertThrows(IOException.class, () -> HeldState.read(fs(), new org.apache.hadoop.fs.Path(file.toString()),
+                "held-20261205T000000-later", -1, 5, new ArrayList<>()));
+        assertTrue(e.getMessage().endsWith(": offset 8: written by run " + RUN + ", not held-20261205T000000-later"
+                + " (the held state of another run put in its place?)"), e.getMessage());
         Files.write(file, "not held state at all".getBytes());
         e = assertThrows(IOException.class, () -> HeldState.read(fs(), new org.apache.hadoop.fs.Path(file.toString()),
-                -1, 5, new ArrayList<>()));
+                RUN, -1, 5, new ArrayList<>()));
         assertTrue(e.getMessage().endsWith(": offset 0: not a held-state file"), e.getMessage());
     }
 
