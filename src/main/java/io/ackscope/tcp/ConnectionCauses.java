@@ -80,16 +80,30 @@ public final class ConnectionCauses {
             evidence.subList(keep, evidence.size()).clear();
         }
 
-        /** The evidence frames, costliest occurrence first, at most {@link CauseEvent#MAX_FRAMES}. */
+        /**
+         * The evidence frames, costliest occurrence first, each frame once (occurrences share frames: a queueing
+         * delay's baseline sample, a stall's ACK), at most {@link CauseEvent#MAX_FRAMES}.
+         */
         public long[] frames() {
             long[] f = new long[CauseEvent.MAX_FRAMES];
             int n = 0;
             for (long[] e : evidence) {
                 for (int i = 1; i < e.length && n < f.length; i++) {
-                    f[n++] = e[i];
+                    if (!contains(f, n, e[i])) {
+                        f[n++] = e[i];
+                    }
                 }
             }
             return Arrays.copyOf(f, n);
+        }
+
+        private static boolean contains(long[] a, int n, long v) {
+            for (int i = 0; i < n; i++) {
+                if (a[i] == v) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private void write(DataOutput out) throws IOException {

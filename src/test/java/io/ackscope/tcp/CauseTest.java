@@ -35,6 +35,22 @@ class CauseTest {
         assertTrue(finding.endsWith(Cause.NAGLE_SERVER_HELD.fixInOneLine), finding);
     }
 
+    /**
+     * Occurrences that share a frame (each queueing episode names the connection's baseline sample) list it once in
+     * the evidence, costliest occurrence first, and the evidence stays at most {@link CauseEvent#MAX_FRAMES}.
+     */
+    @Test
+    void evidenceFramesSharedByOccurrencesAreListedOnce() {
+        ConnectionId id = new ConnectionId(0, 0, 1, 0, "10.0.0.1", 40000, "10.0.0.2", 80);
+        ConnectionCauses c = new ConnectionCauses();
+        c.add(new CauseEvent(id, Cause.QUEUEING_DELAY, Side.RESPONDER, 0, 10, 5_000_000, 1, new long[] {4, 932, 1201}));
+        c.add(new CauseEvent(id, Cause.QUEUEING_DELAY, Side.RESPONDER, 20, 30, 9_000_000, 1, new long[] {4, 1202, 1471}));
+        c.add(new CauseEvent(id, Cause.QUEUEING_DELAY, Side.RESPONDER, 40, 50, 1_000_000, 1, new long[] {4, 254, 462}));
+        long[] frames = c.causes().get(Cause.QUEUEING_DELAY).frames();
+        assertEquals(List.of(4L, 1202L, 1471L, 932L, 1201L, 254L, 462L),
+                java.util.Arrays.stream(frames).boxed().toList());
+    }
+
     @Test
     void everyCauseHasItsStepsAndTheOnesDiagnoseWordsHaveALine() {
         for (Cause c : Cause.values()) {
