@@ -66,6 +66,11 @@ final class ChunkDictionary {
             int id;
             if (binary) {
                 Object v = refs[i];
+                if (i > 0 && v == refs[i - 1]) {
+                    // rows of one connection follow each other and share its uid and source: no lookup
+                    pageIds[i] = pageIds[i - 1];
+                    continue;
+                }
                 Object key = v instanceof String ? v : ByteBuffer.wrap((byte[]) v);
                 Integer known = stringIds.get(key);
                 if (known == null) {

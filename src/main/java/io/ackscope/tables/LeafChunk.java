@@ -280,7 +280,7 @@ final class LeafChunk {
         byte[][] out = new byte[values][];
         for (int i = 0; i < values; i++) {
             Object v = refs[i];
-            out[i] = v instanceof String s ? utf8(s) : (byte[]) v;
+            out[i] = i > 0 && v == refs[i - 1] ? out[i - 1] : v instanceof String s ? utf8(s) : (byte[]) v;
         }
         return out;
     }
@@ -377,9 +377,13 @@ final class LeafChunk {
                 page.put(b);
             }
             case BINARY -> {
+                byte[] previous = null;
                 for (byte[] v : encoded) {
                     page.putInt(v.length).put(v);
-                    stats.updateStats(Binary.fromConstantByteArray(v));
+                    if (v != previous) {   // a repeat (the rows of one connection) leaves min and max as they are
+                        stats.updateStats(Binary.fromConstantByteArray(v));
+                        previous = v;
+                    }
                 }
             }
             default -> throw new IllegalStateException(column + ": " + primitive + " is not written");

@@ -122,7 +122,7 @@ final class EngineReference implements AnalysisSink {
         int first = feeder.archive().files().stream().filter(m -> m.source() == source).findFirst().orElseThrow()
                 .index();
         EngineRows.connection(r, c, c.id().stream(), c.id().firstFileIndex() - first, sourceName(),
-                FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()), null);
+                c.id().uid(sourceName()), FileGap.crossesAny(feeder.gaps(source), c.firstNanos(), c.lastNanos()), null);
         add(EngineTables.CONNECTIONS, r);
         ConnectionCauses o = causes.connection(c, null, sourceName());
         if (o != null) {

@@ -42,10 +42,12 @@ public final class EngineRows {
 
     /**
      * A connection's row; {@code fileInSource}: its first file's position in its source ({@code first_file_index});
-     * {@code peer}: its match in another source (the peer columns), or null.
+     * {@code uid}: its {@link io.ackscope.tcp.ConnectionId#uid} in {@code source} (worked out once per connection
+     * by the caller, which gives it to the child rows too); {@code peer}: its match in another source (the peer
+     * columns), or null.
      */
     public static void connection(RowBuffer r, ConnectionRecord c, long stream, int fileInSource, String source,
-                           boolean crossesGap, VantagePlan.Peer peer) {
+                           String uid, boolean crossesGap, VantagePlan.Peer peer) {
         r.clear();
         int i = 0;
         r.setLong(i++, stream).setInt(i++, fileInSource).setLong(i++, c.id().firstFrameNumber())
@@ -70,7 +72,7 @@ public final class EngineRows {
         summary(r, C_TTFB, c.ttfb());
         int k = C_TTFB + 4;
         r.setLong(k++, c.rtoEvents()).setLong(k++, c.zeroWindowWaits()).setBoolean(k++, crossesGap)
-                .setString(k++, source).setString(k, c.id().uid(source));
+                .setString(k++, source).setString(k, uid);
         r.setLong(C_SERVER_HELD, c.respHeldStallNanos() / 1000).setLong(C_SERVER_HELD + 1,
                 c.origHeldStallNanos() / 1000);
         // client_seq_bytes, server_seq_bytes, client_ip_bytes, server_ip_bytes, client_missed_bytes, server_missed_bytes

@@ -400,7 +400,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
                     () -> write(connectionCauses, dir));
         }
         EngineRows.connection(connections.row, c, o.stream, carried ? EngineCarry.fileInSource(c.id())
-                        : numbering.fileInSource(c.id().firstFileIndex()), o.source,
+                        : numbering.fileInSource(c.id().firstFileIndex()), o.source, o.uid,
                 FileGap.crossesAny(numbering.gaps(source), c.firstNanos(), c.lastNanos()),
                 plan == null ? null : plan.peer(key));
         write(connections, dir);
