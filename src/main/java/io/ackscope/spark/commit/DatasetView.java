@@ -17,7 +17,8 @@ public final class DatasetView {
     /**
      * The dataset as it will read once committed with {@code retire} retired, as a local directory of symbolic links
      * ({@code staging/.view}: hidden, never committed): the earlier output's files that stay and the staged ones,
-     * and the staged marker (no report: one written into the view is a new file). For what reads a whole output before the commit (the report of a run that adds to an
+     * and the staged marker with a manifest of exactly those files (no report: one written into the view is a new
+     * file). For what reads a whole output before the commit (the report of a run that adds to an
      * earlier output and stages only its new files). Null when the output is not on the local filesystem.
      */
     public static java.nio.file.Path of(OutputDirectory out, Collection<String> retire) throws IOException {
@@ -31,17 +32,24 @@ public final class DatasetView {
         kept.removeAll(retire);
         List<String> added = out.stagedFiles();
         kept.removeAll(added);
+        List<String> files = new java.util.ArrayList<>();
         for (String f : kept) {
             if (inTable(f)) {
                 link(view.resolve(f), root.resolve(f));
+                files.add(f);
             }
         }
         for (String f : added) {
             if (inTable(f)) {
                 link(view.resolve(f), stagingRoot.resolve(f));
+                files.add(f);
             }
         }
-        link(view.resolve(OutputDirectory.SUCCESS), stagingRoot.resolve(OutputDirectory.SUCCESS));
+        // the staged marker with the view's own manifest: readers read the files a manifest lists, and the staged
+        // one lists what this run staged
+        String staged = java.nio.file.Files.readString(stagingRoot.resolve(OutputDirectory.SUCCESS));
+        java.nio.file.Files.writeString(view.resolve(OutputDirectory.SUCCESS),
+                io.ackscope.output.OutputMarker.withFiles(staged, files));
         return view;
     }
 
