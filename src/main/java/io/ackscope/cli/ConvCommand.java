@@ -221,7 +221,7 @@ public final class ConvCommand extends Command {
                 .append(c.id().stream()).append('\t').append(c.connState()).append('\t')
                 .append(c.history()).append('\t')
                 .append(c.initialRttNanos() < 0 ? "" : seconds(c.initialRttNanos(), 9)).append('\t')
-                .append(c.vantage());
+                .append(c.capturePoint());
         return sb;
     }
 

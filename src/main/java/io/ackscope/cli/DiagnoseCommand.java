@@ -143,7 +143,7 @@ public final class DiagnoseCommand extends Command {
     private void print(EndpointDiagnosis e) {
         out.printf(Locale.ROOT, "Server %s: %s, %s; capture point: %s%n", e.server(),
                 Format.plural(e.connections(), "connection", "connections"),
-                Format.plural(e.exchanges(), "request", "requests"), vantage(e.vantage()));
+                Format.plural(e.exchanges(), "request", "requests"), capturePoints(e.capturePoints()));
         causes(e);
         out.println("  latency               p50        p90        p99        max     count");
         row("handshake RTT", e.handshakeRtt());
@@ -237,7 +237,7 @@ public final class DiagnoseCommand extends Command {
         return sb.length() == 0 ? "none measured" : sb.toString();
     }
 
-    private static String vantage(Map<CapturePoint, Long> v) {
+    private static String capturePoints(Map<CapturePoint, Long> v) {
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<CapturePoint, Long> en : v.entrySet()) {
             if (sb.length() > 0) {

@@ -11,7 +11,7 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  *
  * <p>The sequence analysis is {@link SequenceAnalysis}, a faithful port of Wireshark 4.0's
  * {@code tcp_analyze_sequence_number}, so {@code tcp.analysis.*} values agree with tshark. Everything else is
- * ackscope's own and documented where computed: the handshake legs and vantage point ({@link Handshake}, which this
+ * ackscope's own and documented where computed: the handshake legs and capture point ({@link Handshake}, which this
  * class extends), RTT samples, ACK delay (here), Nagle &times; delayed-ACK stalls ({@link StallDetector}) and
  * exchanges ({@link ExchangeTracker}). Per-side state lives in the two {@link Flow}s.
  *
@@ -339,7 +339,7 @@ public final class ConnectionAnalyzer extends Handshake {
         }
         if (newData && stalls != null) {
             Side holder = sideOf(fromA);
-            Stall st = stalls.resume(id, s, fi, holder, pathRttTo(holder), vantage().sees(holder));
+            Stall st = stalls.resume(id, s, fi, holder, pathRttTo(holder), capturePoint().sees(holder));
             if (st != null) {
                 if (exchanges != null) {
                     exchanges.stall(st);
@@ -378,7 +378,7 @@ public final class ConnectionAnalyzer extends Handshake {
         int fi = fromA ? 0 : 1;
         Side acker = sideOf(fromA);
         long path = pathRttTo(acker);
-        AckDelay.Method method = AckDelay.method(vantage(), acker, path);
+        AckDelay.Method method = AckDelay.method(capturePoint(), acker, path);
         long value = AckDelay.corrected(method, now - fa.ackedOldestTs, path);
         long newest = AckDelay.corrected(method, now - fa.ackedNewestTs, path);
         AckClass cls = s.payloadLength > 0 ? AckClass.PIGGYBACKED
@@ -534,7 +534,7 @@ public final class ConnectionAnalyzer extends Handshake {
                 ? ConnectionRecord.EndReason.CLOSED : reason;
         ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
-                vantage(), state, (origIsA ? "" : "^") + history.render(origIsA), why, Summary.Acc.build(o.dataRtt),
+                capturePoint(), state, (origIsA ? "" : "^") + history.render(origIsA), why, Summary.Acc.build(o.dataRtt),
                 Summary.Acc.build(r.dataRtt), Summary.Acc.build(tsRtt), stalls == null ? 0 : stalls.count,
                 stalls == null ? 0 : stalls.nanos,
                 exchanges == null ? 0 : exchanges.count(), exchanges == null ? Summary.EMPTY : exchanges.ttfb(),

@@ -20,7 +20,7 @@ package io.ackscope.tcp;
  * @param synToSynAckNanos    handshake leg capture&rarr;server&rarr;capture (latest SYN to SYN/ACK)
  * @param synAckToAckNanos    handshake leg capture&rarr;client&rarr;capture
  * @param initialRttNanos     tshark's {@code tcp.analysis.initial_rtt}
- * @param vantage             where the capture was taken, inferred from the legs
+ * @param capturePoint        where the capture was taken, inferred from the legs
  * @param connState           Zeek-style {@code conn_state} (S0, S1, SF, REJ, S2, S3, RSTO, RSTR, RSTOS0, RSTRH, SH,
  *                            SHR, OTH)
  * @param history             Zeek-style history: S syn, H syn/ack, A pure ack, D data, F fin, R rst, T retransmission,
@@ -43,7 +43,7 @@ package io.ackscope.tcp;
 public record ConnectionRecord(ConnectionId id, boolean firstFromOriginator, OriginatorRule originatorRule, SideStats orig, SideStats resp,
                                long firstNanos, long lastNanos, long durationNanos, long synNanos, long synAckNanos,
                                long handshakeAckNanos, long synToSynAckNanos, long synAckToAckNanos,
-                               long initialRttNanos, CapturePoint vantage, String connState, String history,
+                               long initialRttNanos, CapturePoint capturePoint, String connState, String history,
                                EndReason endReason, Summary dataRttFromOrig, Summary dataRttFromResp,
                                Summary timestampRtt, long stalls, long stallNanos, long exchanges, Summary ttfb,
                                long rtoEvents, long zeroWindowWaits, long origHeldStallNanos,

@@ -18,7 +18,7 @@ final class DiagnoseExtras {
     private long rtoEvents, rtoNanos, zeroWindowWaits, zeroWindowNanos;
     /** Of its connections with a churn event: those a RST ended (Zeek history R or r). */
     private long churnResets;
-    private final Map<CapturePoint, Long> vantage = new LinkedHashMap<>();
+    private final Map<CapturePoint, Long> capturePoints = new LinkedHashMap<>();
     private final long[][] ackClasses = new long[2][AckClass.values().length];   // [acking side][class]
     private final ValueCounts dataRtt = new ValueCounts();
     private final ValueCounts[] ackDelay = {new ValueCounts(), new ValueCounts()};          // [acking side]
@@ -82,7 +82,7 @@ final class DiagnoseExtras {
 
     /** A finished connection; {@code churned}: it had a churn event (a RST ending it then counts). */
     void connection(ConnectionRecord c, boolean churned) {
-        vantage.merge(c.vantage(), 1L, Long::sum);
+        capturePoints.merge(c.capturePoint(), 1L, Long::sum);
         if (churned && c.history() != null && (c.history().indexOf('R') >= 0 || c.history().indexOf('r') >= 0)) {
             churnResets++;
         }
@@ -91,8 +91,8 @@ final class DiagnoseExtras {
     // ---- read by EndpointDiagnosis ----------------------------------------------------------------------------
 
     /** Its connections by where the capture point sat, in the order first seen (not to be changed). */
-    Map<CapturePoint, Long> vantage() {
-        return vantage;
+    Map<CapturePoint, Long> capturePoints() {
+        return capturePoints;
     }
 
     /** ACKs sent by {@code side}, per {@link AckClass} (a copy). */

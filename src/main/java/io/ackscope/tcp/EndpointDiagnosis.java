@@ -39,8 +39,8 @@ public final class EndpointDiagnosis {
     }
 
     /** Its connections by where the capture point sat, in the order first seen. */
-    public Map<CapturePoint, Long> vantage() {
-        return Collections.unmodifiableMap(x.vantage());
+    public Map<CapturePoint, Long> capturePoints() {
+        return Collections.unmodifiableMap(x.capturePoints());
     }
 
     /**

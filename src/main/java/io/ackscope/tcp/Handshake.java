@@ -5,7 +5,7 @@ import static io.ackscope.decode.PacketDecoder.SYN;
 
 /**
  * A connection's handshake: SYN, SYN/ACK and ACK times, the two legs (capture point to each host and back), tshark's
- * initial RTT and the vantage point they imply. {@link ConnectionAnalyzer} extends it rather than holding one, so a
+ * initial RTT and the capture point they imply. {@link ConnectionAnalyzer} extends it rather than holding one, so a
  * connection stays one object (the per-connection bytes in package-info).
  */
 abstract class Handshake implements java.io.Serializable {
@@ -168,7 +168,7 @@ abstract class Handshake implements java.io.Serializable {
         return synTs >= 0 ? synTs : lastSynTs;
     }
 
-    CapturePoint vantage() {
+    CapturePoint capturePoint() {
         return CapturePoint.infer(pathRttTo(Side.RESPONDER), pathRttTo(Side.ORIGINATOR), sameHost);
     }
 

@@ -48,7 +48,7 @@ final class ResponseTimeCauses implements java.io.Serializable {
         long gap = respFirst - reqEnd;
         long server;
         long proof;
-        if (hs.vantage().sees(Side.RESPONDER)) {
+        if (hs.capturePoint().sees(Side.RESPONDER)) {
             server = gap;
             proof = reqEndFrame;
         } else if (ackTs >= 0 && (baseRtt < 0 || 2 * (ackTs - reqEnd) >= baseRtt)) {

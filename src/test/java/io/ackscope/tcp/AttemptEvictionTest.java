@@ -153,7 +153,7 @@ class AttemptEvictionTest {
         evicted[0] = e.attemptsEvicted();
         List<String> out = new ArrayList<>();
         for (EndpointDiagnosis ep : d.endpoints()) {
-            out.add(ep.server() + " connections " + ep.connections() + " " + new java.util.TreeMap<>(ep.vantage()));
+            out.add(ep.server() + " connections " + ep.connections() + " " + new java.util.TreeMap<>(ep.capturePoints()));
             for (Map.Entry<Cause, ConnectionCauses.Tally> en : ep.causes()) {
                 ConnectionCauses.Tally t = en.getValue();
                 out.add("  " + en.getKey() + " events " + t.events() + " count " + t.count() + " ms "

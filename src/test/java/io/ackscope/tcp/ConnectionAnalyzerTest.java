@@ -37,7 +37,7 @@ class ConnectionAnalyzerTest {
         ConnectionRecord r = c.connections.get(0);
         assertEquals(20L * MS, r.synToSynAckNanos());
         assertEquals(30L * US, r.synAckToAckNanos());
-        assertEquals(CapturePoint.NEAR_CLIENT, r.vantage());
+        assertEquals(CapturePoint.NEAR_CLIENT, r.capturePoint());
         assertEquals("S1", r.connState());
         assertEquals("ShAD", r.history());
     }
@@ -203,7 +203,7 @@ class ConnectionAnalyzerTest {
         ConnectionRecord r;
         Segments.Collected c = g.run();
         r = c.connections.get(0);
-        assertEquals(CapturePoint.NEAR_SERVER, r.vantage());
+        assertEquals(CapturePoint.NEAR_SERVER, r.capturePoint());
         AckDelay d = c.ackDelays.stream().filter(x -> x.ackingSide() == Side.ORIGINATOR).reduce((x, y) -> y)
                 .orElseThrow();
         assertEquals(AckDelay.Method.ESTIMATED, d.method());
@@ -254,7 +254,7 @@ class ConnectionAnalyzerTest {
         g.after(40 * MS).client(ACK, 1041, 5201, 0);
         g.after(10 * MS + 50 * US).server(ACK | PSH, 5201, 1041, 900);
         Segments.Collected c = g.run();
-        assertEquals(CapturePoint.NEAR_CLIENT, c.connections.get(0).vantage());
+        assertEquals(CapturePoint.NEAR_CLIENT, c.connections.get(0).capturePoint());
         AckDelay d = c.ackDelays.stream().filter(x -> x.frameNumber() == 6).findFirst().orElseThrow();
         assertEquals(AckDelay.Method.DIRECT, d.method());
         assertEquals(40L * MS, d.valueNanos());

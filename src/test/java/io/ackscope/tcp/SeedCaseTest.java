@@ -94,7 +94,7 @@ class SeedCaseTest {
         assertEquals(laterStalled, r.stalls.size());
         assertTrue(inBand >= 0.99 * r.stalls.size(), inBand + " of " + r.stalls.size() + " in 40-48 ms");
         for (ConnectionRecord c : r.connections) {
-            assertEquals(CapturePoint.LOCAL, c.vantage());
+            assertEquals(CapturePoint.LOCAL, c.capturePoint());
             assertEquals(18781, c.resp().port());
         }
         long delayed40 = r.ackDelays.stream().filter(d -> d.ackClass() == AckClass.DELAYED_40MS).count();

@@ -102,11 +102,12 @@ public final class Continuation {
 
     /**
      * The carry of the engine tasks: each continued source's held 4-tuples from its earlier run's directory, this
-     * run's into {@link #held} in staging; null for a {@link Kind#WHOLE} run, whose tasks hold nothing.
+     * run's into {@link #held} in staging; {@link EngineCarry#NONE} for a {@link Kind#WHOLE} run, whose tasks hold
+     * nothing.
      */
     public EngineCarry carry(OutputDirectory out, int reducers, SerializableConfiguration conf) {
         if (kind == Kind.WHOLE) {
-            return null;
+            return EngineCarry.NONE;
         }
         Map<String, String> from = new LinkedHashMap<>();
         if (appending()) {

@@ -12,9 +12,9 @@ import io.ackscope.tcp.TcpEngine;
 
 /**
  * The open connections a run carries into the next ({@code analyze --incremental}, docs/architecture.md): what the
- * engine tasks ask of it at each source's start and end, in both passes. {@link EngineTask} without one holds
- * nothing and finishes every connection at the end of its source; {@code spark.carry.CarriedState.Held} keeps the held
- * 4-tuples in {@link HeldState} files.
+ * engine tasks ask of it at each source's start and end, in both passes. A whole run's is {@link #NONE}: it holds
+ * nothing, and every connection finishes at the end of its source; {@code spark.carry.CarriedState.Held} keeps the
+ * held 4-tuples in {@link HeldState} files.
  *
  * <p>At the end of a source a task holds its engine's 4-tuples ({@link io.ackscope.tcp.TcpEngine#hold}) before
  * finishing it, so what the finish gives is provisional (the next run gives it again, complete), as are the records
@@ -24,6 +24,9 @@ import io.ackscope.tcp.TcpEngine;
  * after the source's count) and uses them as they are.
  */
 public interface EngineCarry extends Serializable {
+    /** The carry of a run that carries nothing (a whole run): it resumes nothing and is never given a 4-tuple. */
+    EngineCarry NONE = new Nothing();
+
     /** What is carried, each kind in a directory of its own under a run's carried state. */
     enum Kind {
         /** Pass 1's engine state: enough to tell each connection's first appearance. */
@@ -62,6 +65,41 @@ public interface EngineCarry extends Serializable {
         return false;
     }
 
+    /** Whether the run carries open connections: false only for {@link #NONE}. */
+    default boolean carries() {
+        return true;
+    }
+
+    /** {@link #NONE}'s class: one instance (also after a task deserialises it). */
+    final class Nothing implements EngineCarry {
+        private static final long serialVersionUID = 1L;
+
+        private Nothing() {
+        }
+
+        @Override
+        public List<HeldTuple> resumed(Kind kind, int partition, String source) {
+            return List.of();
+        }
+
+        @Override
+        public void held(Kind kind, int partition, String source, List<HeldTuple> tuples) {
+            if (!tuples.isEmpty()) {
+                throw new IllegalStateException("a run that carries nothing was given " + tuples.size()
+                        + " held 4-tuples of source " + source);
+            }
+        }
+
+        @Override
+        public boolean carries() {
+            return false;
+        }
+
+        private Object readResolve() {
+            return NONE;
+        }
+    }
+
     /** True for the id of a connection an earlier run held ({@link #carried}). */
     static boolean isCarried(ConnectionId id) {
         return id.firstFileIndex() < 0;
@@ -91,6 +129,31 @@ public interface EngineCarry extends Serializable {
      * again.
      */
     interface Hooks {
+        /** The hooks of a pass that carries nothing: nothing before or after a source. */
+        Hooks NONE = new Hooks() {
+            @Override
+            public void started(int source, TcpEngine engine) {
+            }
+
+            @Override
+            public void ending(int source, TcpEngine engine) {
+            }
+
+            @Override
+            public boolean everySource() {
+                return false;
+            }
+        };
+
+        /**
+         * Whether the pass runs every source of the run in every partition, with or without frames there (a
+         * carrying run: each partition resumes and holds its sources' 4-tuples), rather than only the sources whose
+         * frames the partition has.
+         */
+        default boolean everySource() {
+            return true;
+        }
+
         /** Before the source's first segment. */
         void started(int source, TcpEngine engine) throws IOException;
 

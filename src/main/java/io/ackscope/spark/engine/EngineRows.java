@@ -60,7 +60,7 @@ public final class EngineRows {
         us(r, i++, c.synToSynAckNanos());
         us(r, i++, c.synAckToAckNanos());
         us(r, i++, c.initialRttNanos());
-        r.setString(i++, c.vantage().name()).setString(i++, c.connState()).setString(i++, c.history())
+        r.setString(i++, c.capturePoint().name()).setString(i++, c.connState()).setString(i++, c.history())
                 .setString(i, c.endReason().name());
         side(r, C_CLIENT, c.orig());
         side(r, C_SERVER, c.resp());

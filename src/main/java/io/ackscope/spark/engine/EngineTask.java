@@ -95,12 +95,12 @@ public final class EngineTask {
 
     /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
     public static Pass1 connectionKeys(Iterator<InternalRow> rows, ArchiveNumbering numbering) {
-        return connectionKeys(rows, numbering, -1, null);
+        return connectionKeys(rows, numbering, -1, EngineCarry.NONE);
     }
 
     /**
-     * Pass 1 of shuffle partition {@code partition} in a run that carries open connections ({@code carry}; null:
-     * none): connections an earlier run held are numbered already and left out.
+     * Pass 1 of shuffle partition {@code partition} in a run that carries open connections ({@code carry};
+     * {@link EngineCarry#NONE}: none): connections an earlier run held are numbered already and left out.
      */
     public static Pass1 connectionKeys(Iterator<InternalRow> rows, ArchiveNumbering numbering, int partition,
                                 EngineCarry carry) {
@@ -129,12 +129,12 @@ public final class EngineTask {
             }
         };
         boolean pairing = numbering.sources() >= 2;
-        boolean keep = carry != null && carry.keepsTuples();
+        boolean keep = carry.keepsTuples();
         SharedTuples shared = pairing || keep ? new SharedTuples(numbering) : null;
-        EngineCarry.Hooks hooks = carry == null ? null : new EngineCarry.Resuming(carry, EngineCarry.Kind.BOUNDARIES, partition,
-                numbering,
-                id -> EngineCarry.isCarried(id) ? id
-                        : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
+        EngineCarry.Hooks hooks = !carry.carries() ? EngineCarry.Hooks.NONE
+                : new EngineCarry.Resuming(carry, EngineCarry.Kind.BOUNDARIES, partition, numbering,
+                        id -> EngineCarry.isCarried(id) ? id
+                                : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
         RoleEvidence[] roles = new RoleEvidence[numbering.sources()];
         feed(shared == null ? rows : shared.watch(rows), numbering,
                 source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink)
@@ -157,10 +157,10 @@ public final class EngineTask {
      */
     static Fed feed(Iterator<InternalRow> rows, ArchiveNumbering numbering,
                             java.util.function.IntFunction<TcpEngine> engines) {
-        return feed(rows, numbering, engines, null);
+        return feed(rows, numbering, engines, EngineCarry.Hooks.NONE);
     }
 
-    /** {@link #feed} with {@code hooks} around each source's engine (null: none). */
+    /** {@link #feed} with {@code hooks} around each source's engine. */
     static Fed feed(Iterator<InternalRow> rows, ArchiveNumbering numbering,
                     java.util.function.IntFunction<TcpEngine> engines, EngineCarry.Hooks hooks) {
         Segment s = new Segment();
@@ -177,7 +177,8 @@ public final class EngineTask {
                 if (numbering.source(file) != source) {
                     done = finish(engine, source, done, hooks);
                     // a carrying run runs the sources without frames here too (their held 4-tuples)
-                    for (int skipped = source + 1; hooks != null && skipped < numbering.source(file); skipped++) {
+                    for (int skipped = source + 1; hooks.everySource() && skipped < numbering.source(file);
+                         skipped++) {
                         done = finish(start(engines, skipped, hooks), skipped, done, hooks);
                     }
                     source = numbering.source(file);
@@ -191,7 +192,7 @@ public final class EngineTask {
             engine.accept(s);
         }
         done = finish(engine, source, done, hooks);
-        for (int skipped = source + 1; hooks != null && skipped < numbering.sources(); skipped++) {
+        for (int skipped = source + 1; hooks.everySource() && skipped < numbering.sources(); skipped++) {
             done = finish(start(engines, skipped, hooks), skipped, done, hooks);
         }
         return done;
@@ -199,12 +200,10 @@ public final class EngineTask {
 
     private static TcpEngine start(java.util.function.IntFunction<TcpEngine> engines, int source, EngineCarry.Hooks hooks) {
         TcpEngine engine = engines.apply(source);
-        if (hooks != null) {
-            try {
-                hooks.started(source, engine);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        try {
+            hooks.started(source, engine);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return engine;
     }
@@ -214,12 +213,10 @@ public final class EngineTask {
         if (engine == null) {
             return sum;
         }
-        if (hooks != null) {
-            try {
-                hooks.ending(source, engine);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        try {
+            hooks.ending(source, engine);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         engine.finish();
         return new Fed(sum.connections() + engine.connections(), sum.segments() + engine.segments(),
@@ -249,7 +246,8 @@ public final class EngineTask {
      */
     public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf) {
-        return write(partition, attempt, rows, ranks, revived, numbering, plan, stagingRoot, conf, null, null);
+        return write(partition, attempt, rows, ranks, revived, numbering, plan, stagingRoot, conf, EngineCarry.NONE,
+                null);
     }
 
     /** {@link #write} in a run that carries open connections, roles from frames and ports alone. */
@@ -260,7 +258,8 @@ public final class EngineTask {
     }
 
     /**
-     * Pass 2 in a run that carries open connections ({@code carry}; null: none): each source's held 4-tuples are
+     * Pass 2 in a run that carries open connections ({@code carry}; {@link EngineCarry#NONE}: none): each source's
+     * held 4-tuples are
      * resumed at its start and held at its end, and the rows its finish gives, and those of its evicted attempts still
      * held, are written as provisional ({@link TableSink#provisional}).
      *

@@ -95,7 +95,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     private boolean provisional;
     /** Carrying open connections (null: not): then evicted attempts' records wait in {@link #pending}. */
     private final EngineCarry carry;
-    /** The hooks of a carrying run's pass 2; null when nothing is carried. */
+    /** The hooks of a carrying run's pass 2; {@link EngineCarry.Hooks#NONE} when nothing is carried. */
     private final EngineCarry.Hooks hooks;
     /** The source whose engine runs, in a carrying run. */
     private int current = -1;
@@ -118,7 +118,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         this.partitionPoints = plan == null ? null
                 : new PartitionPoints(numbering, (id, first) -> plan.matched(EngineTask.key(id), false));
         this.carry = carry;
-        this.hooks = carry == null ? null : carrying();
+        this.hooks = carry.carries() ? carrying() : EngineCarry.Hooks.NONE;
     }
 
     /** A new engine for source {@code source}, writing here. */
@@ -127,7 +127,8 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         return new TcpEngine(this).roles(roles == null ? RoleEvidence.NONE : roles[source]);
     }
 
-    /** The hooks that resume and hold each source's open connections; null when the run carries nothing. */
+    /** The hooks that resume and hold each source's open connections; {@link EngineCarry.Hooks#NONE} when the run
+     * carries nothing. */
     EngineCarry.Hooks hooks() {
         return hooks;
     }
@@ -353,7 +354,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
 
     @Override
     public void onAttemptEvicted(ConnectionId id) {
-        evicting = carry == null ? null : id;
+        evicting = carry.carries() ? id : null;
     }
 
     @Override

@@ -104,7 +104,7 @@ class EngineCarryTest {
         long[] ranks = merged(keys);
         ArchiveNumbering ranked = numbering.ranked(ranks);
         List<TaskOutput.Written> one = pass2(p -> rows.stream().flatMap(f -> f.get(p).stream()).toList(), ranks,
-                merged(revived), ranked, base.resolve("one"), null);
+                merged(revived), ranked, base.resolve("one"), EngineCarry.NONE);
 
         // n runs, run i over file i, resuming what run i - 1 held
         SerializableConfiguration conf = new SerializableConfiguration(CONF);
