@@ -169,26 +169,50 @@ public final class ZeekConnLog {
         header(out, opened, format);
         StringBuilder sb = new StringBuilder(256);
         Object[] v = new Object[FIELD_NAMES.size()];
+        List<BatchColumns> cols = batches.stream().map(BatchColumns::new).toList();
         for (Integer i : sorted) {
-            TableReader.Batch b = batches.get((int) (at[i] >>> 32));
+            BatchColumns b = cols.get((int) (at[i] >>> 32));
             int r = (int) at[i];
-            String src = b.strings(SOURCE)[r];
+            String src = b.source[r];
             Long[] bytes = new Long[SIDE_BYTES.size()];
             for (int c = 0; c < bytes.length; c++) {
-                bytes[c] = b.has(SIDE_BYTES.get(c)) ? b.longs(SIDE_BYTES.get(c)).values[r] : null;
+                bytes[c] = b.sideBytes[c] == null ? null : b.sideBytes[c][r];
             }
-            values(v, b.longs(Connections.FIRST_TIME).values[r], b.strings(Connections.UID)[r],
-                    b.strings(Connections.CLIENT_IP)[r], b.longs(Connections.CLIENT_PORT).values[r],
-                    b.strings(Connections.SERVER_IP)[r], b.longs(Connections.SERVER_PORT).values[r],
-                    http.contains(src + '\n' + b.longs(Connections.STREAM).values[r]),
-                    b.longs(DURATION).values[r], b.strings(Connections.CONN_STATE)[r],
-                    b.strings(Connections.HISTORY)[r], b.longs(Connections.CLIENT_PACKETS).values[r],
-                    b.longs(Connections.SERVER_PACKETS).values[r], bytes, src);
+            values(v, b.first[r], b.uid[r], b.clientIp[r], b.clientPort[r], b.serverIp[r], b.serverPort[r],
+                    http.contains(src + '\n' + b.stream[r]), b.duration[r], b.connState[r], b.history[r],
+                    b.clientPackets[r], b.serverPackets[r], bytes, src);
             line(v, sb, format);
             out.write(sb.toString());
         }
         close(out, format);
         return total;
+    }
+
+    /** The columns of one batch of connections that a log line takes, looked up once per batch, not per row. */
+    private static final class BatchColumns {
+        final long[] first, clientPort, serverPort, stream, duration, clientPackets, serverPackets;
+        final String[] source, uid, clientIp, serverIp, connState, history;
+        /** Per {@link #SIDE_BYTES} column, its values, or null where the batch lacks it (an older output). */
+        final long[][] sideBytes = new long[SIDE_BYTES.size()][];
+
+        BatchColumns(TableReader.Batch b) {
+            first = b.longs(Connections.FIRST_TIME).values;
+            clientPort = b.longs(Connections.CLIENT_PORT).values;
+            serverPort = b.longs(Connections.SERVER_PORT).values;
+            stream = b.longs(Connections.STREAM).values;
+            duration = b.longs(DURATION).values;
+            clientPackets = b.longs(Connections.CLIENT_PACKETS).values;
+            serverPackets = b.longs(Connections.SERVER_PACKETS).values;
+            source = b.strings(SOURCE);
+            uid = b.strings(Connections.UID);
+            clientIp = b.strings(Connections.CLIENT_IP);
+            serverIp = b.strings(Connections.SERVER_IP);
+            connState = b.strings(Connections.CONN_STATE);
+            history = b.strings(Connections.HISTORY);
+            for (int c = 0; c < sideBytes.length; c++) {
+                sideBytes[c] = b.has(SIDE_BYTES.get(c)) ? b.longs(SIDE_BYTES.get(c)).values : null;
+            }
+        }
     }
 
     /** A connections table without {@code first_time} (written before schema version 3). */
@@ -285,7 +309,16 @@ public final class ZeekConnLog {
     }
 
     private static boolean isTime(int field) {
-        return TYPE_NAMES.get(field).equals("time") || TYPE_NAMES.get(field).equals("interval");
+        return TIME_FIELD[field];
+    }
+
+    /** Whether each field, by {@link #FIELD_NAMES} position, is a time or an interval (seconds in the log). */
+    private static final boolean[] TIME_FIELD = new boolean[TYPE_NAMES.size()];
+
+    static {
+        for (int i = 0; i < TIME_FIELD.length; i++) {
+            TIME_FIELD[i] = TYPE_NAMES.get(i).equals("time") || TYPE_NAMES.get(i).equals("interval");
+        }
     }
 
     private static void tsv(Object[] v, StringBuilder sb) {
@@ -296,7 +329,11 @@ public final class ZeekConnLog {
             if (v[i] == null) {
                 sb.append(UNSET);
             } else if (v[i] instanceof Long l) {
-                sb.append(isTime(i) ? seconds(l) : Long.toString(l));
+                if (isTime(i)) {
+                    appendSeconds(sb, l);
+                } else {
+                    sb.append((long) l);
+                }
             } else {
                 sb.append(escape((String) v[i]));
             }
@@ -330,8 +367,19 @@ public final class ZeekConnLog {
 
     /** Microseconds as Zeek prints time and interval values: seconds with six decimals. */
     static String seconds(long micros) {
-        return String.format(Locale.ROOT, "%d.%06d", Math.floorDiv(micros, 1_000_000L),
-                Math.floorMod(micros, 1_000_000L));
+        StringBuilder sb = new StringBuilder(24);
+        appendSeconds(sb, micros);
+        return sb.toString();
+    }
+
+    /** {@link #seconds} into {@code sb} (a log line formats one or two per connection: no {@code Formatter}). */
+    static void appendSeconds(StringBuilder sb, long micros) {
+        long fraction = Math.floorMod(micros, 1_000_000L);
+        sb.append(Math.floorDiv(micros, 1_000_000L)).append('.');
+        for (long d = 100_000; d > fraction && d > 1; d /= 10) {
+            sb.append('0');
+        }
+        sb.append(fraction);
     }
 
     /**
