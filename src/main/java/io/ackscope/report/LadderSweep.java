@@ -177,6 +177,9 @@ final class LadderSweep {
 
     /** Hands the record to the engine of every started connection on its port pair. */
     private void feed(CaptureReader r, long frame) {
+        if (!mayCarry(r)) {
+            return;
+        }
         decoder.decode(r.linkType(), r.data(), r.dataOffset(), r.capturedLength(), r.originalLength());
         if (seg.fill(decoder, r.data(), file, frame, r.timestampNanos(), r.originalLength())) {
             for (int k = 0; k < active.size(); k++) {
@@ -186,6 +189,37 @@ final class LadderSweep {
                 }
             }
         }
+    }
+
+    /**
+     * False only for a plain Ethernet / IPv4 / TCP frame, not a fragment, whose port pair no started connection has:
+     * such a frame reaches no engine, and most frames of a sweep are such (a long connection keeps the sweep reading
+     * beside thousands of others), so they are not decoded. Anything else (another link type, VLAN tags, IPv6, a
+     * fragment, a short frame) is decoded in full and judged as before.
+     */
+    private boolean mayCarry(CaptureReader r) {
+        byte[] d = r.data();
+        int o = r.dataOffset();
+        int len = r.capturedLength();
+        if (r.linkType() != io.ackscope.capture.LinkTypes.EN10MB || len < 14 + 20 + 4 || d[o + 12] != 0x08
+                || d[o + 13] != 0x00) {
+            return true;
+        }
+        int ip = o + 14;
+        int ihl = (d[ip] & 0x0f) * 4;
+        if ((d[ip] & 0xf0) != 0x40 || ihl < 20 || d[ip + 9] != 6 || ((d[ip + 6] & 0x3f) | (d[ip + 7] & 0xff)) != 0
+                || len < 14 + ihl + 4) {
+            return true;
+        }
+        int src = (d[ip + ihl] & 0xff) << 8 | (d[ip + ihl + 1] & 0xff);
+        int dst = (d[ip + ihl + 2] & 0xff) << 8 | (d[ip + ihl + 3] & 0xff);
+        for (int k = 0; k < active.size(); k++) {
+            Want w = wants.get(active.get(k));
+            if ((src == w.clientPort() && dst == w.serverPort()) || (src == w.serverPort() && dst == w.clientPort())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Finishes the connections that have all their frames, or whose end the capture clock is well past. */
