@@ -46,7 +46,7 @@ final class CausesSection {
             out.cells(Format.percent(c.share()), Format.duration(c.timeLostMicros()), Format.count(c.requests()),
                     Format.count(c.connections()));
             wrapped(out, c.fix());
-            out.raw("<td>");
+            out.raw("<td class=\"wrap\">");
             if (c.evidence() != null) {
                 out.raw("<a href=\"#" + c.evidence() + "\">");
                 out.text("flow graph, frame " + c.evidenceFrame());

@@ -208,7 +208,9 @@ public final class HtmlReport {
         for (ReportData.Endpoint e : d.endpoints()) {
             n++;
             long stalls = e.serverHeldStalls() + e.clientHeldStalls();
-            out.raw(verdictAt(d, e.server()) ? "<tr class=\"bad\"><td>" : "<tr><td>");
+            // the server with its capture source breaks anywhere rather than widen the table past the page
+            out.raw(verdictAt(d, e.server()) ? "<tr class=\"bad\"><td class=\"wrap where\">"
+                    : "<tr><td class=\"wrap where\">");
             if (n <= d.limits().chartedEndpoints()) {
                 out.raw("<a href=\"#ep-" + n + "\">");
                 out.text(e.server());
