@@ -1,19 +1,15 @@
 package io.ackscope.tables;
 
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
@@ -35,8 +31,8 @@ import java.util.Map;
  * {@link Column}s of their {@link TableSchema}, without Spark: the report must start in a fraction of a second and
  * must not depend on the Spark package. Only the requested columns are decoded (Parquet projection), one row group at a time, into primitive
  * arrays ({@link Batch}); nothing is allocated per row except the strings of string columns, and repeated string
- * values share one instance. Flat INT32, INT64 and string chunks are decoded from their pages ({@link PageColumns});
- * the rest through parquet-mr's column readers.
+ * values share one instance. Each column chunk is decoded by {@link ColumnChunks}: flat INT32, INT64 and string
+ * chunks from their pages, the rest through parquet-mr's column readers.
  *
  * <p>Scalar columns of type BOOLEAN, INT32, INT64 (also TIMESTAMP) read as {@code long}; BINARY (UTF-8) as
  * {@code String}. Lists of INT32/INT64 read as {@code long[]}; a map of string to INT64 as {@code Map}. A missing
@@ -271,7 +267,7 @@ public final class TableReader {
                 int rows = Math.toIntExact(pages.getRowCount());
                 Batch b = new Batch(columns, rows);
                 for (int i = 0; i < columns.size(); i++) {
-                    b.data[i] = read(pages, store, pageDecoding ? blocks.get(block) : null, projection,
+                    b.data[i] = ColumnChunks.read(pages, store, pageDecoding ? blocks.get(block) : null, projection,
                             columns.get(i), rows, strings, pageStrings);
                 }
                 if (strings.size() > 4096) {
@@ -335,139 +331,6 @@ public final class TableReader {
     private static boolean hidden(Path p) {
         String n = p.getFileName().toString();
         return n.startsWith("_") || n.startsWith(".");
-    }
-
-    private static Object read(PageReadStore pages, ColumnReadStoreImpl store, BlockMetaData block,
-                               MessageType schema, String column, int rows, Map<Binary, String> strings,
-                               Map<String, String> pageStrings) throws IOException {
-        List<ColumnDescriptor> leaves = new ArrayList<>();
-        for (ColumnDescriptor d : schema.getColumns()) {
-            if (d.getPath()[0].equals(column)) {
-                leaves.add(d);
-            }
-        }
-        ColumnDescriptor first = leaves.get(0);
-        if (first.getMaxRepetitionLevel() == 0) {
-            // flat INT32, INT64 and string chunks straight from their pages (PageColumns), unless block is null
-            ColumnChunkMetaData meta = block != null ? chunk(block, first) : null;
-            if (meta != null && PageColumns.decodes(first, meta)) {
-                return isString(first.getPrimitiveType())
-                        ? PageColumns.strings(pages.getPageReader(first), first, rows, pageStrings)
-                        : PageColumns.longs(pages.getPageReader(first), first, rows);
-            }
-            return scalar(store.getColumnReader(first), first, rows, strings);
-        }
-        if (leaves.size() == 1) {
-            return longLists(store.getColumnReader(first), first, rows);
-        }
-        if (leaves.size() == 2 && isString(first.getPrimitiveType())) {
-            String[][] keys = stringLists(store.getColumnReader(first), first, rows, strings);
-            long[][] values = longLists(store.getColumnReader(leaves.get(1)), leaves.get(1), rows);
-            List<Map<String, Long>> maps = new ArrayList<>(rows);
-            for (int i = 0; i < rows; i++) {
-                Map<String, Long> m = new java.util.LinkedHashMap<>();
-                for (int k = 0; k < keys[i].length; k++) {
-                    m.put(keys[i][k], values[i][k]);
-                }
-                maps.add(m);
-            }
-            return maps;
-        }
-        throw new IOException("column " + column + " has a shape the report does not read");
-    }
-
-    private static ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor d) {
-        for (ColumnChunkMetaData c : block.getColumns()) {
-            if (java.util.Arrays.equals(c.getPath().toArray(), d.getPath())) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    private static boolean isString(PrimitiveType t) {
-        return t.getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.BINARY;
-    }
-
-    private static Object scalar(ColumnReader r, ColumnDescriptor d, int rows, Map<Binary, String> strings)
-            throws IOException {
-        int maxDef = d.getMaxDefinitionLevel();
-        PrimitiveType.PrimitiveTypeName t = d.getPrimitiveType().getPrimitiveTypeName();
-        if (t == PrimitiveType.PrimitiveTypeName.BINARY) {
-            String[] out = new String[rows];
-            for (int i = 0; i < rows; i++) {
-                if (r.getCurrentDefinitionLevel() == maxDef) {
-                    out[i] = string(r.getBinary(), strings);
-                }
-                r.consume();
-            }
-            return out;
-        }
-        LongColumn out = t == PrimitiveType.PrimitiveTypeName.DOUBLE ? new DoubleColumn(rows) : new LongColumn(rows);
-        for (int i = 0; i < rows; i++) {
-            if (r.getCurrentDefinitionLevel() == maxDef) {
-                out.present[i] = true;
-                out.values[i] = switch (t) {
-                    case INT64 -> r.getLong();
-                    case INT32 -> r.getInteger();
-                    case BOOLEAN -> r.getBoolean() ? 1 : 0;
-                    case DOUBLE -> Math.round(((DoubleColumn) out).exact[i] = r.getDouble());
-                    default -> throw new IOException(d + ": type " + t + " is not read by the report");
-                };
-            }
-            r.consume();
-        }
-        return out;
-    }
-
-    /** Reads a list column (3-level list, or the key or value leaf of a map): one array per row. */
-    private static long[][] longLists(ColumnReader r, ColumnDescriptor d, int rows) {
-        int maxDef = d.getMaxDefinitionLevel();
-        boolean int32 = d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveType.PrimitiveTypeName.INT32;
-        long[][] out = new long[rows][];
-        long[] buf = new long[64];
-        for (int i = 0; i < rows; i++) {
-            int n = 0;
-            do {
-                if (r.getCurrentDefinitionLevel() == maxDef) {
-                    if (n == buf.length) {
-                        buf = java.util.Arrays.copyOf(buf, n * 2);
-                    }
-                    buf[n++] = int32 ? r.getInteger() : r.getLong();
-                }
-                r.consume();
-            } while (r.getCurrentRepetitionLevel() > 0);
-            out[i] = java.util.Arrays.copyOf(buf, n);
-        }
-        return out;
-    }
-
-    private static String[][] stringLists(ColumnReader r, ColumnDescriptor d, int rows, Map<Binary, String> strings) {
-        int maxDef = d.getMaxDefinitionLevel();
-        String[][] out = new String[rows][];
-        List<String> buf = new ArrayList<>();
-        for (int i = 0; i < rows; i++) {
-            buf.clear();
-            do {
-                if (r.getCurrentDefinitionLevel() == maxDef) {
-                    buf.add(string(r.getBinary(), strings));
-                }
-                r.consume();
-            } while (r.getCurrentRepetitionLevel() > 0);
-            out[i] = buf.toArray(new String[0]);
-        }
-        return out;
-    }
-
-    private static String string(Binary b, Map<Binary, String> strings) {
-        String s = strings.get(b);
-        if (s == null) {
-            s = b.toStringUsingUTF8();
-            if (b.length() <= 64) {
-                strings.put(b.copy(), s);
-            }
-        }
-        return s;
     }
 
     /** A nullable integer column: {@code values[i]} is meaningful only where {@code present[i]}. */

@@ -16,7 +16,8 @@
  * Spark's own writer produces; where the file goes and the footer's metadata are its caller's.
  *
  * <p><b>Reader.</b> {@link io.ackscope.tables.TableReader} reads the columns asked for, a row group at a time into
- * primitive arrays, decoding flat chunks from their pages ({@link io.ackscope.tables.PageColumns}), from the part
+ * primitive arrays, one column chunk at a time ({@link io.ackscope.tables.ColumnChunks}; flat chunks straight from
+ * their pages, {@link io.ackscope.tables.PageColumns}), from the part
  * files a {@link io.ackscope.tables.TableFiles} admits (an output's manifest, or every file); the report and the lab
  * read through it.
  *
