@@ -136,7 +136,7 @@ final class ReportCommand extends Command {
         try {
             writeAfterAnalyze(staged, out, console);
         } catch (IOException | RuntimeException e) {
-            if (io.ackscope.spark.commit.OutputDirectory.noSpace(e)) {
+            if (io.ackscope.spark.commit.NoSpace.is(e)) {
                 throw e;
             }
             console.println("report: not written (" + e + "); the tables are complete: run ackscope report " + out);

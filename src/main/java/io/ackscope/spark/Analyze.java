@@ -7,6 +7,7 @@ import io.ackscope.spark.carry.InputsState;
 import io.ackscope.spark.carry.Settle;
 import io.ackscope.spark.commit.CommitSteps;
 import io.ackscope.spark.commit.DatasetView;
+import io.ackscope.spark.commit.NoSpace;
 import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.spark.engine.ArchiveNumbering;
 import io.ackscope.spark.engine.CaptureFileRows;
@@ -289,7 +290,7 @@ public final class Analyze {
             return new Done(result);
         } catch (Throwable e) {
             // Throwable: Spark rethrows a task's failure as SparkException, a checked exception Scala does not declare
-            long staged = OutputDirectory.noSpace(e) ? out.stagedBytes() : -1;
+            long staged = NoSpace.is(e) ? out.stagedBytes() : -1;
             out.abort();
             if (staged >= 0) {
                 throw out.noSpaceError(e, staged);

@@ -69,7 +69,7 @@ class DiskFullTest {
         AnalyzeProcess.Result r = AnalyzeProcess.run(tmp.resolve("run-verbose"), Map.of(), "analyze", capture,
                 "--out", out.toString(), "--verbose");
         assertEquals(1, r.exit(), r.stderr());
-        assertTrue(r.stderr().contains("io.ackscope.spark.commit.OutputDirectory$NoSpace: no space left on device "
+        assertTrue(r.stderr().contains("io.ackscope.spark.commit.NoSpace: no space left on device "
                 + "writing " + out) && r.stderr().contains("\tat io.ackscope.spark.Analyze.run("), r.stderr());
         try (var s = Files.list(dir)) {
             assertEquals(List.of(), s.toList(), "the verbose run left nothing behind");

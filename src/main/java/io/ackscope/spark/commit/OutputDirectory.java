@@ -10,7 +10,6 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Path;
 
 import java.io.FileNotFoundException;
@@ -21,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -100,13 +98,6 @@ public final class OutputDirectory implements AutoCloseable {
         /** Whether the arguments are at fault (exit status 2) rather than the state of the directory. */
         public boolean usage() {
             return usage;
-        }
-    }
-
-    /** The output's filesystem filled up; the message says how much was staged and how much is free. */
-    public static final class NoSpace extends IOException {
-        NoSpace(String message, Throwable cause) {
-            super(message, cause);
         }
     }
 
@@ -471,16 +462,6 @@ public final class OutputDirectory implements AutoCloseable {
         }
     }
 
-    /** Whether {@code e} or one of its causes is ENOSPC ("No space left on device"). */
-    public static boolean noSpace(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().contains("No space left on device")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The bytes in the staging directory, -1 if unknown (measured before {@link #abort}, for the disk-full error). */
     public long stagedBytes() {
         try {
@@ -491,37 +472,10 @@ public final class OutputDirectory implements AutoCloseable {
     }
 
     /**
-     * The one-line error for a run that filled the filesystem: the filesystem and its size, what the run had staged
-     * when it failed ({@code staged}), and what is free after {@link #abort}.
+     * The one-line error for a run that filled the filesystem ({@link NoSpace#of}), given what the run had staged
+     * when it failed ({@code staged}); what is free is measured now, after {@link #abort}.
      */
     public NoSpace noSpaceError(Throwable cause, long staged) {
-        long free = -1, size = -1;
-        String where = fs.getUri().toString();
-        try {
-            FsStatus st = fs.getStatus(dir);
-            free = st.getRemaining();
-            size = st.getCapacity();
-        } catch (IOException e) {
-            // unknown
-        }
-        if ("file".equals(fs.getScheme())) {
-            try {
-                var store = Files.getFileStore(java.nio.file.Path.of(dir.toUri()));
-                where = store.toString();
-                free = store.getUsableSpace();
-                size = store.getTotalSpace();
-            } catch (IOException e) {
-                // keep Hadoop's figures
-            }
-        }
-        return new NoSpace(String.format(Locale.ROOT, "no space left on device writing %s (filesystem %s, %s): "
-                        + "the run had staged %s when it filled up; %s", show(dir), where, bytes(size),
-                bytes(staged), committing ? "the commit was under way: the next analyze --out " + show(dir)
-                        + " completes it" : "nothing was committed, and with the staged files removed " + bytes(free)
-                        + " are free"), cause);
-    }
-
-    private static String bytes(long n) {
-        return n < 0 ? "an unknown amount" : String.format(Locale.ROOT, "%,d bytes", n);
+        return NoSpace.of(fs, dir, committing, cause, staged);
     }
 }

@@ -22,6 +22,8 @@
  *       partition directories in staging, one winning attempt per partition.</li>
  *   <li>{@link io.ackscope.spark.commit.DatasetView}: a staged output seen whole with the earlier one before the
  *       commit, for the report of a run that appends.</li>
+ *   <li>{@link io.ackscope.spark.commit.NoSpace}: the one-line error of a run that filled the output's filesystem
+ *       (what was staged, what is free, whether the next run completes the commit), and whether a failure is one.</li>
  *   <li>{@link io.ackscope.spark.commit.NioLocalFileSystem}: Hadoop's local filesystem with permissions set through
  *       {@code java.nio} instead of a {@code chmod} process per file and directory.</li>
  * </ul>
