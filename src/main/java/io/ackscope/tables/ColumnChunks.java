@@ -26,9 +26,16 @@ final class ColumnChunks {
     private ColumnChunks() {
     }
 
-    static Object read(PageReadStore pages, ColumnReadStoreImpl store, BlockMetaData block,
-                               MessageType schema, String column, int rows, Map<Binary, String> strings,
-                               Map<String, String> pageStrings) throws IOException {
+    /**
+     * Column {@code column} (a top-level field of the projection {@code schema}) of the row group {@code pages}, as
+     * {@code rows} values: a {@link TableReader.LongColumn}, {@code String[]}, {@code long[][]} or a list of maps.
+     * {@code block} is the row group's metadata, or null to read every chunk through {@code store}'s column readers;
+     * {@code strings} and {@code pageStrings} are the caller's shared-instance maps. A shape other than these is an
+     * {@link IOException} naming the column.
+     */
+    static Object read(PageReadStore pages, ColumnReadStoreImpl store, BlockMetaData block, MessageType schema,
+                       String column, int rows, Map<Binary, String> strings, Map<String, String> pageStrings)
+            throws IOException {
         List<ColumnDescriptor> leaves = new ArrayList<>();
         for (ColumnDescriptor d : schema.getColumns()) {
             if (d.getPath()[0].equals(column)) {
