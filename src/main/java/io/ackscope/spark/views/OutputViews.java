@@ -2,13 +2,12 @@ package io.ackscope.spark.views;
 
 import io.ackscope.output.OutputMarker;
 import io.ackscope.spark.source.SparkSchemas;
+import io.ackscope.spark.source.VisibleFiles;
 import io.ackscope.tables.SchemaDoc;
 import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -215,16 +214,7 @@ public final class OutputViews {
      */
     private static boolean hasFiles(Path table, Configuration conf) throws IOException {
         FileSystem fs = table.getFileSystem(conf);
-        RemoteIterator<LocatedFileStatus> it = fs.listFiles(table, true);
-        String root = table.toUri().getPath();
-        while (it.hasNext()) {
-            Path p = it.next().getPath();
-            String rel = "/" + p.toUri().getPath().substring(Math.min(root.length(), p.toUri().getPath().length()));
-            if (p.getName().endsWith(".parquet") && !rel.contains("/_") && !rel.contains("/.")) {
-                return true;
-            }
-        }
-        return false;
+        return !VisibleFiles.walk(fs, table, st -> !st.getPath().getName().endsWith(".parquet"));
     }
 
     /** An empty table of ackscope's schema for {@code name}, or null for a table this version does not know. */

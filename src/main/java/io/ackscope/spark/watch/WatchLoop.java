@@ -1,12 +1,11 @@
 package io.ackscope.spark.watch;
 
 import io.ackscope.spark.commit.OutputDirectory;
+import io.ackscope.spark.source.VisibleFiles;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -211,22 +210,24 @@ public final class WatchLoop {
     }
 
     /**
-     * Every file below {@code inputs} with its length and modification time: what a run about to start will see.
-     * The stream reports a path once; this listing is how a file that changes after it was analysed is noticed.
+     * Every visible file below {@code inputs} (globs expanded; names starting with {@code .} or {@code _} skipped, as
+     * the analysis skips them) with its length and modification time: what a run about to start will see. The
+     * stream reports a path once; this listing is how a file that changes after it was analysed is noticed.
      */
     static Map<String, List<Long>> listing(List<String> inputs, Configuration conf) throws IOException {
         Map<String, List<Long>> files = new HashMap<>();
         for (String in : inputs) {
             Path p = new Path(in);
             FileSystem fs = p.getFileSystem(conf);
-            try {
-                RemoteIterator<LocatedFileStatus> it = fs.listFiles(p, true);
-                while (it.hasNext()) {
-                    LocatedFileStatus st = it.next();
+            FileStatus[] matched = fs.globStatus(p);
+            if (matched == null) {
+                continue;   // an input gone: the run says so
+            }
+            for (FileStatus m : matched) {
+                VisibleFiles.walk(fs, m.getPath(), st -> {
                     files.put(st.getPath().toString(), List.of(st.getLen(), st.getModificationTime()));
-                }
-            } catch (FileNotFoundException e) {
-                // an input gone: the run says so
+                    return true;
+                });
             }
         }
         return files;
