@@ -58,17 +58,13 @@ public final class ConnectionAnalyzer extends Handshake {
     private final ConnectionRecord.OriginatorRule originatorRule;
 
     private long firstTs = -1, lastTs = -1;
-    private boolean closed;
-    private long closedAt = -1;
+    private final ConnectionClose close = new ConnectionClose();
     /** Every segment so far was a SYN without ACK, FIN, RST or payload from the originator. */
     private boolean attemptOnly = true;
     /** This analyzer continues a connection whose record was already emitted (see {@link TupleTracker}). */
     private boolean reopened;
 
     private final History history = new History();
-    /** Who sent the connection's first FIN or RST, and in which frame (null / -1 before). */
-    private Side closer;
-    private long closeFrame = -1;
     /** The connection reuses the 4-tuple of an earlier one that ended (tshark: "TCP port numbers reused"). */
     private boolean reusedPorts;
     /** When that earlier connection ended (epoch ns; -1 unknown): a reuse within TIME_WAIT is a collision. */
@@ -127,7 +123,7 @@ public final class ConnectionAnalyzer extends Handshake {
 
     /** Both FINs acknowledged, or a RST seen. */
     boolean isClosed() {
-        return closed;
+        return close.isClosed();
     }
 
     /** Nothing but the originator's SYNs so far: an attempt nobody answered. */
@@ -229,7 +225,7 @@ public final class ConnectionAnalyzer extends Handshake {
         SequenceAnalysis.afterSequenceAnalysis(s, fwd, rev);
         initialRtt(s);
         if (boundariesOnly) {
-            closeState(s, fwd, rev);
+            close.frame(s, fwd, rev, sideOf(fromA));
             return;
         }
         UnseenLoss.frame(id, s, fa, sideOf(fromA), fwd, rev, pathRttTo(sideOf(fromA)), sink);
@@ -263,7 +259,7 @@ public final class ConnectionAnalyzer extends Handshake {
         windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
         idleRestarts = IdleRestartDetector.frame(idleRestarts, id, s, fa, sideOf(fromA), fwd, rev, sink);
         exchange(s, fromA, fwd);
-        closeState(s, fwd, rev);
+        close.frame(s, fwd, rev, sideOf(fromA));
         sink.onFrame(s, fa);
     }
 
@@ -473,26 +469,9 @@ public final class ConnectionAnalyzer extends Handshake {
         }
     }
 
-    private void closeState(Segment s, Flow fwd, Flow rev) {
-        if (closer == null && (s.flags & (FIN | RST)) != 0) {
-            closer = sideOf(fwd == a);
-            closeFrame = s.frameNumber;
-        }
-        if ((s.flags & FIN) != 0 && fwd.finAckSeq < 0) {
-            fwd.finAckSeq = Seq.add(Seq.add(s.seq, s.payloadLength), 1);
-        }
-        if ((s.flags & ACK) != 0 && rev.finAckSeq >= 0 && Seq.ge(s.ack, rev.finAckSeq)) {
-            rev.finAcked = true;
-        }
-        if (!closed && ((s.flags & RST) != 0 || (a.finAcked && b.finAcked))) {
-            closed = true;
-            closedAt = s.timestampNanos;
-        }
-    }
-
     /** When the connection closed (epoch ns), -1 if still open. */
     long closedAt() {
-        return closedAt;
+        return close.closedAt();
     }
 
     // =================================================================================================================
@@ -510,7 +489,7 @@ public final class ConnectionAnalyzer extends Handshake {
         if (exchanges != null) {
             exchanges.finish();
             if (exchanges.count() == 1) {
-                churnCause(id, exchanges.firstRequestStart, exchanges.firstRequestFrame, closer, closeFrame,
+                churnCause(id, exchanges.firstRequestStart, exchanges.firstRequestFrame, close.closer, close.closeFrame,
                         reusedPorts ? previousEndedAt : Long.MIN_VALUE, sink);
             }
         }
@@ -530,7 +509,7 @@ public final class ConnectionAnalyzer extends Handshake {
         boolean respSynAck = synAckTs >= 0;
         String state = ConnectionRecord.zeekConnState(origSyn, respSynAck, o.rsts > 0, r.rsts > 0, o.fins > 0,
                 r.fins > 0);
-        ConnectionRecord.EndReason why = reason == ConnectionRecord.EndReason.IDLE_TIMEOUT && closed
+        ConnectionRecord.EndReason why = reason == ConnectionRecord.EndReason.IDLE_TIMEOUT && close.isClosed()
                 ? ConnectionRecord.EndReason.CLOSED : reason;
         ConnectionRecord rec = new ConnectionRecord(id, origIsA, originatorRule, side(o, oi), side(r, ri), firstTs, lastTs,
                 lastTs - firstTs, synTs, synAckTs, hsAckTs, legServer, legClient, tsFirstRtt == 0 ? -1 : tsFirstRtt,
