@@ -12,7 +12,7 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  * <p>The sequence analysis is {@link SequenceAnalysis}, a faithful port of Wireshark 4.0's
  * {@code tcp_analyze_sequence_number}, so {@code tcp.analysis.*} values agree with tshark. Everything else is
  * ackscope's own and documented where computed: the handshake legs and capture point ({@link Handshake}, which this
- * class extends), RTT samples, ACK delay (here), Nagle &times; delayed-ACK stalls ({@link StallDetector}) and
+ * class extends), RTT samples (here), ACK delays and Nagle &times; delayed-ACK stalls ({@link AckDelayTracker}) and
  * exchanges ({@link ExchangeTracker}). Per-side state lives in the two {@link Flow}s.
  *
  * <p>State is bounded: two {@link Flow}s with at most {@link UnackedList#MAX_SEGMENTS} unacknowledged segments each,
@@ -73,12 +73,9 @@ public final class ConnectionAnalyzer extends Handshake {
     // allocated when first needed (see the class comment): a connection that never carries data or ACKs data holds
     // none of them
     private Summary.Acc tsRtt;
-    /** ACK classes counted per acking side: index side * classes + class ordinal (side 0 = a). */
-    private long[] ackClassCounts;
+    /** ACK delays and stalls; created at the first ACK of data. */
+    private AckDelayTracker acks;
     private long rtoEvents, zeroWindowWaits;
-
-    /** Null until the first delayed ACK. */
-    private StallDetector stalls;
 
     /** Request/response exchanges, from the first new data segment on. */
     private ExchangeTracker exchanges;
@@ -178,12 +175,6 @@ public final class ConnectionAnalyzer extends Handshake {
     // per segment
     // =================================================================================================================
 
-    /**
-     * Analyses one segment of this connection.
-     *
-     * @param reusedPorts the tuple tracker saw a SYN or SYN/ACK whose ISN differs from (or repeats) the connection's
-     *                    base sequence number, which tshark marks as "TCP port numbers reused"
-     */
     /** tcp.window_size and tcp.window_size_scalefactor, from the scale known before this segment. */
     private void scaledWindow(Segment s, Flow fwd) {
         boolean syn = (s.flags & SYN) != 0;
@@ -191,6 +182,12 @@ public final class ConnectionAnalyzer extends Handshake {
         fa.windowScaleFactor = syn ? 0 : fwd.winScale < 0 ? fwd.winScale : 1 << fwd.winScale;
     }
 
+    /**
+     * Analyses one segment of this connection.
+     *
+     * @param reusedPorts the tuple tracker saw a SYN or SYN/ACK whose ISN differs from (or repeats) the connection's
+     *                    base sequence number, which tshark marks as "TCP port numbers reused"
+     */
     void accept(Segment s, boolean reusedPorts) {
         boolean fromA = isFromA(s);
         Flow fwd = fromA ? a : b;
@@ -253,7 +250,7 @@ public final class ConnectionAnalyzer extends Handshake {
             handshakeCauses(id, sink);
         }
         rttSamples(s, fromA, fwd, rev);
-        ackDelayAndStall(s, fromA, rev);
+        ackDelayAndStall(s, fromA, fwd, rev);
         zeroWindow(s, fromA, fwd, rev);
         recovery(s, fromA, fwd, rev);
         windowLimits = WindowLimitDetector.frame(windowLimits, id, s, fa, sideOf(fromA).ordinal(), fwd, rev);
@@ -316,32 +313,17 @@ public final class ConnectionAnalyzer extends Handshake {
         }
     }
 
-    private void ackDelayAndStall(Segment s, boolean fromA, Flow rev) {
-        long now = s.timestampNanos;
-        int fi = fromA ? 0 : 1;
-        int ri = 1 - fi;
-        boolean newData = s.payloadLength > 0 && !fa.retransmission();
-
-        // this side sends data: a pending stall of the *peer* is off (its next data may answer ours)
-        if (newData && stalls != null) {
-            stalls.cancel(ri);
+    /** ACK delays and stalls ({@link AckDelayTracker}); a stall counts in the open exchange and goes to the sink. */
+    private void ackDelayAndStall(Segment s, boolean fromA, Flow fwd, Flow rev) {
+        if (acks == null && AckDelayTracker.measures(s, fa)) {
+            acks = new AckDelayTracker(id);
         }
-        if (fa.ackedSegments > 0 && !fa.ackedAmbiguous && (s.flags & ACK) != 0) {
-            ackDelay(s, fromA, rev);
-        }
-        if (newData && stalls != null && fullSized(s, rev)) {
-            // Nagle holds only a partial segment: a full one waited for the congestion window instead
-            stalls.cancel(fi);
-        }
-        if (newData && stalls != null) {
-            Side holder = sideOf(fromA);
-            Stall st = stalls.resume(id, s, fi, holder, pathRttTo(holder), capturePoint().sees(holder));
-            if (st != null) {
-                if (exchanges != null) {
-                    exchanges.stall(st);
-                }
-                sink.onStall(st);
+        Stall st = acks == null ? null : acks.frame(s, fa, fromA ? 0 : 1, sideOf(fromA), fwd, rev, this, sink);
+        if (st != null) {
+            if (exchanges != null) {
+                exchanges.stall(st);
             }
+            sink.onStall(st);
         }
     }
 
@@ -356,46 +338,6 @@ public final class ConnectionAnalyzer extends Handshake {
             return rev.mss - (rev.timestamps && fwd.timestamps ? 12 : 0);
         }
         return !rev.synSeen && !fwd.synSeen && fwd.largestPayload > 0 ? fwd.largestPayload : -1;
-    }
-
-    /** Whether data segment {@code s} is a full one ({@link #fullSize}; false when no MSS was seen). */
-    private boolean fullSized(Segment s, Flow rev) {
-        int full = fullSize(rev == a ? b : a, rev);
-        return full > 0 && s.payloadLength >= full;
-    }
-
-    /**
-     * The ACK delay of ACK {@code s}, from the oldest data segment it acknowledged (corrected by the path RTT to the
-     * acker when the capture point does not see it), and its class; a pure delayed ACK of all the peer had in flight
-     * is step 1 of a stall.
-     */
-    private void ackDelay(Segment s, boolean fromA, Flow rev) {
-        long now = s.timestampNanos;
-        int fi = fromA ? 0 : 1;
-        Side acker = sideOf(fromA);
-        long path = pathRttTo(acker);
-        AckDelay.Method method = AckDelay.method(capturePoint(), acker, path);
-        long value = AckDelay.corrected(method, now - fa.ackedOldestTs, path);
-        long newest = AckDelay.corrected(method, now - fa.ackedNewestTs, path);
-        AckClass cls = s.payloadLength > 0 ? AckClass.PIGGYBACKED
-                : AckClass.classify(value, fa.ackedSegments, newest);
-        Flow fwd = fromA ? a : b;
-        fwd.ackDelays = Summary.Acc.add(fwd.ackDelays, value);
-        if (ackClassCounts == null) {
-            ackClassCounts = new long[2 * ACK_CLASSES.length];
-        }
-        ackClassCounts[fi * ACK_CLASSES.length + cls.ordinal()]++;
-        sink.onAckDelay(new AckDelay(id, now, s.frameNumber, acker, value, newest, fa.ackedSegments, fa.ackedBytes,
-                method, cls));
-
-        // Nagle x delayed ACK, step 1: a pure, delayed ACK covering everything the peer had in flight, unless that
-        // filled the window this side advertised: then the peer waited for the window, not for Nagle
-        if (cls.delayed() && s.ack == rev.nextSeq && s.payloadLength == 0 && !rev.windowFull) {
-            if (stalls == null) {
-                stalls = new StallDetector();
-            }
-            stalls.delayedAck(1 - fi, fa.ackedNewestFrame, fa.ackedOldestTs, fa.ackedBytes, s.frameNumber, now, value);
-        }
     }
 
     /**
@@ -505,6 +447,7 @@ public final class ConnectionAnalyzer extends Handshake {
         Flow r = origIsA ? b : a;
         int oi = origIsA ? 0 : 1;
         int ri = 1 - oi;
+        StallDetector stalls = acks == null ? null : acks.stalls;
         boolean origSyn = synTs >= 0;
         boolean respSynAck = synAckTs >= 0;
         String state = ConnectionRecord.zeekConnState(origSyn, respSynAck, o.rsts > 0, r.rsts > 0, o.fins > 0,
@@ -523,14 +466,8 @@ public final class ConnectionAnalyzer extends Handshake {
     }
 
     private SideStats side(Flow f, int i) {
-        long[] c = new long[ACK_CLASSES.length];
-        if (ackClassCounts != null) {
-            System.arraycopy(ackClassCounts, i * c.length, c, 0, c.length);
-        }
-        return f.stats(c);
+        return f.stats(AckDelayTracker.classCounts(acks, i));
     }
-
-    private static final AckClass[] ACK_CLASSES = AckClass.values();
 
     /** Records the SYN / SYN-ACK options of the sender (called by the tuple tracker before {@link #accept}). */
     void options(Segment s) {

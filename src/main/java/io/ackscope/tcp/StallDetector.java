@@ -4,7 +4,7 @@ package io.ackscope.tcp;
  * Nagle &times; delayed-ACK stalls of one connection, in two steps: (1) a side's pure, delayed ACK covers everything
  * the peer had in flight, so the peer (the holder) may have been holding data back for it; (2) the holder's next new
  * data leaves within {@link ConnectionAnalyzer#RESUME_WINDOW_NANOS} after that ACK (corrected by the path RTT when the
- * capture point does not see the holder). {@link ConnectionAnalyzer} skips step 1 when the holder's data filled the
+ * capture point does not see the holder). {@link AckDelayTracker} skips step 1 when the holder's data filled the
  * peer's window and step 2 when the resumed segment is full-sized: the window or the congestion window held those,
  * not Nagle, which holds only a partial segment (docs/causes.md). Created at a connection's first delayed ACK: most
  * connections have none.

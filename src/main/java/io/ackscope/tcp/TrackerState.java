@@ -60,7 +60,7 @@ final class TrackerState {
             CauseDetector.Episode.class, CauseDetector.Episode[].class, WindowLimitDetector.class,
             IdleRestartDetector.class, ConnectionId.class, Side.class, ConnectionRecord.OriginatorRule.class,
             Enum.class, Shared.class, long[].class, long[][].class, int[].class, boolean[].class, byte[].class,
-            SeqSpan.class);
+            SeqSpan.class, ConnectionClose.class, AckDelayTracker.class);
     private static final Map<Class<?>, Integer> INDEX = new HashMap<>();
     private static final ObjectStreamClass[] DESCRIPTORS = new ObjectStreamClass[CLASSES.size()];
     /** CRC-32 of every listed class's name, serialVersionUID and serialized fields, in list order. */
