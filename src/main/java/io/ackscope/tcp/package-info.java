@@ -5,7 +5,8 @@
  * <p><b>Shape.</b> Input is a reusable {@link io.ackscope.tcp.Segment} (primitives plus a bounded payload prefix),
  * so frames can travel as rows and be rebuilt anywhere. Part (a), {@link io.ackscope.tcp.TupleTracker}, splits
  * one canonical 4-tuple's segments into connections; part (b), {@link io.ackscope.tcp.ConnectionAnalyzer},
- * analyses one connection. {@link io.ackscope.tcp.TcpEngine} runs both over a whole capture with a bounded flow
+ * analyses one connection, with {@code ConnectionClose} (how it ends) and {@code AckDelayTracker} (its ACK delays
+ * and stalls) beside it. {@link io.ackscope.tcp.TcpEngine} runs both over a whole capture with a bounded flow
  * table. Results go to an {@link io.ackscope.tcp.AnalysisSink} as they are found; nothing is buffered beyond the
  * state of open connections. Latency causes found per connection (handshake retransmissions, loss recovery, zero
  * windows; server, network and queueing time of HTTP exchanges, {@link io.ackscope.tcp.ResponseTimeCauses}; a connection
