@@ -244,6 +244,14 @@ public final class Archive implements Serializable {
      */
     public static final String STAGING_PREFIX = "_ackscope_staging_";
 
+    /**
+     * Whether a file or directory named {@code name} is left out of the listing of captures: names starting with
+     * {@code .} (a file being written under a temporary name) or {@code _} (ackscope's own state, Spark's markers).
+     */
+    public static boolean hidden(String name) {
+        return name.startsWith(".") || name.startsWith("_");
+    }
+
     static String trim(String path) {
         String p = path;
         while (p.length() > 1 && p.endsWith("/") && !p.endsWith("//")) {

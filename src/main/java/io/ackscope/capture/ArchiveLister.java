@@ -94,7 +94,7 @@ final class ArchiveLister {
         }
         for (String child : children) {
             String n = Archive.name(child);
-            if (n.startsWith(".") || n.startsWith("_")) {
+            if (Archive.hidden(n)) {
                 continue;
             }
             ArchiveStore.Entry e = store.stat(child);

@@ -17,8 +17,8 @@ import java.util.function.Predicate;
 
 /**
  * The files below a path on any Hadoop filesystem that a reader of captures or tables sees: every file whose path
- * below the root has no name starting with {@code .} or {@code _} (a file being written under a temporary name,
- * ackscope's own state, Spark's markers).
+ * below the root has no {@linkplain Archive#hidden hidden} name (starting with {@code .} or {@code _}), the rule the
+ * listing of captures follows.
  *
  * <p>Lists with {@link FileSystem#listStatus}, not {@link FileSystem#listFiles}: on the local filesystem without
  * Hadoop's native library, {@code listFiles} builds each file's {@code LocatedFileStatus} by asking for its
@@ -67,8 +67,7 @@ public final class VisibleFiles {
             Arrays.sort(children, Comparator.comparing((FileStatus s) -> s.getPath().getName()));
             List<Path> below = new ArrayList<>();
             for (FileStatus c : children) {
-                String n = c.getPath().getName();
-                if (n.startsWith(".") || n.startsWith("_")) {
+                if (Archive.hidden(c.getPath().getName())) {
                     continue;
                 }
                 if (c.isDirectory()) {
