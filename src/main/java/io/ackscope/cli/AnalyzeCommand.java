@@ -175,9 +175,7 @@ final class AnalyzeCommand extends Command {
         if (decided != null && decided.plan() != null) {
             System.err.println(TerminalText.escape("ackscope analyze: " + decided.plan()));
         }
-        // the classic session's own builder: SparkSession.builder() first looks for its implementation with Scala
-        // runtime reflection (0.6 s of CPU before anything else starts), and analyze only ever runs classic Spark
-        SparkSession spark = org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
+        SparkSession spark = LocalSpark.session(sc);
         try {
             if (!sc.contains("spark.sql.shuffle.partitions")) {
                 spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());

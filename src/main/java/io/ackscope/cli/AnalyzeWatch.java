@@ -82,7 +82,7 @@ final class AnalyzeWatch {
             }
             loop.stop();
         });
-        SparkSession spark = org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
+        SparkSession spark = LocalSpark.session(sc);
         try {
             if (!sc.contains("spark.sql.shuffle.partitions")) {
                 spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());

@@ -42,6 +42,6 @@ abstract class TablesCommand extends Command {
             int cores = Runtime.getRuntime().availableProcessors();
             sc.set("spark.sql.shuffle.partitions", Integer.toString(Math.max(2, 2 * cores)));
         }
-        return org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
+        return LocalSpark.session(sc);
     }
 }

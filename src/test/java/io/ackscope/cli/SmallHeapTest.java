@@ -5,15 +5,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,28 +26,7 @@ class SmallHeapTest {
 
     /** Runs {@code ackscope ARGS} in a child JVM with {@code -Xmx256m}; returns exit code, stdout, stderr. */
     private static String[] ackscope(Path dir, String... args) throws IOException, InterruptedException {
-        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m"));
-        // what embedded Spark needs on Java 17: the --add-opens this JVM got from the pom
-        for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (arg.startsWith("--add-opens") || arg.startsWith("--add-exports") || arg.startsWith("-Dio.netty")) {
-                cmd.add(arg);
-            }
-        }
-        cmd.addAll(List.of("-cp", cp, "io.ackscope.cli.Main"));
-        cmd.addAll(List.of(args));
-        Path out = dir.resolve("stdout");
-        Path err = dir.resolve("stderr");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
-        pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
-        Process p = pb.start();
-        if (!p.waitFor(10, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new AssertionError("ackscope " + String.join(" ", args) + " did not finish in 10 minutes");
-        }
-        return new String[] {Integer.toString(p.exitValue()), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8)};
+        return ChildAckscope.run(dir, List.of("-Xmx256m"), args);
     }
 
     /**
