@@ -63,8 +63,7 @@ final class AnalyzeCommand extends Command {
     boolean packets;
 
     @Parameter(names = "--partitions", description = "Shuffle partitions for the engine (default: "
-            + "spark.sql.shuffle.partitions when given, else one per 64 MB of capture files, at least 2 and at most 8 "
-            + "per core)")
+            + "spark.sql.shuffle.partitions, which analyze sets to 2 x the cores unless given)")
     int partitions;
 
     @Parameter(names = "--source-by", description = "Capture source of each file: dir (default: its directory "
@@ -150,8 +149,7 @@ final class AnalyzeCommand extends Command {
         // the listing and split counting start while Spark starts (local masters only; see EarlyCount)
         Archive.SourceRule rule = Archive.SourceRule.parse(sourceBy);
         EarlyCount.start(inputs, rule, List.of(out), sc);
-        Analyze.Options options = new Analyze.Options(inputs, out, overwrite, packets, enginePartitions(sc), rule,
-                frames);
+        Analyze.Options options = new Analyze.Options(inputs, out, overwrite, packets, partitions, rule, frames);
         if (incremental) {
             options = options.incremental(settle);
         }
@@ -208,13 +206,6 @@ final class AnalyzeCommand extends Command {
      * of it. analyze sorts and caches nothing in Spark's memory pools, so the engine and the Parquet writers use the
      * rest. A value given with --conf wins.
      */
-    /** The engine's partitions as {@link Analyze.Options#partitions} takes them: {@code --partitions}, else
-     * {@code spark.sql.shuffle.partitions} when given, else from the size of the captures. */
-    int enginePartitions(SparkConf sc) {
-        return partitions > 0 ? partitions
-                : sc.contains("spark.sql.shuffle.partitions") ? 0 : Analyze.Options.BY_SIZE;
-    }
-
     static void smallHeap(SparkConf sc, long maxHeap) {
         if (maxHeap < SPARK_RESERVED_BYTES * 3 / 2) {
             sc.setIfMissing("spark.testing.reservedMemory", Long.toString(maxHeap / 3));

@@ -91,8 +91,7 @@ final class AnalyzeWatch {
                     TerminalText.escape(String.join(", ", c.inputs)), TerminalText.escape(c.out),
                     TerminalText.escape(s.checkpoint()),
                     java.math.BigDecimal.valueOf(c.settle.toMillis(), 3).stripTrailingZeros().toPlainString());
-            int took = loop.watch(spark, s, new IncrementalRun(c, c.enginePartitions(sc), spark, rule, frames),
-                    console);
+            int took = loop.watch(spark, s, new IncrementalRun(c, spark, rule, frames), console);
             console.printf(Locale.ROOT, "watch: stopped after %s that took files%n", Format.plural(took, "run",
                     "runs"));
             return 0;
@@ -110,9 +109,8 @@ final class AnalyzeWatch {
         private final Analyze.Options options;
         private final SparkSession spark;
 
-        IncrementalRun(AnalyzeCommand c, int partitions, SparkSession spark, Archive.SourceRule rule,
-                       FrameFilter frames) {
-            this.options = new Analyze.Options(c.inputs, c.out, false, c.packets, partitions, rule, frames)
+        IncrementalRun(AnalyzeCommand c, SparkSession spark, Archive.SourceRule rule, FrameFilter frames) {
+            this.options = new Analyze.Options(c.inputs, c.out, false, c.packets, c.partitions, rule, frames)
                     .incremental(c.settle);
             this.spark = spark;
         }

@@ -89,8 +89,7 @@ public final class Analyze {
      * @param out         output directory
      * @param overwrite   replace an earlier ackscope output in {@code out}
      * @param packets     also write the {@code packets} table
-     * @param partitions  shuffle partitions for the engine; 0 = {@code spark.sql.shuffle.partitions};
-     *                    {@link #BY_SIZE}: from the size of the captures ({@link #enginePartitions})
+     * @param partitions  shuffle partitions for the engine; 0 = {@code spark.sql.shuffle.partitions}
      * @param sourceBy    how files are assigned to capture sources ({@link Archive.SourceRule})
      * @param filter      the frames read ({@link FrameFilter}; the others are counted as skipped)
      * @param incremental add to the earlier output in {@code out} ({@link ArchiveInputs}): nothing is done when
@@ -99,9 +98,6 @@ public final class Analyze {
      */
     public record Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions,
                           Archive.SourceRule sourceBy, FrameFilter filter, boolean incremental, Duration settle) {
-        /** {@link #partitions}: as many as the size of the captures asks for ({@link #enginePartitions}). */
-        public static final int BY_SIZE = -1;
-
         public Options(List<String> inputs, String out, boolean overwrite, boolean packets, int partitions) {
             this(inputs, out, overwrite, packets, partitions, Archive.SourceRule.DIRECTORY, FrameFilter.NONE);
         }
@@ -377,35 +373,15 @@ public final class Analyze {
     private static Read read(SparkSession spark, Options o, Archive archive, Configuration hadoop,
                              Broadcast<SerializableConfiguration> confB, SplitStatsAccumulator splits)
             throws IOException {
+        int partitions = o.partitions() > 0 ? o.partitions()
+                : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
         spark.sparkContext().setJobDescription(READ);
         ReadPlan readPlan = CapturePlanner.plan(spark, archive, hadoop, confB);
-        int partitions = o.partitions() > 0 ? o.partitions()
-                : o.partitions() == Options.BY_SIZE
-                ? enginePartitions(readPlan.totalBytes(), spark.sparkContext().defaultParallelism())
-                : Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions"));
         splits.planned(readPlan);
         SegmentShuffle.Shuffled shuffled = SegmentShuffle.inFileOrder(spark.sparkContext(), readPlan, confB, splits,
                 partitions, Segment.MAX_PAYLOAD_PREFIX, true, o.filter());
         shuffled.readStage(spark.sparkContext());
         return new Read(readPlan, shuffled);
-    }
-
-    /** Bytes of capture per engine task that {@link #enginePartitions} aims at. */
-    static final long BYTES_PER_ENGINE_TASK = 64L << 20;
-
-    /**
-     * The engine's shuffle partitions for {@code bytes} of capture files on {@code cores} cores: one per
-     * {@link #BYTES_PER_ENGINE_TASK}, at least 2 and at most 8 per core. A task keeps the state of its share of the
-     * open connections (and of the closed ones for their linger) until its end, and the share shrinks with more
-     * partitions: on a 1.58 GB capture of 239 k connections on 2 cores, 16 partitions against 4 cut the GC pauses
-     * from 2.0-2.4 s to 1.3-1.5 s, and took 13.5-13.9 s against 14.1-16.6 s (4 interleaved rounds). Each task also
-     * costs its writers and files: on the 147 KiB bundled sample, 16 tasks took 0.6-0.9 s longer than 4, hence the
-     * floor of 2 per core for small captures.
-     */
-    static int enginePartitions(long bytes, int cores) {
-        int c = Math.max(1, cores);
-        long wanted = (bytes + BYTES_PER_ENGINE_TASK - 1) / BYTES_PER_ENGINE_TASK;
-        return (int) Math.max(2L * c, Math.min(8L * c, wanted));
     }
 
     static final String READ = "read, decode and shuffle";
