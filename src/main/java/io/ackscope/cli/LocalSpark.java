@@ -11,7 +11,7 @@ import java.util.List;
  * The Spark configuration of a command that runs Spark: {@code --conf k=v} pairs, {@code --master} or what
  * spark-submit set, else embedded {@code local[*]} bound to the loopback interface with no UI and a reserve that
  * lets a small heap start (see {@link AnalyzeCommand#smallHeap}); {@code file:} is {@link NioLocalFileSystem} unless the
- * configuration names another.
+ * configuration names another. And the session started from it ({@link #session}).
  */
 final class LocalSpark {
 
