@@ -177,9 +177,7 @@ final class AnalyzeCommand extends Command {
         }
         SparkSession spark = LocalSpark.session(sc);
         try {
-            if (!sc.contains("spark.sql.shuffle.partitions")) {
-                spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
-            }
+            shufflePartitions(spark, sc);
             // the report is made from the staged tables and committed with them (before _SUCCESS); its line is
             // printed after the commit, below the summary
             java.io.ByteArrayOutputStream reportLine = new java.io.ByteArrayOutputStream();
@@ -206,6 +204,16 @@ final class AnalyzeCommand extends Command {
      * of it. analyze sorts and caches nothing in Spark's memory pools, so the engine and the Parquet writers use the
      * rest. A value given with --conf wins.
      */
+    /**
+     * Sets the session's {@code spark.sql.shuffle.partitions}, the engine's partitions unless {@code --partitions}
+     * is given, to twice Spark's default parallelism, unless {@code sc} (a {@code --conf}) sets it.
+     */
+    static void shufflePartitions(SparkSession spark, SparkConf sc) {
+        if (!sc.contains("spark.sql.shuffle.partitions")) {
+            spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
+        }
+    }
+
     static void smallHeap(SparkConf sc, long maxHeap) {
         if (maxHeap < SPARK_RESERVED_BYTES * 3 / 2) {
             sc.setIfMissing("spark.testing.reservedMemory", Long.toString(maxHeap / 3));

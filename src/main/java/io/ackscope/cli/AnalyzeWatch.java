@@ -84,9 +84,7 @@ final class AnalyzeWatch {
         });
         SparkSession spark = LocalSpark.session(sc);
         try {
-            if (!sc.contains("spark.sql.shuffle.partitions")) {
-                spark.conf().set("spark.sql.shuffle.partitions", 2 * spark.sparkContext().defaultParallelism());
-            }
+            AnalyzeCommand.shufflePartitions(spark, sc);
             console.printf(Locale.ROOT, "watch: %s into %s, checkpoint %s, settle %s s%n",
                     TerminalText.escape(String.join(", ", c.inputs)), TerminalText.escape(c.out),
                     TerminalText.escape(s.checkpoint()),
