@@ -47,6 +47,9 @@ final class WorstConnections {
             .thenComparingLong(c -> c.retransmissions).thenComparingLong(c -> c.last - c.first).reversed()
             .thenComparingLong(c -> c.stream);
 
+    /** What a connection without measurements has: the defaults of a new candidate (never changed). */
+    private static final Conn UNMEASURED = new Conn();
+
     private final Selection sel;
     private final CauseFindings causes;
     private final int limit;
@@ -67,6 +70,12 @@ final class WorstConnections {
         PriorityQueue<Conn> top = new PriorityQueue<>(WORST_FIRST.reversed());
         Map<Long, Conn> evidence = new HashMap<>();
         ConnectionIndex.Measures m = sel.index.measures;
+        // the candidate last ranked out (or one the heap dropped), filled again for the next row: most rows are
+        Conn[] spare = {null};
+        // most rows have the server endpoint of the row before (the column's strings come from its dictionary)
+        String[] lastServerIp = {null};
+        long[] lastServerPort = {-1};
+        String[] lastServer = {null};
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIME),
                     last = b.longs(Connections.LAST_TIME), serverPort = b.longs(Connections.SERVER_PORT),
@@ -75,13 +84,18 @@ final class WorstConnections {
             String[] serverIp = b.strings(Connections.SERVER_IP);
             String[] source = Selection.sources(b);
             for (int i = 0; i < b.rows; i++) {
-                String server = Addresses.endpointText(serverIp[i], (int) serverPort.values[i]);
+                if (serverIp[i] != lastServerIp[0] || serverPort.values[i] != lastServerPort[0]) {
+                    lastServerIp[0] = serverIp[i];
+                    lastServerPort[0] = serverPort.values[i];
+                    lastServer[0] = Addresses.endpointText(serverIp[i], (int) serverPort.values[i]);
+                }
+                String server = lastServer[0];
                 String src = source == null ? null : source[i];
                 if (!sel.selects(src, server, first.values[i], last.values[i])) {
                     continue;
                 }
                 int ordinal = sel.sourceOrdinal(src);
-                Conn c = measured(stream.values[i], first.values[i], last.values[i],
+                Conn c = measured(spare[0], stream.values[i], first.values[i], last.values[i],
                         cRetrans.values[i] + sRetrans.values[i], m, sel.index.existingSlot(ordinal, stream.values[i]));
                 long key = Selection.key(ordinal, c.stream);
                 boolean isEvidence = causes.names(key);
@@ -92,13 +106,16 @@ final class WorstConnections {
                     c.endpoint = sel.endpoint(sel.endpointName(server, src));
                     details(c, b, i);
                 }
+                spare[0] = null;
                 if (isEvidence) {
                     evidence.put(key, c);
                 } else if (worse) {
                     top.add(c);
                     if (top.size() > limit) {
-                        top.poll();
+                        spare[0] = top.poll();
                     }
+                } else {
+                    spare[0] = c;
                 }
             }
         });
@@ -128,11 +145,24 @@ final class WorstConnections {
         return chosen;
     }
 
-    /** A selected connection with what the measurements added to it. */
-    private static Conn measured(long stream, long first, long last, long retransmissions,
+    /**
+     * A selected connection with what the measurements added to it: {@code reuse} filled again (a candidate no
+     * longer kept), or a new one when null.
+     */
+    private static Conn measured(Conn reuse, long stream, long first, long last, long retransmissions,
                                  ConnectionIndex.Measures m, int s) {
-        Conn c = new Conn();
-        if (s >= 0) {
+        Conn c = reuse == null ? new Conn() : reuse;
+        if (s < 0) {
+            Conn none = UNMEASURED;
+            c.requests = none.requests;
+            c.stalls = none.stalls;
+            c.stallMicros = none.stallMicros;
+            c.maxTtfb = none.maxTtfb;
+            c.maxResponse = none.maxResponse;
+            c.slowestStart = none.slowestStart;
+            c.worstStallMicros = none.worstStallMicros;
+            c.worstStallHeldFrame = none.worstStallHeldFrame;
+        } else {
             c.requests = m.requests[s];
             c.stalls = m.stalls[s];
             c.stallMicros = m.stallMicros[s];

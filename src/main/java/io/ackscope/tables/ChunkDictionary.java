@@ -21,8 +21,10 @@ import java.util.Map;
  */
 final class ChunkDictionary {
     private final boolean binary;
-    /** Strings by their own equality (a String caches its hash), byte arrays by content. */
-    private final Map<Object, Integer> stringIds = new HashMap<>();
+    /** Strings by their own equality (a String caches its hash). */
+    private final Map<String, Integer> stringIds = new HashMap<>();
+    /** Byte arrays by content. */
+    private final BytesIds byteIds = new BytesIds();
     private final List<byte[]> strings = new ArrayList<>();
     private final IntIds ints = new IntIds();
     /** PLAIN size of all its entries. */
@@ -71,16 +73,23 @@ final class ChunkDictionary {
                     pageIds[i] = pageIds[i - 1];
                     continue;
                 }
-                Object key = v instanceof String ? v : ByteBuffer.wrap((byte[]) v);
-                Integer known = stringIds.get(key);
-                if (known == null) {
-                    byte[] utf8 = v instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) v;
-                    known = strings.size();
-                    stringIds.put(key, known);
-                    strings.add(utf8);
-                    bytes += 4 + utf8.length;
+                if (v instanceof String s) {
+                    Integer known = stringIds.get(s);
+                    if (known == null) {
+                        known = strings.size();
+                        stringIds.put(s, known);
+                        entry(s.getBytes(StandardCharsets.UTF_8));
+                    }
+                    id = known;
+                } else {
+                    byte[] b = (byte[]) v;
+                    id = byteIds.get(b);
+                    if (id < 0) {
+                        id = strings.size();
+                        byteIds.put(b, id);
+                        entry(b);
+                    }
                 }
-                id = known;
             } else {
                 int before = ints.size;
                 id = ints.id((int) longs[i]);
@@ -94,6 +103,11 @@ final class ChunkDictionary {
             pageIds[i] = id;
         }
         return pageIds;
+    }
+
+    private void entry(byte[] utf8) {
+        strings.add(utf8);
+        bytes += 4 + utf8.length;
     }
 
     /** parquet-mr's test: indices plus dictionary smaller than the plain values of the first page. */
