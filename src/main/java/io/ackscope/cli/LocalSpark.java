@@ -57,11 +57,49 @@ final class LocalSpark {
      * command fails. A cluster's driver is left as Spark configures it.
      */
     static SparkSession session(SparkConf sc) {
+        boolean embedded = sc.get("spark.master", "").startsWith("local");
+        if (embedded) {
+            withoutPageSizeProcess(sc);
+        }
         SparkSession spark = org.apache.spark.sql.classic.SparkSession.builder().config(sc).getOrCreate();
-        if (sc.get("spark.master", "").startsWith("local")) {
+        if (embedded) {
             org.apache.spark.util.Utils.isUnix();   // Spark's own copy is taken first (a no-op once started)
             JavaUtils.isUnix = false;
         }
         return spark;
+    }
+
+    /**
+     * Makes Spark's process-tree metrics reader ({@code ProcfsMetricsGetter.pTreeInfo}, one per JVM, made at the
+     * first executor heartbeat or at Spark's stop) without the {@code getconf PAGESIZE} process its constructor
+     * starts, when {@code spark.executor.processTreeMetrics.enabled} is off (the default: the reader then reports
+     * zeros and never uses the page size). Spark skips that command when {@code spark.testing} is set, but then
+     * turns the reader on; so the reader is made here, before Spark starts any thread, with {@code spark.testing}
+     * set for its constructor alone, and turned off again as the configuration has it. If Spark's class is not as
+     * expected, it is left for Spark to make (with the process).
+     */
+    static void withoutPageSizeProcess(SparkConf sc) {
+        if (sc.getBoolean("spark.executor.processTreeMetrics.enabled", false)
+                || System.getProperty("spark.testing") != null || System.getenv("SPARK_TESTING") != null) {
+            return;
+        }
+        Class<?> getter;
+        try {
+            getter = Class.forName("org.apache.spark.executor.ProcfsMetricsGetter", false,
+                    LocalSpark.class.getClassLoader());
+            java.lang.reflect.Field available = getter.getDeclaredField("isAvailable");
+            available.setAccessible(true);
+            org.apache.spark.util.Utils.isTesting();   // Spark's utilities initialised before the property is set
+            System.setProperty("spark.testing", "true");
+            Object reader;
+            try {
+                reader = org.apache.spark.executor.ProcfsMetricsGetter$.MODULE$.pTreeInfo();
+            } finally {
+                System.clearProperty("spark.testing");
+            }
+            available.setBoolean(reader, false);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            // Spark's reader changed: Spark makes it itself
+        }
     }
 }
