@@ -25,22 +25,12 @@ final class HttpPeek {
      * {@link HttpStartLine} has it).
      */
     static HttpPeek request(byte[] b, int len) {
+        int tEnd = targetEnd(b, len);
+        if (tEnd < 0) {
+            return null;
+        }
         int i = HttpStartLine.methodLength(b, 0, len);
-        if (i == 0) {
-            return null;
-        }
         int tStart = i + 1;
-        int tEnd = tStart;
-        while (tEnd < len && b[tEnd] != ' ' && b[tEnd] != '\r' && b[tEnd] != '\n') {
-            tEnd++;
-        }
-        if (tEnd == tStart) {
-            return null;
-        }
-        // The version must follow when it was captured; a request line cut by the prefix is still accepted.
-        if (tEnd < len && (b[tEnd] != ' ' || !startsWith(b, tEnd + 1, len, "HTTP/1."))) {
-            return null;
-        }
         HttpPeek p = new HttpPeek();
         p.method = text(b, 0, i, HttpStartLine.MAX_METHOD);
         p.target = text(b, tStart, tEnd, MAX_TARGET);
@@ -61,6 +51,35 @@ final class HttpPeek {
             p.host = text(b, h, end, MAX_HOST);
         }
         return p;
+    }
+
+    /** True when {@link #request} would parse {@code b}: a test that allocates nothing. */
+    static boolean isRequest(byte[] b, int len) {
+        return targetEnd(b, len) >= 0;
+    }
+
+    /**
+     * Where the request line's target ends in {@code b} (its first byte is after the method and a space), or -1 when
+     * the bytes do not start with "METHOD SP target SP HTTP/1.".
+     */
+    private static int targetEnd(byte[] b, int len) {
+        int i = HttpStartLine.methodLength(b, 0, len);
+        if (i == 0) {
+            return -1;
+        }
+        int tStart = i + 1;
+        int tEnd = tStart;
+        while (tEnd < len && b[tEnd] != ' ' && b[tEnd] != '\r' && b[tEnd] != '\n') {
+            tEnd++;
+        }
+        if (tEnd == tStart) {
+            return -1;
+        }
+        // The version must follow when it was captured; a request line cut by the prefix is still accepted.
+        if (tEnd < len && (b[tEnd] != ' ' || !startsWith(b, tEnd + 1, len, "HTTP/1."))) {
+            return -1;
+        }
+        return tEnd;
     }
 
     /** Parses "HTTP/1.x NNN" (a status line as {@link HttpStartLine} has it, of version 1.x); the code or -1. */

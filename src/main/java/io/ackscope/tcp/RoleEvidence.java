@@ -124,7 +124,7 @@ public final class RoleEvidence implements java.io.Serializable {
         if (HttpStartLine.isStatusLine(b, 0, len)) {
             return -1;
         }
-        return HttpPeek.request(b, len) != null ? 1 : 0;
+        return HttpPeek.isRequest(b, len) ? 1 : 0;
     }
 
     /** The roles of a connection whose first captured frame is {@code first}, by the rules of the class comment. */

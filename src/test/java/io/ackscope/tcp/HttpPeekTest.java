@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,6 +22,7 @@ class HttpPeekTest {
         byte[] req = b("POST /x?y=1 HTTP/1.1\r\nUser-Agent: t\r\nhOsT:  api.example:8080 \r\n\r\n");
         HttpPeek p = HttpPeek.request(req, req.length);
         assertNotNull(p);
+        assertTrue(HttpPeek.isRequest(req, req.length));
         assertEquals("POST", p.method);
         assertEquals("/x?y=1", p.target);
         assertEquals("api.example:8080", p.host);
@@ -51,6 +53,7 @@ class HttpPeekTest {
                 "\u0016\u0003\u0001\u0002\u0000", "TOOLONGMETHODNAMEXX / HTTP/1.1\r\n"}) {
             byte[] x = b(s);
             assertNull(HttpPeek.request(x, x.length), s);
+            assertFalse(HttpPeek.isRequest(x, x.length), s);
         }
         assertEquals(-1, HttpPeek.status(b("HTTP/1.1 2x0 OK"), 15));
         assertEquals(404, HttpPeek.status(b("HTTP/1.0 404 Not Found\r\n"), 24));
@@ -67,6 +70,7 @@ class HttpPeekTest {
             }
             int len = r.nextInt(buf.length + 1);
             HttpPeek p = HttpPeek.request(buf, len);
+            assertEquals(p != null, HttpPeek.isRequest(buf, len), "isRequest agrees with request at len " + len);
             if (p != null && p.host != null) {
                 assertTrue(p.host.length() <= HttpPeek.MAX_HOST + 3);
             }
