@@ -38,6 +38,8 @@ public final class TcpEngine {
     /** Frame analysis for the SYNs the sweep replays, so {@link #fa} stays the current frame's. */
     private final FrameAnalysis sweepFa = new FrameAnalysis();
     private final Segment replay = new Segment();
+    /** Analyzers of recent unanswered attempts, shared by this engine's trackers ({@link WarmAttempts}). */
+    private final WarmAttempts warmAttempts = new WarmAttempts();
     private long maxTs = Long.MIN_VALUE;
     private boolean jumpPending;
     private long lastSweep = Long.MIN_VALUE;
@@ -75,7 +77,7 @@ public final class TcpEngine {
     }
 
     private TupleTracker newTracker() {
-        TupleTracker t = new TupleTracker(config, streams, sink, boundariesOnly, fa, replay);
+        TupleTracker t = new TupleTracker(config, streams, sink, boundariesOnly, fa, replay, warmAttempts);
         t.roles(roles);
         return t;
     }

@@ -84,6 +84,14 @@ public final class TupleTracker implements java.io.Serializable {
      * (then its complete record, and its boundary, come at its end).
      */
     private boolean givenEarlier;
+    /**
+     * The analyzer whose SYNs {@link #attempt} holds, while {@link #warmAttempts} keeps it: the segment that continues
+     * the attempt continues it instead of an analyzer rebuilt from the packed SYNs ({@link #inflate}), which would be
+     * in the same state. Null when not kept (dropped for newer attempts, or never kept: held state keeps none).
+     */
+    private transient ConnectionAnalyzer warm;
+    /** The engine's warm attempts, shared like {@link #replay}; null in a tracker resumed from held state. */
+    private transient WarmAttempts warmAttempts;
     private final Segment replay;
     /**
      * Decides the roles of each new connection; shared with the engine, which binds it again after a resume (not
@@ -144,6 +152,13 @@ public final class TupleTracker implements java.io.Serializable {
      */
     TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly,
                  FrameAnalysis fa, Segment replay) {
+        this(config, streams, sink, boundariesOnly, fa, replay, null);
+    }
+
+    /** @param warmAttempts the engine's attempts kept warm ({@link WarmAttempts}), shared likewise; null: none */
+    TupleTracker(EngineConfig config, StreamCounter streams, AnalysisSink sink, boolean boundariesOnly,
+                 FrameAnalysis fa, Segment replay, WarmAttempts warmAttempts) {
+        this.warmAttempts = warmAttempts;
         this.replay = replay;
         this.config = config;
         this.streams = streams;
@@ -188,7 +203,12 @@ public final class TupleTracker implements java.io.Serializable {
                 attemptEmitted = false;
             } else {
                 reopening = attemptEmitted;
-                inflate(fa, attemptEmitted && !givenEarlier);
+                if (warm != null) {
+                    current = warm;      // it saw the packed SYNs, with this sink: an attempt not emitted
+                    warm = null;
+                } else {
+                    inflate(fa, attemptEmitted && !givenEarlier);
+                }
                 givenEarlier = false;
                 inflated = current.id();
                 if (reopening) {
@@ -206,6 +226,10 @@ public final class TupleTracker implements java.io.Serializable {
                 attempt = SynAttempt.append(continued ? attempt : null, s);
                 attemptStream = current.id().stream();
                 attemptId = continued ? attemptId : null;
+                if (warmAttempts != null) {
+                    warm = current;
+                    warmAttempts.keep(this, current);
+                }
                 current = null;
                 return;
             }
@@ -213,6 +237,14 @@ public final class TupleTracker implements java.io.Serializable {
         attempt = null;
         attemptId = null;
         attemptEmitted = false;
+        warm = null;
+    }
+
+    /** Lets go of the warm analyzer if it is still {@code analyzer} ({@link WarmAttempts} keeps newer ones). */
+    void dropWarm(ConnectionAnalyzer analyzer) {
+        if (warm == analyzer) {
+            warm = null;
+        }
     }
 
     /** Tells the new {@link #current} when it reuses the ports of an earlier connection that ended. */
@@ -229,6 +261,7 @@ public final class TupleTracker implements java.io.Serializable {
      * @param reopened the attempt's record was given already by this engine (the analyzer reports no new boundary)
      */
     private void inflate(FrameAnalysis into, boolean reopened) {
+        warm = null;
         long[] log = attempt;
         SynAttempt.fill(log, 0, replay);
         current = analyzer(attemptId != null ? attemptId : idOf(attemptStream, replay), replay, MUTED, into);

@@ -38,7 +38,9 @@
  * them by capture time ({@link io.ackscope.tcp.EngineConfig}). Measured with a heap histogram
  * ({@code bench/EngineHeap.java}): an unanswered attempt (the originator's SYNs only) is held packed
  * ({@link io.ackscope.tcp.SynAttempt}) at about 370 bytes with its 4-tuple key, map entry and sweep queue slot, 48 more
- * per retransmitted SYN; it is emitted after 60 s without a packet and then kept as a tombstone for 60 s more. A
+ * per retransmitted SYN; it is emitted after 60 s without a packet and then kept as a tombstone for 60 s more. The
+ * analyzers of the latest 1,024 attempts per engine are kept beside their packed SYNs ({@link
+ * io.ackscope.tcp.WarmAttempts}: at most about 1.5 MB), so that an answered handshake continues its analyzer. A
  * connection that got an answer is an analyzer: about 1.14 KB while it only handshakes (2.9 KB before analyzers
  * allocated their parts lazily), more as it holds unacknowledged segments (up to 10,000 per direction, like tshark)
  * and TCP timestamps (up to 64 per side). A closed connection is emitted 10 s after it closed and kept as a tombstone
