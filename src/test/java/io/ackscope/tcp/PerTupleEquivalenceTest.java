@@ -142,4 +142,20 @@ class PerTupleEquivalenceTest {
         assertEquivalent(corpus.resolve("zeek__206_example_b.pcap"), corpus.resolve("zeek__methods.pcap"),
                 corpus.resolve("hadooppcap__reversedtest.pcap"), corpus.resolve("zeek__bruteforce.pcap"));
     }
+
+    /**
+     * The engine keeps the analyzers of its latest attempts ({@link WarmAttempts}); a tracker of its own keeps none.
+     * Answers 1 ms after the SYN: at 500,000 SYNs a second, 500 attempts later (the answer continues the SYN's
+     * analyzer), at 4,000,000, 4,000 later (dropped: it is rebuilt from the packed SYNs); the SYNs retransmitted a
+     * second later come after all of them. Both give what trackers that never keep one give.
+     */
+    @Test
+    void answersContinuingKeptAnalyzersAndRebuiltOnesEqualTrackersThatKeepNone(@org.junit.jupiter.api.io.TempDir Path tmp)
+            throws Exception {
+        for (int rate : new int[] {500_000, 4_000_000}) {
+            Path scan = tmp.resolve("scan-" + rate + ".pcap");
+            SynScanCapture.write(scan, 3 * WarmAttempts.CAPACITY, rate);
+            assertEquivalent(scan);
+        }
+    }
 }
