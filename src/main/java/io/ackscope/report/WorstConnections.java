@@ -70,7 +70,8 @@ final class WorstConnections {
         PriorityQueue<Conn> top = new PriorityQueue<>(WORST_FIRST.reversed());
         Map<Long, Conn> evidence = new HashMap<>();
         ConnectionIndex.Measures m = sel.index.measures;
-        // the candidate last ranked out (or one the heap dropped), filled again for the next row: most rows are
+        // the candidate last ranked out (or the one the heap dropped), filled again for the next row: most rows are
+        // neither evidence nor among the worst, so one object serves them all
         Conn[] spare = {null};
         // most rows have the server endpoint of the row before (the column's strings come from its dictionary)
         String[] lastServerIp = {null};
