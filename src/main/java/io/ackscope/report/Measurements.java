@@ -9,6 +9,7 @@ import io.ackscope.tables.TableReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -118,6 +119,8 @@ final class Measurements {
     }
 
     void readAckDelays(TableReader.Scan scan) throws IOException {
+        // counted without a boxed Long per row (the method column has a handful of values), then added in name order
+        Map<String, long[]> methods = new HashMap<>();
         scan.forEach(b -> {
             TableReader.LongColumn stream = b.longs(AckDelays.STREAM), ts = b.longs(AckDelays.ACK_TIME),
                     delay = b.longs(AckDelays.ACK_DELAY_US);
@@ -131,10 +134,16 @@ final class Measurements {
                 EndpointStats e = sel.endpoint(source, i, stream.values[i]);
                 if (e != null) {
                     e.ackDelay(side[i], delay.values[i], cls[i]);
-                    ackMethods.merge(method[i], 1L, Long::sum);
+                    long[] n = methods.get(method[i]);
+                    if (n == null) {
+                        n = new long[1];
+                        methods.put(method[i], n);
+                    }
+                    n[0]++;
                 }
             }
         });
+        methods.forEach((name, n) -> ackMethods.merge(name, n[0], Long::sum));
     }
 
     void readStalls(TableReader.Scan scan) throws IOException {

@@ -48,11 +48,20 @@ final class Selection {
 
     /** Records a selected connection; returns its endpoint (made on first sight). */
     EndpointStats add(String source, long stream, String server) {
-        int ordinal = sourceOrdinals.computeIfAbsent(source == null ? "" : source, k -> sourceOrdinals.size());
-        int endpoint = endpointOrdinals.computeIfAbsent(endpointName(server, source), name -> {
+        // get before put: a lambda that reads this object's maps is a new object per call, one per connection
+        String sourceKey = source == null ? "" : source;
+        Integer ordinal = sourceOrdinals.get(sourceKey);
+        if (ordinal == null) {
+            ordinal = sourceOrdinals.size();
+            sourceOrdinals.put(sourceKey, ordinal);
+        }
+        String name = endpointName(server, source);
+        Integer endpoint = endpointOrdinals.get(name);
+        if (endpoint == null) {
             endpoints.add(new EndpointStats(name));
-            return endpoints.size() - 1;
-        });
+            endpoint = endpoints.size() - 1;
+            endpointOrdinals.put(name, endpoint);
+        }
         index.put(ordinal, stream, endpoint);
         return endpoints.get(endpoint);
     }
