@@ -33,6 +33,31 @@ public record ConnectionId(long stream, int firstFileIndex, long firstFrameNumbe
     }
 
     /**
+     * The record's own equality, written out: ids are map keys looked up per event, and the generated methods go
+     * through method handles that C1 (which analyze runs with) does not inline. Positions are compared first.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return this == o || o instanceof ConnectionId c && c.firstFrameNumber == firstFrameNumber
+                && c.firstFileIndex == firstFileIndex && c.stream == stream && c.firstNanos == firstNanos
+                && c.clientPort == clientPort && c.serverPort == serverPort
+                && java.util.Objects.equals(clientIp, c.clientIp) && java.util.Objects.equals(serverIp, c.serverIp);
+    }
+
+    /** The value the record's generated method gives (each component's hash folded in order, times 31). */
+    @Override
+    public int hashCode() {
+        int h = Long.hashCode(stream);
+        h = h * 31 + firstFileIndex;
+        h = h * 31 + Long.hashCode(firstFrameNumber);
+        h = h * 31 + Long.hashCode(firstNanos);
+        h = h * 31 + java.util.Objects.hashCode(clientIp);
+        h = h * 31 + clientPort;
+        h = h * 31 + java.util.Objects.hashCode(serverIp);
+        return h * 31 + serverPort;
+    }
+
+    /**
      * The connection's stable key within capture source {@code source} ({@link ConnectionUid}, from the first
      * frame's time in whole microseconds, rounded down as the tables' timestamps are).
      */

@@ -47,6 +47,20 @@ public final class RoleEvidence implements java.io.Serializable {
 
     /** One endpoint: address (as {@link Segment} holds it) and port. */
     private record Endpoint(long hi, long lo, int port) implements java.io.Serializable {
+        /**
+         * The record's own equality and hash, written out (one set add per SYN/ACK and per request or response: the
+         * generated methods go through method handles C1 does not inline). The hash is the generated one's value,
+         * so the sets keep the order, and at {@link #MAX_ENDPOINTS} the members, they had.
+         */
+        @Override
+        public boolean equals(Object o) {
+            return this == o || o instanceof Endpoint e && e.hi == hi && e.lo == lo && e.port == port;
+        }
+
+        @Override
+        public int hashCode() {
+            return (Long.hashCode(hi) * 31 + Long.hashCode(lo)) * 31 + port;
+        }
     }
 
     /** A decided role: the rule and whether the first frame's sender is the originator (client). */

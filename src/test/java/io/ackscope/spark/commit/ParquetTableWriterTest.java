@@ -60,11 +60,11 @@ class ParquetTableWriterTest {
 
     @Test
     void rowGroupsShareAnEighthOfTheHeapAmongSixTablesPerCore() {
-        assertEquals(16 * MB, ParquetTableWriter.rowGroupBytes(3072 * MB, 2));
+        assertEquals(4 * MB, ParquetTableWriter.rowGroupBytes(3072 * MB, 2));
         // 256 MB heap, 2 cores: 256 / 8 / 12 = 2.67 MB per writer, 32 MB for all twelve
         assertEquals(256 * MB / 8 / 12, ParquetTableWriter.rowGroupBytes(256 * MB, 2));
         assertEquals(MB, ParquetTableWriter.rowGroupBytes(64 * MB, 16));
-        assertEquals(16 * MB, ParquetTableWriter.rowGroupBytes(64L * 1024 * MB, 0));
+        assertEquals(4 * MB, ParquetTableWriter.rowGroupBytes(64L * 1024 * MB, 0));
     }
 
     @Test
