@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * Computes a {@link ReportData} from the tables of an {@code analyze} output directory, streaming: one pass over
@@ -69,20 +71,41 @@ final class ReportBuilder {
             causes.attach();
             Measurements m = new Measurements(sel, timeline, causes);
             m.readExchanges(exchanges);
-            // The two largest tables, consumed at once: they touch disjoint state (data RTTs and the timeline; ACK
-            // delays, ACK classes and methods), and each list is still filled in table order by one thread.
-            parallel(() -> m.readRttSamples(rtt), () -> m.readAckDelays(acks));
             m.readStalls(stalls);
             causes.readFrames(dir);
-            // opened only now: decoded ahead from the start, its row groups would sit in memory the whole time
+            // The worst connections rank by what the exchanges and stalls say (not the RTTs or ACK delays), so they
+            // are chosen before the two largest tables are read, and their flow graphs, a sweep over the capture
+            // files, are drawn on a thread of their own meanwhile.
+            // The ranking scan is opened only now: decoded ahead from the start, its row groups would sit in memory
+            // the whole time.
             WorstConnections worst = new WorstConnections(sel, causes, LIMITS.worstConnections());
             List<WorstConnections.Conn> chosen;
             try (TableReader.Scan ranking = scan(Tables.CONNECTIONS, Tables.CONNECTIONS_COLUMNS)) {
                 chosen = worst.choose(ranking);
             }
             worst.readStallEvidence(dir, chosen);
-            return result(input, sel, pass, causes, m, timeline,
-                    WorstConnections.shown(input, chosen, ladders), VantageReader.read(dir));
+            FutureTask<List<ReportData.Ladder>> graphs = start("ackscope-report-graphs",
+                    () -> WorstConnections.graphs(input, chosen, ladders));
+            try {
+                // The two largest tables, consumed at once: they touch disjoint state (data RTTs and the timeline;
+                // ACK delays, ACK classes and methods), and each list is still filled in table order by one thread.
+                FutureTask<Void> rttRead = start("ackscope-report-reader", () -> {
+                    m.readRttSamples(rtt);
+                    return null;
+                });
+                try {
+                    m.readAckDelays(acks);
+                } catch (IOException | RuntimeException | Error e) {
+                    joinAfter(rttRead, e);
+                    throw e;
+                }
+                join(rttRead);
+            } catch (IOException | RuntimeException | Error e) {
+                joinAfter(graphs, e);     // no sweep outlives its report
+                throw e;
+            }
+            return result(input, sel, pass, causes, m, timeline, WorstConnections.shown(chosen, join(graphs)),
+                    VantageReader.read(dir));
         }
     }
 
@@ -113,36 +136,49 @@ final class ReportBuilder {
                 drawn, m.slowest(), MethodNotes.of(pass.vantage, m.ackMethods), LIMITS, sourcePairs);
     }
 
-    private interface TableRead {
-        void run() throws IOException;
+    private interface Work<T> {
+        T run() throws IOException;
     }
 
-    /** Runs {@code a} on a second thread and {@code b} on this one, waits for both, and throws a failure of either. */
-    private static void parallel(TableRead a, TableRead b) throws IOException {
-        java.util.concurrent.FutureTask<Void> first = new java.util.concurrent.FutureTask<>(() -> {
-            a.run();
-            return null;
-        });
-        Thread t = new Thread(first, "ackscope-report-reader");
+    /** Starts {@code work} on a daemon thread named {@code name}; {@link #join} gives its result. */
+    private static <T> FutureTask<T> start(String name, Work<T> work) {
+        FutureTask<T> task = new FutureTask<>(work::run);
+        Thread t = new Thread(task, name);
         t.setDaemon(true);
         t.start();
+        return task;
+    }
+
+    /**
+     * Waits for {@code task} after {@code failure} ended the work beside it (the caller throws that failure); the
+     * task's own failure is added to it as suppressed.
+     */
+    private static void joinAfter(FutureTask<?> task, Throwable failure) {
         try {
-            b.run();
-        } finally {
-            try {
-                first.get();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("interrupted while reading the tables");
-            } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause() instanceof IOException io) {
-                    throw io;
-                }
-                if (e.getCause() instanceof RuntimeException re) {
-                    throw re;
-                }
-                throw new IllegalStateException(e.getCause());
+            join(task);
+        } catch (IOException | RuntimeException | Error e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** Waits for {@code task} and gives its result, or throws its failure as it was thrown. */
+    private static <T> T join(FutureTask<T> task) throws IOException {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while reading the tables");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
             }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
         }
     }
 

@@ -228,8 +228,12 @@ final class WorstConnections {
         });
     }
 
-    /** The chosen connections as the page shows them, each with its flow graph (or why it has none). */
-    static List<ReportData.Connection> shown(InputReader input, List<Conn> chosen, boolean ladders) {
+    /**
+     * The flow graph of each chosen connection (or why it has none), in their order: {@code ladders} re-reads the
+     * capture files. Reads only {@code input} and the chosen connections' own fields, so it may run beside the
+     * passes over the measurement tables.
+     */
+    static List<ReportData.Ladder> graphs(InputReader input, List<Conn> chosen, boolean ladders) {
         List<LadderReader.Want> wants = new ArrayList<>();
         for (Conn c : chosen) {
             long focus = c.evidenceFrame >= 0 ? c.evidenceFrame : c.worstStallHeldFrame;
@@ -237,9 +241,12 @@ final class WorstConnections {
                     c.clientPort, c.serverPort, c.packets,
                     c.last, focus, focus >= 0 ? -1 : c.slowestStart));
         }
-        List<ReportData.Ladder> graphs = ladders ? LadderReader.read(input.paths(), input.seekIndexes(),
-                input.fileFrames(), input.fileSources(), wants)
-                : LadderReader.unavailable(wants, "flow graphs were not requested");
+        return ladders ? LadderReader.read(input.paths(), input.seekIndexes(), input.fileFrames(),
+                input.fileSources(), wants) : LadderReader.unavailable(wants, "flow graphs were not requested");
+    }
+
+    /** The chosen connections as the page shows them, each with its flow graph ({@link #graphs}, same order). */
+    static List<ReportData.Connection> shown(List<Conn> chosen, List<ReportData.Ladder> graphs) {
         List<ReportData.Connection> out = new ArrayList<>();
         for (int i = 0; i < chosen.size(); i++) {
             Conn c = chosen.get(i);
