@@ -35,7 +35,9 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -263,6 +265,7 @@ class PartitionedTablesTest {
             assertEquals(2 * n, r.getLong(0));
             assertEquals(n, r.getLong(1));
             aSourceNamedLikeANumberStaysAString(spark, dir);
+            theWrittenSchemaIsTheInferredOne(spark);
         } finally {
             spark.stop();
         }
@@ -294,6 +297,76 @@ class PartitionedTablesTest {
         return rows;
     }
 
+    /**
+     * The views read each table with the Spark schema its first file's footer holds ({@link OutputViews#table}):
+     * for every table of the three outputs (partitioned, flat, and one run's) that gives the schema (names, types,
+     * nullability, metadata, order, partition columns) and the rows Spark's own schema inference gives
+     * ({@link OutputViews#inferred}); for a source named like a number, the schema of any other name.
+     */
+    private static void theWrittenSchemaIsTheInferredOne(SparkSession spark) throws IOException {
+        int compared = 0;
+        java.util.Set<String> dated = new java.util.HashSet<>();
+        for (Path out : List.of(whole, parted, flat)) {
+            for (TableSchema t : tables()) {
+                Path dir = out.resolve(t.name());
+                if (!Files.isDirectory(dir)) {
+                    continue;
+                }
+                List<String> files;
+                try (Stream<Path> s = Files.walk(dir)) {
+                    files = s.filter(p -> p.getFileName().toString().endsWith(".parquet")
+                            && !dir.relativize(p).toString().matches("(.*/)?[._].*")).map(Path::toString).sorted()
+                            .toList();
+                }
+                if (files.isEmpty()) {
+                    continue;
+                }
+                org.apache.spark.sql.types.StructType written = OutputViews.writtenSchema(
+                        spark.sparkContext().hadoopConfiguration(), files.get(0));
+                assertNotNull(written, files.get(0) + ": no Spark schema in its footer");
+                var fast = OutputViews.table(spark, dir.toString(), files);
+                var slow = OutputViews.inferred(spark, dir.toString(), files);
+                assertEquals(slow.schema(), fast.schema(), dir.toString());
+                assertEquals(slow.schema().json(), fast.schema().json(), dir.toString());
+                assertEquals(sorted(slow), sorted(fast), dir.toString());
+                if (List.of(fast.columns()).contains("date")) {
+                    dated.add(t.name());
+                }
+                compared++;
+            }
+        }
+        assertTrue(compared >= 3 * 10, "tables compared: " + compared);
+        assertFalse(dated.isEmpty(), "partitioned tables with a date among them");
+        // a source named like a number: Spark's inference types it as an int, and read again as a string it comes
+        // last; the footer's schema keeps it a string where the files have it, as for any other name
+        Path numbered = parted.getParent().resolve("sources-2026").resolve("sources");
+        String file;
+        try (Stream<Path> s = Files.walk(numbered)) {
+            file = s.filter(p -> p.toString().endsWith(".parquet")).findFirst().orElseThrow().toString();
+        }
+        var fast = OutputViews.table(spark, numbered.toString(), List.of(file));
+        assertEquals(OutputViews.inferred(spark, parted.resolve("sources").toString(),
+                List.of(firstPart(parted.resolve("sources")))).schema(), fast.schema());
+        assertEquals("2026", fast.first().getAs("source"));
+        assertEquals(sorted(OutputViews.inferred(spark, numbered.toString(), List.of(file)).drop("source")),
+                sorted(fast.drop("source")));
+    }
+
+    private static String firstPart(Path table) throws IOException {
+        try (Stream<Path> s = Files.walk(table)) {
+            return s.filter(p -> p.toString().endsWith(".parquet")).sorted().findFirst().orElseThrow().toString();
+        }
+    }
+
+    private static List<String> sorted(org.apache.spark.sql.Dataset<Row> df) {
+        List<String> rows = new ArrayList<>();
+        for (Row r : df.collectAsList()) {
+            rows.add(r.toString());
+        }
+        rows.sort(null);
+        return rows;
+    }
+
     /** A source named like a number ({@code source=2026}) is still a string: Spark would type it as an int. */
     private static void aSourceNamedLikeANumberStaysAString(SparkSession spark, Path dir) throws IOException {
         Path t = Files.createDirectories(dir.resolve("sources").resolve("source=2026"));
@@ -305,6 +378,24 @@ class PartitionedTablesTest {
         var df = OutputViews.table(spark, dir.resolve("sources").toString());
         assertEquals(DataTypes.StringType, df.schema().apply("source").dataType());
         assertEquals("2026", df.first().getAs("source"));
+        var listed = OutputViews.table(spark, dir.resolve("sources").toString(),
+                List.of(t.resolve("part-00000.parquet").toString()));
+        assertEquals(DataTypes.StringType, listed.schema().apply("source").dataType());
+        assertEquals("2026", listed.first().getAs("source"));
+        copyTree(dir.resolve("sources"), parted.getParent().resolve("sources-2026").resolve("sources"));
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path q = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(q);
+                } else {
+                    Files.copy(p, q);
+                }
+            }
+        }
     }
 
     @Test

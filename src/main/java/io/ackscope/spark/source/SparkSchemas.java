@@ -24,7 +24,7 @@ public final class SparkSchemas {
     }
 
     /** Footer key under which Spark's own writer stores the row schema (read back by {@code spark.read.parquet}). */
-    static final String ROW_METADATA = "org.apache.spark.sql.parquet.row.metadata";
+    public static final String ROW_METADATA = "org.apache.spark.sql.parquet.row.metadata";
 
     private static final Map<TableSchema, StructType> STRUCTS = new ConcurrentHashMap<>();
 
