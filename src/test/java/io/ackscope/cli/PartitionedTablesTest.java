@@ -289,12 +289,7 @@ class PartitionedTablesTest {
 
     /** A view's rows as sorted text, without {@code date} (a flat output has none). */
     private static List<String> sparkRows(SparkSession spark, String view) {
-        List<String> rows = new ArrayList<>();
-        for (Row r : spark.table(view).drop("date").collectAsList()) {
-            rows.add(r.toString());
-        }
-        rows.sort(null);
-        return rows;
+        return sorted(spark.table(view).drop("date"));
     }
 
     /**

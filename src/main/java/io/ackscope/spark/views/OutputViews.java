@@ -175,7 +175,7 @@ public final class OutputViews {
      * discovery would type a source named {@code 2026} as a number).
      */
     public static Dataset<Row> table(SparkSession spark, String dir) {
-        return table(spark, dir, List.of(dir));
+        return inferred(spark, dir, List.of(dir));   // a directory has no footer to read the schema from
     }
 
     /**
