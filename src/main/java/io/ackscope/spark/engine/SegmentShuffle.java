@@ -21,7 +21,6 @@ import org.apache.spark.rdd.RDD;
 import org.apache.spark.shuffle.ShuffleWriteProcessor;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.execution.UnsafeRowSerializer;
 import org.apache.spark.util.MutablePair;
 import org.apache.spark.util.SerializableConfiguration;
 import org.apache.spark.util.TaskCompletionListener;
@@ -76,7 +75,7 @@ public final class SegmentShuffle {
         ClassTag<Object> intTag = ClassTag$.MODULE$.Int();
         ClassTag<InternalRow> rowTag = ClassTag$.MODULE$.apply(InternalRow.class);
         ShuffleDependency<Object, InternalRow, InternalRow> dep = new ShuffleDependency<>(frames,
-                new ConnectionPartitioner(reducers), new UnsafeRowSerializer(SegmentRows.SCHEMA.size(), null),
+                new ConnectionPartitioner(reducers), new SegmentRowSerializer(SegmentRows.SCHEMA.size()),
                 Option.empty(), Option.empty(), false, new ShuffleWriteProcessor(), intTag, rowTag, rowTag);
         return new Shuffled(dep, new FileOrderRDD(sc, dep));
     }
