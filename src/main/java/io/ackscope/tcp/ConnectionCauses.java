@@ -151,14 +151,22 @@ public final class ConnectionCauses {
         }
     }
 
-    private final EnumMap<Cause, Tally> causes = new EnumMap<>(Cause.class);
-    private final EnumMap<Cause, List<long[]>> spans = new EnumMap<>(Cause.class);
-    private long[] exchanges = new long[8];
+    // made at the first cause or exchange: most connections of a busy capture have few exchanges and no cause
+    /** Its causes; null before the first. */
+    private EnumMap<Cause, Tally> causes;
+    /** Each cause's occurrences as {start, end} epoch nanoseconds; null before the first cause. */
+    private EnumMap<Cause, List<long[]>> spans;
+    private long[] exchanges = NO_EXCHANGES;
+    private static final long[] NO_EXCHANGES = {};
     private int exchangeCount;
     private long responseNanos;
 
     /** One occurrence, its time lost as {@link CauseEvent#cost} counts it (in µs rounded down, each). */
     void add(CauseEvent e) {
+        if (causes == null) {
+            causes = new EnumMap<>(Cause.class);
+            spans = new EnumMap<>(Cause.class);
+        }
         Tally r = causes.computeIfAbsent(e.cause(), k -> new Tally());
         r.events++;
         r.count += e.count();
@@ -171,7 +179,7 @@ public final class ConnectionCauses {
     /** One exchange: its span (request's first byte to the later of request's and response's last) and time. */
     void add(Exchange x) {
         if (exchangeCount * 2 == exchanges.length) {
-            exchanges = Arrays.copyOf(exchanges, exchanges.length * 2);
+            exchanges = Arrays.copyOf(exchanges, Math.max(8, exchanges.length * 2));
         }
         exchanges[2 * exchangeCount] = x.requestStartNanos();
         exchanges[2 * exchangeCount + 1] = Math.max(x.requestEndNanos(), x.responseLastNanos());
@@ -193,7 +201,7 @@ public final class ConnectionCauses {
 
     /** Settles it: each cause's {@link Tally#connections} 1 and {@link Tally#requests} the exchanges it affected. */
     void settle() {
-        causes.forEach((cause, r) -> {
+        causes().forEach((cause, r) -> {
             r.connections = 1;
             r.requests = affected(cause);
         });
@@ -201,12 +209,12 @@ public final class ConnectionCauses {
 
     /** Its causes with their tallies. */
     Map<Cause, Tally> causes() {
-        return causes;
+        return causes == null ? Map.of() : causes;
     }
 
     /** The connection's causes in the ranking's order ({@link #rank}): its rows of connection_causes. */
     public List<Map.Entry<Cause, Tally>> ranked() {
-        return rank(causes);
+        return rank(causes());
     }
 
     /**
@@ -223,7 +231,7 @@ public final class ConnectionCauses {
     /** When the first occurrence of {@code c} began, epoch nanoseconds. */
     public long firstNanos(Cause c) {
         long first = Long.MAX_VALUE;
-        for (long[] s : spans.getOrDefault(c, List.of())) {
+        for (long[] s : spans == null ? List.<long[]>of() : spans.getOrDefault(c, List.of())) {
             first = Math.min(first, s[0]);
         }
         return first;
@@ -249,8 +257,8 @@ public final class ConnectionCauses {
 
     /** Writes this connection's state for {@link #read}. */
     public void write(DataOutput out) throws IOException {
-        out.writeByte(causes.size());
-        for (Map.Entry<Cause, Tally> e : causes.entrySet()) {
+        out.writeByte(causes().size());
+        for (Map.Entry<Cause, Tally> e : causes().entrySet()) {
             out.writeByte(e.getKey().ordinal());
             e.getValue().write(out);
             List<long[]> sp = spans.getOrDefault(e.getKey(), List.of());
@@ -276,6 +284,10 @@ public final class ConnectionCauses {
             int c = in.readUnsignedByte();
             if (c >= all.length) {
                 throw new IOException("open connection causes: cause " + c + " of " + all.length);
+            }
+            if (o.causes == null) {
+                o.causes = new EnumMap<>(Cause.class);
+                o.spans = new EnumMap<>(Cause.class);
             }
             o.causes.put(all[c], Tally.read(in));
             int spans = bounded(in, in.readInt(), 16);

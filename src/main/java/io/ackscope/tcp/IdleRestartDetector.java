@@ -61,7 +61,8 @@ final class IdleRestartDetector implements java.io.Serializable {
     private long flightStart;
     private int stops;
     private long lost;
-    private final long[] frames = new long[CauseEvent.MAX_FRAMES];
+    /** Evidence frames of the current response's stops; empty until the connection's first stop. */
+    private long[] frames = NONE;
     private int frameCount;
     /**
      * The current response's bytes, its first flight's (-1 before its first stop), whether that flight's last
@@ -71,7 +72,9 @@ final class IdleRestartDetector implements java.io.Serializable {
     private long firstFlight = -1;
     private boolean firstFlightFull;
     private int lastDataLength;
-    private final long[] gaps = new long[InitialWindow.MAX_EXTRA_STOPS];
+    /** Empty until the connection's first stop (most responses never stop), then {@link InitialWindow#MAX_EXTRA_STOPS}. */
+    private long[] gaps = NONE;
+    private static final long[] NONE = {};
     /** A full segment of the responder (MSS its peer announced, less the timestamps option), -1 when not seen. */
     private int fullSize = -1;
 
@@ -159,6 +162,10 @@ final class IdleRestartDetector implements java.io.Serializable {
     }
 
     private void stop(long gap, long... evidence) {
+        if (gaps.length == 0) {
+            gaps = new long[InitialWindow.MAX_EXTRA_STOPS];
+            frames = new long[CauseEvent.MAX_FRAMES];
+        }
         if (stops == 0) {
             firstFlight = bytes;
             firstFlightFull = fullSize > 0 && lastDataLength >= fullSize;

@@ -18,8 +18,10 @@ public final class ValueCounts implements Serializable {
     /** Slots of a new hash table (a power of two). */
     private static final int INITIAL_SLOTS = 4;
 
-    private long[] values = new long[0];
-    private long[] counts = new long[0];
+    private long[] values = NO_VALUES;
+    private long[] counts = NO_VALUES;
+    /** Shared by every multiset before its first compaction (never written: compaction makes new arrays). */
+    private static final long[] NO_VALUES = {};
     /** Open addressing: keys ({@link #EMPTY} = free; that one value is counted in {@link #minValueCount}). */
     private long[] keys;
     private long[] tableCounts;

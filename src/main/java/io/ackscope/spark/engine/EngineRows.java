@@ -87,12 +87,12 @@ public final class EngineRows {
 
     private static void side(RowBuffer r, int i, SideStats s) {
         r.setString(i++, s.address()).setInt(i++, s.port());
-        long[] counts = {s.packets(), s.frameBytes(), s.payloadBytes(), s.retransmissions(), s.fastRetransmissions(),
-                s.spuriousRetransmissions(), s.duplicateAcks(), s.outOfOrder(), s.zeroWindows(), s.zeroWindowProbes(),
-                s.windowFull(), s.keepAlives(), s.lostSegments(), s.rsts(), s.fins()};
-        for (long v : counts) {
-            r.setLong(i++, v);
-        }
+        r.setLong(i++, s.packets()).setLong(i++, s.frameBytes()).setLong(i++, s.payloadBytes())
+                .setLong(i++, s.retransmissions()).setLong(i++, s.fastRetransmissions())
+                .setLong(i++, s.spuriousRetransmissions()).setLong(i++, s.duplicateAcks()).setLong(i++, s.outOfOrder())
+                .setLong(i++, s.zeroWindows()).setLong(i++, s.zeroWindowProbes()).setLong(i++, s.windowFull())
+                .setLong(i++, s.keepAlives()).setLong(i++, s.lostSegments()).setLong(i++, s.rsts())
+                .setLong(i++, s.fins());
         intOrNull(r, i++, s.mss());
         intOrNull(r, i++, s.windowScale());
         r.setBoolean(i++, s.sackPermitted()).setBoolean(i++, s.timestamps()).setLong(i++, s.unackedDropped());
