@@ -13,13 +13,15 @@
 #      tcpdump captures the client's veth whole (-s 0); its kernel drop count and the capture's SYN count (one per
 #      connection) are printed. --size large (default): at least 1100 MiB (on a 2-core VM, about 200 k connections
 #      in 18 s); --size small: at least 100 MiB, for profiling;
-#   2. times, in --runs interleaved rounds after one untimed warm-up of each (A B C A B C ...):
+#   2. times, in --runs interleaved rounds after one untimed warm-up of each, every other round in reverse order
+#      (A B C, C B A, A B C, ...: a build that always ran first or last would carry the machine's drift):
 #        `jobs/ackscope analyze CAP --out O --overwrite` (this checkout; with --baseline DIR also DIR/jobs/ackscope),
 #        `tcptrace -l -r CAP`, and `tshark -n -r CAP -T fields -e tcp.stream -e tcp.analysis.ack_rtt` (--skip-tshark
 #        leaves it out; --tshark-runs N runs it in only the first N rounds, default 1: it takes minutes),
 #      each whole process under /usr/bin/time -v, output to /dev/null (ackscope's tables to a scratch directory),
 #      and prints per run wall, CPU-seconds (user + sys) and peak RSS with the load average before and after it;
-#      then the medians, the ratios of ackscope's medians to the peers', and ackscope's own phase lines;
+#      then the medians, the ratios of ackscope's medians to the peers', with --baseline the rounds this checkout won
+#      and the median of the per-round differences, and ackscope's own phase lines;
 #   3. counts the processes analyze starts: one more untimed run under strace (execve of any process below the JVM,
 #      after the launcher's own exec of java).
 # Every figure is wall-clock or CPU time on this machine at that moment: the load average printed beside each run
@@ -245,7 +247,12 @@ for label in "${labels[@]}"; do [ "$label" = tshark ] || run "$label" 0; done
 echo "== $runs interleaved rounds on $capture"
 for round in $(seq "$runs"); do
   echo " round $round"
-  for label in "${labels[@]}"; do
+  order=("${labels[@]}")
+  if [ $((round % 2)) = 0 ]; then
+    order=()
+    for ((i = ${#labels[@]} - 1; i >= 0; i--)); do order+=("${labels[i]}"); done
+  fi
+  for label in "${order[@]}"; do
     if [ "$label" = tshark ] && [ "$round" -gt "$tshark_runs" ]; then continue; fi
     run "$label" "$round"
   done
@@ -261,6 +268,17 @@ for peer in "${labels[@]}"; do
   awk -v aw="$a_wall" -v ac="$a_cpu" -v pw="$(median "${WALL[$peer]}")" -v pc="$(median "${CPU[$peer]}")" -v p="$peer" \
     'BEGIN {printf "  ackscope against %-9s %5.2fx faster in wall time, %5.2fx its CPU-seconds\n", p, pw / aw, ac / pc}'
 done
+if [ -n "$baseline" ]; then
+  # paired by round: both ran within a minute of each other, so the machine's drift between rounds cancels
+  paste <(printf '%s\n' ${WALL[ackscope]}) <(printf '%s\n' ${WALL[baseline]}) \
+        <(printf '%s\n' ${CPU[ackscope]}) <(printf '%s\n' ${CPU[baseline]}) | awk '
+    {n++; dw[n] = $1 - $2; dc[n] = $3 - $4; if ($1 < $2) w++; if ($3 < $4) c++}
+    function med(a, n,   i, j, t) {
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) {t = a[j]; a[j] = a[j-1]; a[j-1] = t}
+      return (n % 2) ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+    }
+    END {printf "  ackscope against baseline, round by round: faster in %d of %d, less CPU in %d of %d; median difference %+.2f s wall, %+.2f CPU-s\n", w, n, c, n, med(dw, n), med(dc, n)}'
+fi
 echo "  (targets on an idle machine: >= 2x tcptrace in wall, <= 1.0x its CPU-seconds; >= 20x tshark; RSS <= 1 GB)"
 echo "== analyze's phase lines (last run)"
 sed 's/^/    /' "$work/ackscope.out"
