@@ -259,7 +259,7 @@ for round in $(seq "$runs"); do
 done
 echo "== medians"
 for label in "${labels[@]}"; do
-  printf '  %-9s wall %7.2f s  cpu %7.2f s  peak RSS %5d MB  (%d runs)\n' "$label" "$(median "${WALL[$label]}")" \
+  printf '  %-9s wall %7.2f s  cpu %7.2f s  peak RSS %5.0f MB  (%d runs)\n' "$label" "$(median "${WALL[$label]}")" \
     "$(median "${CPU[$label]}")" "$(median "${RSS[$label]}")" "$(wc -w <<< "${WALL[$label]}")"
 done
 a_wall=$(median "${WALL[ackscope]}") a_cpu=$(median "${CPU[ackscope]}")
