@@ -270,14 +270,12 @@ for peer in "${labels[@]}"; do
 done
 if [ -n "$baseline" ]; then
   # paired by round: both ran within a minute of each other, so the machine's drift between rounds cancels
-  paste <(printf '%s\n' ${WALL[ackscope]}) <(printf '%s\n' ${WALL[baseline]}) \
-        <(printf '%s\n' ${CPU[ackscope]}) <(printf '%s\n' ${CPU[baseline]}) | awk '
-    {n++; dw[n] = $1 - $2; dc[n] = $3 - $4; if ($1 < $2) w++; if ($3 < $4) c++}
-    function med(a, n,   i, j, t) {
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) {t = a[j]; a[j] = a[j-1]; a[j-1] = t}
-      return (n % 2) ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-    }
-    END {printf "  ackscope against baseline, round by round: faster in %d of %d, less CPU in %d of %d; median difference %+.2f s wall, %+.2f CPU-s\n", w, n, c, n, med(dw, n), med(dc, n)}'
+  pairs=$(paste <(printf '%s\n' ${WALL[ackscope]}) <(printf '%s\n' ${WALL[baseline]}) \
+                <(printf '%s\n' ${CPU[ackscope]}) <(printf '%s\n' ${CPU[baseline]}))
+  printf '  ackscope against baseline, round by round: faster in %d of %d, less CPU in %d of %d; median difference %+.2f s wall, %+.2f CPU-s\n' \
+    "$(awk '$1 < $2' <<< "$pairs" | wc -l)" "$(wc -l <<< "$pairs")" "$(awk '$3 < $4' <<< "$pairs" | wc -l)" \
+    "$(wc -l <<< "$pairs")" "$(median "$(awk '{print $1 - $2}' <<< "$pairs")")" \
+    "$(median "$(awk '{print $3 - $4}' <<< "$pairs")")"
 fi
 echo "  (targets on an idle machine: >= 2x tcptrace in wall, <= 1.0x its CPU-seconds; >= 20x tshark; RSS <= 1 GB)"
 echo "== analyze's phase lines (last run)"

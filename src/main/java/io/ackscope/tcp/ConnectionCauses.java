@@ -163,10 +163,7 @@ public final class ConnectionCauses {
 
     /** One occurrence, its time lost as {@link CauseEvent#cost} counts it (in µs rounded down, each). */
     void add(CauseEvent e) {
-        if (causes == null) {
-            causes = new EnumMap<>(Cause.class);
-            spans = new EnumMap<>(Cause.class);
-        }
+        makeMaps();
         Tally r = causes.computeIfAbsent(e.cause(), k -> new Tally());
         r.events++;
         r.count += e.count();
@@ -174,6 +171,14 @@ public final class ConnectionCauses {
         r.occurrence(e.cost(), e.frames());
         spans.computeIfAbsent(e.cause(), k -> new ArrayList<>()).add(new long[] {e.startNanos(), e.endNanos()});
         responseNanos += Math.max(0, e.outsideNanos());
+    }
+
+    /** Makes the cause maps at the first cause. */
+    private void makeMaps() {
+        if (causes == null) {
+            causes = new EnumMap<>(Cause.class);
+            spans = new EnumMap<>(Cause.class);
+        }
     }
 
     /** One exchange: its span (request's first byte to the later of request's and response's last) and time. */
@@ -285,10 +290,7 @@ public final class ConnectionCauses {
             if (c >= all.length) {
                 throw new IOException("open connection causes: cause " + c + " of " + all.length);
             }
-            if (o.causes == null) {
-                o.causes = new EnumMap<>(Cause.class);
-                o.spans = new EnumMap<>(Cause.class);
-            }
+            o.makeMaps();
             o.causes.put(all[c], Tally.read(in));
             int spans = bounded(in, in.readInt(), 16);
             List<long[]> sp = new ArrayList<>(spans);
