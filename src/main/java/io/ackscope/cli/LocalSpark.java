@@ -44,10 +44,10 @@ final class LocalSpark {
             sc.setIfMissing("spark.executor.killOnFatalError.depth", "0");
             sc.setIfMissing("spark.driver.host", "127.0.0.1");
             sc.setIfMissing("spark.driver.bindAddress", "127.0.0.1");
-            // The shuffle's per-partition checksum only names the cause of a corruption after the compression
-            // stream's own block checksums found it (a disk or a network between hosts); embedded, the shuffle
-            // never crosses a network, and computing it as analyze writes and reads every frame costs 0.5-0.7
-            // CPU-s on a 3.4 M-frame capture (docs/performance.md).
+            // Spark's shuffle checksum finds no corruption (decompressing a block does); once one is found, it
+            // tells whether a disk or the network between hosts caused it. Embedded, the shuffle crosses no
+            // network, and computing it over every block written and read cost 0.3-0.7 CPU-s of analyze on a
+            // 3.4 M-frame capture (docs/performance.md).
             sc.setIfMissing("spark.shuffle.checksum.enabled", "false");
         }
         return sc;
