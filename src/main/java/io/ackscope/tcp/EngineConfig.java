@@ -9,8 +9,11 @@ package io.ackscope.tcp;
  *                            the same 4-tuple starts a new connection, unless it continues the connection's sequence
  *                            space exactly or repeats a SYN of it (which also keeps single frames with bogus
  *                            timestamps, years off, from splitting a connection)
- * @param closedLingerNanos   a closed connection (RST, or both FINs acknowledged) stays this long for late packets
- *                            (retransmitted FINs, final ACKs) before it is emitted
+ * @param closedLingerNanos   a closed connection (RST, or both FINs acknowledged) takes late packets (retransmitted
+ *                            FINs, final ACKs) for this long; a packet after that starts a new connection. It is
+ *                            emitted then, or when {@link TcpEngine}'s sweep, which trails the capture clock by
+ *                            {@link TcpEngine#SWEEP_SLACK_NANOS}, passes that time: held in memory about that much
+ *                            longer
  * @param attemptTimeoutNanos a connection attempt nobody answered (the originator's SYNs and nothing else) that sees
  *                            no packet for longer than this is emitted by {@link TcpEngine}'s sweep, as it would be
  *                            at the end of the input, and its 4-tuple is remembered for as long again (see
