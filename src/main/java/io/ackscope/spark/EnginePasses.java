@@ -4,11 +4,13 @@ import io.ackscope.spark.carry.Continuation;
 import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.spark.commit.TableCommit;
 import io.ackscope.spark.commit.TableFiles;
+import io.ackscope.spark.commit.TaskOutput;
 import io.ackscope.spark.engine.ArchiveNumbering;
 import io.ackscope.spark.engine.EngineCarry;
 import io.ackscope.spark.engine.EngineTask;
 import io.ackscope.spark.engine.NatPairs;
 import io.ackscope.spark.engine.SegmentShuffle;
+import io.ackscope.spark.engine.StreamNumbers;
 import io.ackscope.spark.engine.VantagePlan;
 import io.ackscope.tcp.RoleEvidence;
 import org.apache.spark.TaskContext;
@@ -27,10 +29,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The Spark jobs of {@code analyze}'s engine over the shuffled frames ({@link Analyze}, steps 3 and 4): pass 1
- * ranks the connections into stream numbers (and, in a carrying run, hands each source's 4-tuples to
- * {@link Continuation#afterPass1}), the vantage pass pairs connections between sources, pass 2 writes the engine
- * tables ({@link EngineTask}).
+ * The Spark jobs of {@code analyze}'s engine over the shuffled frames ({@link Analyze}, steps 3 and 4). A run of one
+ * source that carries nothing makes one engine pass, which writes the engine tables with each connection's
+ * first-appearance key as its stream, and then maps the keys to stream numbers in the files ({@link StreamNumbers}).
+ * Other runs make two: pass 1 ranks the connections into stream numbers (and, in a carrying run, hands each source's
+ * 4-tuples to {@link Continuation#afterPass1}), the vantage pass pairs connections between sources, pass 2 writes the
+ * engine tables ({@link EngineTask}).
  */
 final class EnginePasses {
     private EnginePasses() {
@@ -40,6 +44,8 @@ final class EnginePasses {
     static final String PASS1 = "engine pass 1";
     static final String PASS2 = "engine pass 2 and table writes";
     static final String VANTAGE = "matching between sources";
+    static final String ONE_PASS = "engine and table writes";
+    static final String NUMBERING = "stream numbers";
 
     /**
      * What the passes came to: the engine's results, or, in a run that appends, why it must read every file instead
@@ -58,18 +64,26 @@ final class EnginePasses {
     }
 
     /**
-     * Pass 1 learns each connection's first frame, ranked on the driver into stream numbers; pass 2 runs the engine
-     * again over the same shuffle output and writes the engine tables, which are then moved into staging.
+     * Runs the engine over the shuffle output and writes the engine tables, which are then moved into staging: in one
+     * pass when the run has one source and carries nothing, else in two (pass 1 learns each connection's first frame,
+     * ranked on the driver into stream numbers; pass 2 runs the engine again over the same shuffle output).
+     *
+     * @param roles per source, the evidence of who serves ({@link EngineTask#roles})
      */
     static Outcome run(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
                       ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
                       Broadcast<SerializableConfiguration> confB, ProgressReporter progress,
-                      Map<String, Double> phases, Map<String, String> sourceDirs, Continuation cont)
-            throws IOException {
+                      Map<String, Double> phases, Map<String, String> sourceDirs, Continuation cont,
+                      RoleEvidence[] roles) throws IOException {
         EngineCarry carry = cont.carry(out, shuffled.rows().getNumPartitions(), confB.value());
         String tag = cont.tag();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
+        Broadcast<RoleEvidence[]> rolesB = jsc.broadcast(roles);
+        if (numbering.sources() == 1 && !carry.carries()) {
+            return onePass(spark, out, inFileOrder, numbering, numberingB, confB, rolesB, progress, phases,
+                    sourceDirs, tag);
+        }
         long t = System.nanoTime();
         progress.phase("numbering connections");
         spark.sparkContext().setJobDescription(PASS1);
@@ -95,7 +109,6 @@ final class EnginePasses {
         t = System.nanoTime();
         spark.sparkContext().setJobDescription(PASS2);
         Broadcast<long[]> ranksB = jsc.broadcast(ranks);
-        Broadcast<RoleEvidence[]> rolesB = jsc.broadcast(EngineTask.roles(pass1, numbering.sources()));
         Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
         Broadcast<VantagePlan> planB = pairs == null ? null : jsc.broadcast(pairs);
         String staging = out.staging().toString();
@@ -118,10 +131,50 @@ final class EnginePasses {
         ranksB.destroy();
         numberingB.destroy();
         rankedB.destroy();
+        rolesB.destroy();
         if (planB != null) {
             planB.destroy();
         }
         return new Engine(ranks, ranked, pairs, results, tableRows);
+    }
+
+    /**
+     * The single pass: the engine writes every table with first-appearance keys as stream numbers, the driver ranks
+     * all partitions' keys, and the files' {@code stream} columns are mapped ({@link StreamNumbers}).
+     */
+    private static Engine onePass(SparkSession spark, OutputDirectory out, JavaRDD<InternalRow> inFileOrder,
+                                  ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,
+                                  Broadcast<SerializableConfiguration> confB, Broadcast<RoleEvidence[]> rolesB,
+                                  ProgressReporter progress, Map<String, Double> phases,
+                                  Map<String, String> sourceDirs, String tag) throws IOException {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        long t = System.nanoTime();
+        progress.phase("analysing connections");
+        spark.sparkContext().setJobDescription(ONE_PASS);
+        String staging = out.staging().toString();
+        List<EngineTask.Result> results = inFileOrder.mapPartitionsWithIndex((idx, it) -> List.of(
+                EngineTask.write(idx, TaskContext.get().taskAttemptId(), it, null, null, numberingB.value(), null,
+                        staging, confB.value().value(), EngineCarry.NONE, rolesB.value()))
+                .iterator(), false).collect();
+        phases.put(ONE_PASS, StageTimes.secondsSince(t));
+
+        t = System.nanoTime();
+        progress.phase("numbering connections");
+        spark.sparkContext().setJobDescription(NUMBERING);
+        long[] ranks = mergeSorted(results.stream().map(EngineTask.Result::keys).toList());
+        ArchiveNumbering ranked = numbering.ranked(ranks);
+        Broadcast<long[]> ranksB = jsc.broadcast(ranks);
+        Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
+        List<TaskOutput.Written> files = results.stream().flatMap(r -> r.files().stream()).toList();
+        StreamNumbers.apply(jsc, files, ranksB, rankedB, confB);
+        Map<String, Long> tableRows = TableCommit.engineTables(out, files, spark.sparkContext().getConf()
+                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
+        phases.put(NUMBERING, StageTimes.secondsSince(t));
+        ranksB.destroy();
+        numberingB.destroy();
+        rankedB.destroy();
+        rolesB.destroy();
+        return new Engine(ranks, ranked, null, results, tableRows);
     }
 
     /**

@@ -49,8 +49,6 @@ public final class TcpEngine {
     private long forgotten;
     /** Decides the roles of connections without a captured handshake ({@link #roles}). */
     private RoleEvidence roles = RoleEvidence.NONE;
-    /** Notes every accepted segment's evidence ({@link #collectRoles}); null none. */
-    private RoleEvidence collecting;
 
     public TcpEngine(EngineConfig config, AnalysisSink sink) {
         this(config, sink, false);
@@ -84,25 +82,17 @@ public final class TcpEngine {
 
     /**
      * Connections this engine starts from now on take their roles from {@code evidence} (gathered over the whole
-     * source by a first pass: {@link #collectRoles}); call before the first {@link #accept} or {@link #resume}.
+     * source before the engine runs, {@link RoleEvidence#observe}: analyze's read stage notes every frame it
+     * shuffles); call before the first {@link #accept} or {@link #resume}.
      */
     public TcpEngine roles(RoleEvidence evidence) {
         roles = evidence;
         return this;
     }
 
-    /** Every segment this engine accepts from now on is noted in {@code into} ({@link RoleEvidence#observe}). */
-    public TcpEngine collectRoles(RoleEvidence into) {
-        collecting = into;
-        return this;
-    }
-
     /** Analyses one segment. Segments must come in capture order (file order, then frame order). */
     public void accept(Segment s) {
         segments++;
-        if (collecting != null) {
-            collecting.observe(s);
-        }
         probe.set(s);
         Entry e = table.get(probe);
         if (e == null) {

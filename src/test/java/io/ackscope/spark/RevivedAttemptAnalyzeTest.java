@@ -61,6 +61,11 @@ class RevivedAttemptAnalyzeTest {
 
     /** {@link #capture(boolean)}'s frames from {@code fromMicros} to before {@code toMicros} alone. */
     private static byte[] capture(boolean synAgain, long fromMicros, long toMicros) {
+        return capture(synAgain, fromMicros, toMicros, true);
+    }
+
+    /** {@link #capture(boolean, long, long)}, port 40000's SYN answered at 100 s only when {@code answered}. */
+    private static byte[] capture(boolean synAgain, long fromMicros, long toMicros, boolean answered) {
         long[] w = {fromMicros, toMicros};
         ByteBuffer b = ByteBuffer.allocate(24 + 64 * (16 + 54));
         b.order(ByteOrder.LITTLE_ENDIAN).putInt(0xA1B2C3D4).putShort((short) 2).putShort((short) 4).putInt(0)
@@ -76,8 +81,10 @@ class RevivedAttemptAnalyzeTest {
             frame(b, w, t, 40009, true, ACK, 9000, 9901);    // keep-alive (one byte before the next sequence number)
             frame(b, w, t + 100, 40009, false, ACK, 9901, 9001);
         }
-        frame(b, w, 100_000_000, 40000, false, SYN | ACK, 5000, 1001);
-        frame(b, w, 100_000_100, 40000, true, RST, 1001, 0);
+        if (answered) {
+            frame(b, w, 100_000_000, 40000, false, SYN | ACK, 5000, 1001);
+            frame(b, w, 100_000_100, 40000, true, RST, 1001, 0);
+        }
         frame(b, w, 101_000_000, 40001, true, SYN, 7000, 0);
         return Arrays.copyOf(b.array(), b.position());
     }
@@ -132,6 +139,29 @@ class RevivedAttemptAnalyzeTest {
             connections += ((Number) r.get(r.fieldIndex("connections"))).longValue();
         }
         assertEquals(3, connections);
+    }
+
+    @Test
+    void anAttemptEvictedAndStillHeldAtTheEndIsOneConnectionsRow() throws IOException {
+        // port 40000's SYNs at 1 and 3 s, never answered: evicted at about 61 s, its tombstone still held when the
+        // capture ends at 101 s, so its record is final only then
+        Path pcap = tmp.resolve("evicted-unanswered.pcap");
+        Files.write(pcap, capture(true, 0, Long.MAX_VALUE, false));
+        Path out = tmp.resolve("out-evicted-unanswered");
+        RunSummary s = Analyze.run(spark, new Analyze.Options(List.of(pcap.toString()), out.toString(), false,
+                false, 2), new PrintStream(OutputStream.nullOutputStream()), false);
+        assertEquals(1, s.attemptsEvicted());
+        Map<Long, List<String>> byStream = new TreeMap<>();
+        for (Row r : spark.read().parquet(out.resolve("connections").toString()).collectAsList()) {
+            byStream.put(r.getLong(r.fieldIndex("stream")), List.of(String.valueOf(r.get(r.fieldIndex("client_port"))),
+                    r.getString(r.fieldIndex("conn_state")),
+                    String.valueOf(((Number) r.get(r.fieldIndex("client_packets"))).longValue())));
+        }
+        assertEquals(List.of(0L, 1L, 2L), List.copyOf(byStream.keySet()));
+        assertEquals(List.of("40000", "S0", "2"), byStream.get(1L));
+        assertEquals(List.of("40001", "S0", "1"), byStream.get(2L));
+        // its SYN retransmission counted once, with its one record: 2,000 ms lost
+        assertEquals(List.of(1L, 1L, 2_000_000L), synFinding(out));
     }
 
     /** The SYN_RETRANSMISSION finding of port 40000's server endpoint: events, count, time lost (µs). */

@@ -3,6 +3,7 @@ package io.ackscope.spark.commit;
 import io.ackscope.spark.source.HadoopSeekableInput;
 import io.ackscope.spark.source.SparkSchemas;
 
+import io.ackscope.tables.LongColumnRewrite;
 import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.conf.Configuration;
@@ -19,6 +20,7 @@ import org.apache.parquet.io.PositionOutputStream;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Opens the table writers of {@code analyze} on a Hadoop filesystem: {@link ParquetTableWriter} (which knows neither
@@ -77,6 +79,21 @@ public final class TableFiles {
         FileSystem fs = into.getFileSystem(conf);
         for (Path p : parts) {
             fs.delete(p, false);
+        }
+    }
+
+    /**
+     * Maps every value of the required INT64 column {@code column} of {@code file}, a file of {@link #writer}
+     * ({@link LongColumnRewrite}: the other columns' chunks are copied as they are). The copy is written beside the
+     * file, then takes its name.
+     */
+    public static void mapLongColumn(Path file, String column, LongUnaryOperator map, Configuration conf)
+            throws IOException {
+        Path copy = new Path(file.getParent(), file.getName() + ".mapped");
+        LongColumnRewrite.rewrite(HadoopInputFile.fromPath(file, conf), new TableOutputFile(copy, conf), column, map);
+        FileSystem fs = HadoopSeekableInput.captureFileSystem(file, conf);
+        if (!fs.delete(file, false) || !fs.rename(copy, file)) {
+            throw new IOException("cannot replace " + file + " with " + copy);
         }
     }
 

@@ -2,6 +2,7 @@ package io.ackscope.spark.engine;
 
 import io.ackscope.spark.commit.TaskOutput;
 import io.ackscope.spark.source.SegmentRows;
+import io.ackscope.spark.source.SplitStats;
 
 import io.ackscope.capture.FileFrames;
 import io.ackscope.tcp.AnalysisSink;
@@ -29,10 +30,12 @@ import java.util.List;
  * results depend only on each 4-tuple's own frames, so each connection comes out exactly as a single engine over
  * its source would give it; only its {@code tcp.stream} number is local.
  *
- * <p>Pass 1 ({@link #connectionKeys}) only collects each connection's (first file, first frame), from which the
- * driver ranks connections into global stream numbers. Pass 2 ({@link #write}) runs again over the same shuffle
- * output (Spark reuses it) and writes every table with the global numbers into task-attempt files that the driver
- * commits.
+ * <p>With one source and nothing carried, one pass ({@link #write} without ranks) writes every table with each
+ * connection's (first file, first frame) key as its {@code stream} and returns the keys; the driver ranks them into
+ * global stream numbers and maps the column in the files. Otherwise, pass 1 ({@link #connectionKeys}) only collects
+ * the keys (and what the vantage pass and a carrying run need of them), the driver ranks them, and pass 2
+ * ({@link #write} with the ranks) runs again over the same shuffle output (Spark reuses it) and writes every table
+ * with the global numbers. Either writes into task-attempt files that the driver commits.
  */
 public final class EngineTask {
     private EngineTask() {
@@ -70,24 +73,26 @@ public final class EngineTask {
      * @param lone    with two or more sources, the handshakes of 4-tuples one of them alone saw (for {@link NatPairs})
      * @param tuples  in a carrying run that keeps them ({@link EngineCarry#keepsTuples}), per source the 4-tuples it
      *                alone saw and their first handshakes ({@link SharedTuples#bySource}); null otherwise
-     * @param roles   per source, what its frames in this partition show of who serves ({@link RoleEvidence}; null
-     *                for a source without frames here)
      */
-    public record Pass1(long[] keys, long[] revived, long[] shared, List<NatPairs.Candidate> lone, long[][][] tuples,
-                 RoleEvidence[] roles) implements Serializable {
+    public record Pass1(long[] keys, long[] revived, long[] shared, List<NatPairs.Candidate> lone, long[][][] tuples)
+            implements Serializable {
     }
 
-    /** Each source's {@link RoleEvidence} over all partitions of pass 1, for pass 2's role decisions. */
-    public static RoleEvidence[] roles(List<Pass1> pass1, int sources) {
-        RoleEvidence[] out = new RoleEvidence[sources];
-        for (int i = 0; i < sources; i++) {
+    /**
+     * Each source's {@link RoleEvidence}, for the engine's role decisions: the union of what the read stage noted of
+     * its files' frames ({@code perFile}, {@link SplitStats#roles}), file by file in order. The evidence is a set of
+     * endpoints, so the frames of a file that repeat an earlier file's (duplicates, left out of the engine) add
+     * nothing to it.
+     */
+    public static RoleEvidence[] roles(List<SplitStats> perFile, ArchiveNumbering numbering) {
+        RoleEvidence[] out = new RoleEvidence[numbering.sources()];
+        for (int i = 0; i < out.length; i++) {
             out[i] = new RoleEvidence();
         }
-        for (Pass1 p : pass1) {
-            for (int i = 0; i < Math.min(sources, p.roles().length); i++) {
-                if (p.roles()[i] != null) {
-                    out[i].addAll(p.roles()[i]);
-                }
+        for (int f = 0; f < perFile.size(); f++) {
+            SplitStats s = perFile.get(f);
+            if (s != null && s.roles() != null) {
+                out[numbering.source(f)].addAll(s.roles());
             }
         }
         return out;
@@ -135,16 +140,14 @@ public final class EngineTask {
                 : new EngineCarry.Resuming(carry, EngineCarry.Kind.BOUNDARIES, partition, numbering,
                         id -> EngineCarry.isCarried(id) ? id
                                 : EngineCarry.carried(id, -1, numbering.fileInSource(id.firstFileIndex())));
-        RoleEvidence[] roles = new RoleEvidence[numbering.sources()];
         feed(shared == null ? rows : shared.watch(rows), numbering,
-                source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink)
-                        .collectRoles(roles[source] = new RoleEvidence()), hooks);
+                source -> TcpEngine.boundariesOnly(EngineConfig.DEFAULTS, sink), hooks);
         long[] out = Arrays.copyOf(keys[0], n[0]);
         Arrays.sort(out);
         long[] revived = Arrays.copyOf(keys[1], n[1]);
         Arrays.sort(revived);
         return new Pass1(out, revived, pairing ? shared.shared() : new long[0], pairing ? shared.lone() : List.of(),
-                keep ? shared.bySource(numbering.sources()) : null, roles);
+                keep ? shared.bySource(numbering.sources()) : null);
     }
 
     /** Engine figures summed over a partition's sources. */
@@ -224,14 +227,17 @@ public final class EngineTask {
     }
 
     /**
-     * What pass 2 of one partition produced.
+     * What the pass that writes the tables ({@link #write}) produced of one partition.
      *
      * @param endpoints       the per-endpoint aggregate (latency and causes) of the final rows
      * @param openEndpoints   that of the provisional rows (of connections a carrying run held: {@link EngineCarry})
+     * @param keys            in a pass without the global ranking ({@link #write} with null ranks), the sorted
+     *                        first-appearance keys of the partition's connections, which its rows hold as their
+     *                        {@code stream}; empty otherwise
      */
     public record Result(int partition, List<TaskOutput.Written> files, long connections, long segments,
                          int peakOpenTuples, long attemptsEvicted, EndpointAggregate endpoints,
-                         VantageAggregate vantage, EndpointAggregate openEndpoints)
+                         VantageAggregate vantage, EndpointAggregate openEndpoints, long[] keys)
             implements Serializable {
     }
 
@@ -239,9 +245,12 @@ public final class EngineTask {
      * Pass 2: analyses the partition and writes its rows of every engine table under
      * {@code staging/<table>/_temporary/<attempt>/}.
      *
-     * @param ranks   sorted first-appearance keys of all connections: a connection's stream number is its index
+     * @param ranks   sorted first-appearance keys of all connections: a connection's stream number is its index;
+     *                null in a single pass: the rows hold each connection's key instead, and the result the
+     *                partition's keys ({@link Result#keys})
      * @param revived sorted keys of the revived attempts ({@link Pass1#revived()}): their first record is not
-     *                written, so {@code connections} holds one row per stream
+     *                written, so {@code connections} holds one row per stream; null in a single pass: an evicted
+     *                attempt's record waits until it is settled or revived ({@link TableSink})
      * @param plan    the connections matched between sources and the pairs' clocks; null with a single source
      */
     public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,

@@ -169,6 +169,6 @@ public final class NatPairs implements Serializable {
             throw new UncheckedIOException(e);
         }
         return new EngineTask.Result(partition, out.written(), 0, 0, 0, 0, new EndpointAggregate(), sums,
-                new EndpointAggregate());
+                new EndpointAggregate(), new long[0]);
     }
 }

@@ -38,6 +38,13 @@ import java.util.Map;
  *
  * <p>Built complete by its constructor; {@link EngineTask} only asks it for each source's engine
  * ({@link #engine}), for the hooks, and at the end for the task's {@link EngineTask.Result} ({@link #result}).
+ *
+ * <p>Without the global ranking ({@code ranks} null: a run with a single engine pass), every row's {@code stream} is
+ * its connection's first-appearance key ({@link EngineTask#key}), the task's keys are part of its result, and the
+ * driver maps the keys to stream numbers in the files afterwards ({@link io.ackscope.tables.LongColumnRewrite}).
+ * Without the revived attempts ({@code revived} null: the same run), an evicted attempt's record waits, as in a
+ * carrying run, until it is settled (it is written) or revived (it is dropped, with the causes given with it: the
+ * complete record brings them again); one still waiting at the end is final and written then.
  */
 final class TableSink implements AnalysisSink, AutoCloseable {
     private static final long DAY_NANOS = 86_400_000_000_000L;
@@ -48,8 +55,13 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     private final long attempt;
     private final String stagingRoot;
     private final Configuration conf;
+    /** All connections' sorted first-appearance keys (a stream number is an index); null: numbered afterwards. */
     private final long[] ranks;
+    /** Keys of the attempts pass 1 saw revived, sorted; null: not known before the revival (a single pass). */
     private final long[] revived;
+    /** Without {@link #ranks}: the keys of the connections whose records were written, in the first {@link #keyCount}. */
+    private long[] keys = new long[0];
+    private int keyCount;
     /** Revived attempts whose first (superseded) record has come and was left out. */
     private final java.util.Set<Long> superseded = new java.util.HashSet<>();
     private final ArchiveNumbering numbering;
@@ -93,7 +105,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
      * the hold at a source's end, through its finish). The row writer routes them ({@code open-*} files).
      */
     private boolean provisional;
-    /** Carrying open connections (null: not): then evicted attempts' records wait in {@link #pending}. */
+    /** Open connections carried to a later run ({@link EngineCarry#NONE}: none). */
     private final EngineCarry carry;
     /** The hooks of a carrying run's pass 2; {@link EngineCarry.Hooks#NONE} when nothing is carried. */
     private final EngineCarry.Hooks hooks;
@@ -101,7 +113,10 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     private int current = -1;
     /** The attempt the sweep is evicting (its record comes next), in a carrying run. */
     private ConnectionId evicting;
-    /** Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived. */
+    /**
+     * Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived, in a carrying
+     * run or without {@link #revived}.
+     */
     private final Map<ConnectionId, ConnectionRecord> pending = new java.util.LinkedHashMap<>();
 
     TableSink(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
@@ -140,12 +155,24 @@ final class TableSink implements AnalysisSink, AutoCloseable {
      * @throws IOException the first write that failed
      */
     EngineTask.Result result(EngineTask.Fed fed) throws IOException {
+        if (!carry.carries()) {
+            // attempts still waiting at the end of the input: their records are final (a carrying run's hold made
+            // them provisional at each source's end)
+            List<ConnectionRecord> kept = List.copyOf(pending.values());
+            pending.clear();
+            kept.forEach(this::onConnection);
+        }
         if (partitionPoints != null) {
             VantageRows.write(partitionPoints, plan, ranks, numbering, vantage, oneWayDelaysSink());
         }
         check();
+        long[] sorted = new long[0];
+        if (ranks == null) {
+            // a stream's later records (a reopened closed connection) repeat its key
+            sorted = Arrays.stream(keys, 0, keyCount).sorted().distinct().toArray();
+        }
         return new EngineTask.Result(partition, written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
-                fed.attemptsEvicted(), finalEndpoints.sealed(), vantage, openEndpoints.sealed());
+                fed.attemptsEvicted(), finalEndpoints.sealed(), vantage, openEndpoints.sealed(), sorted);
     }
 
     /** What is kept of open connection {@code id}: a new entry for a connection not seen yet. */
@@ -172,6 +199,9 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         if (EngineCarry.isCarried(id)) {
             o.stream = id.stream();   // numbered by an earlier run, in the source running now
             o.source = numbering.sourceName(current);
+        } else if (ranks == null) {
+            o.stream = EngineTask.key(id);    // mapped to the stream number when all keys are known
+            o.source = numbering.sourceName(numbering.source(id.firstFileIndex()));
         } else {
             int r = Arrays.binarySearch(ranks, EngineTask.key(id));
             if (r < 0) {
@@ -288,7 +318,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     @Override
     public void onCause(CauseEvent e) {
         ConnectionId id = e.connection();
-        if (!EngineCarry.isCarried(id) && Arrays.binarySearch(revived, EngineTask.key(id)) >= 0
+        if (revived != null && !EngineCarry.isCarried(id) && Arrays.binarySearch(revived, EngineTask.key(id)) >= 0
                 && !superseded.contains(EngineTask.key(id))) {
             return;    // a revived attempt's first causes: they come again with its complete record
         }
@@ -354,7 +384,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
 
     @Override
     public void onAttemptEvicted(ConnectionId id) {
-        evicting = carry.carries() ? id : null;
+        evicting = carry.carries() || revived == null ? id : null;
     }
 
     @Override
@@ -368,9 +398,10 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     @Override
     public void onAttemptRevived(ConnectionId id) {
         pending.remove(id);    // superseded: the complete record comes when the revived connection ends
-        if (EngineCarry.isCarried(id)) {
-            // evicted in an earlier run, whose causes it carried: they come again with the complete record (a
-            // revival in this run drops them as they come: onCause)
+        if (EngineCarry.isCarried(id) || revived == null) {
+            // the causes given with the superseded record (evicted in an earlier run, which carried them, or in
+            // this one without pass 1's list): they come again with the complete record (with the list, onCause
+            // drops them as they come)
             endpoints.forget(id);
         }
     }
@@ -379,13 +410,19 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     public void onConnection(ConnectionRecord c) {
         boolean carried = EngineCarry.isCarried(c.id());
         long key = carried ? -1 : EngineTask.key(c.id());
-        if (!carried && Arrays.binarySearch(revived, key) >= 0 && superseded.add(key)) {
+        if (!carried && revived != null && Arrays.binarySearch(revived, key) >= 0 && superseded.add(key)) {
             return;      // the attempt's early record: the complete one comes when the revived connection ends
         }
         if (c.id().equals(evicting)) {
             evicting = null;
             pending.put(c.id(), c);     // final once settled; provisional if still held at the end
             return;
+        }
+        if (ranks == null && !carried) {
+            if (keyCount == keys.length) {
+                keys = Arrays.copyOf(keys, Math.max(1024, keyCount * 2));
+            }
+            keys[keyCount++] = key;
         }
         Open o = named(c.id());
         open.remove(c.id());

@@ -6,6 +6,8 @@ import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.SplitLocator;
 import io.ackscope.decode.PacketDecoder;
 import io.ackscope.tcp.FrameFilter;
+import io.ackscope.tcp.RoleEvidence;
+import io.ackscope.tcp.Segment;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -40,6 +42,8 @@ public final class PcapPartitionReader implements PartitionReader<InternalRow> {
     /** Frames it drops are counted, never read further ({@link FrameFilter#NONE}: none dropped). */
     private final FrameFilter filter;
     private final PacketDecoder decoder = new PacketDecoder();
+    /** The segment of the row just written, for {@link RoleEvidence#observe} (segment rows only). */
+    private final Segment observed = new Segment();
 
     private CaptureSplit split;
     private CaptureReader reader;
@@ -108,10 +112,16 @@ public final class PcapPartitionReader implements PartitionReader<InternalRow> {
             if (tcpOnly && !tcp) {
                 continue;
             }
-            current = segmentRows
-                    ? segments.write(decoder, r.data(), frameBase + r.frameNumber(), ts, r.originalLength())
-                    : rows.write(decoder, r.data(), frameBase + r.frameNumber(), r.recordOffset(), ts, capLen,
-                    r.originalLength(), r.linkType(), r.interfaceId());
+            if (segmentRows) {
+                current = segments.write(decoder, r.data(), frameBase + r.frameNumber(), ts, r.originalLength());
+                // exactly what the engine will be given for this frame (SegmentRows.fill), so that the evidence is
+                // what an engine over the frames would gather
+                SegmentRows.fill(observed, current);
+                stats.roles.observe(observed);
+            } else {
+                current = rows.write(decoder, r.data(), frameBase + r.frameNumber(), r.recordOffset(), ts, capLen,
+                        r.originalLength(), r.linkType(), r.interfaceId());
+            }
             return true;
         }
     }
@@ -124,6 +134,7 @@ public final class PcapPartitionReader implements PartitionReader<InternalRow> {
         stats = new SplitStats(split.file().index(), split.splitIndex());
         if (segmentRows) {
             segments = new SegmentRows.Writer(split.file().index(), payloadBytes, httpPayloadOnly);
+            stats.roles = new RoleEvidence();
         } else {
             rows = new PacketRowWriter(required, split.file().path(), split.file().index(),
                     split.file().sourceName(), payloadBytes,

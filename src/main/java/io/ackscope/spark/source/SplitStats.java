@@ -1,5 +1,7 @@
 package io.ackscope.spark.source;
 
+import io.ackscope.tcp.RoleEvidence;
+
 import java.io.Serializable;
 import java.util.TreeSet;
 
@@ -48,6 +50,11 @@ public final class SplitStats implements Serializable {
     long firstRecordNanos = Long.MIN_VALUE;
     long lastRecordNanos = Long.MIN_VALUE;
     long maxStepNanos;
+    /**
+     * What the split's TCP frames show of who serves ({@link RoleEvidence#observe}), in a read for {@code analyze}'s
+     * shuffle (segment rows); null in other reads.
+     */
+    RoleEvidence roles;
 
     /** Frames between two seek points (a power of two: {@link #seekPoint} masks). */
     public static final long SEEK_POINT_FRAMES = 16_384;
@@ -203,6 +210,11 @@ public final class SplitStats implements Serializable {
         return maxStepNanos;
     }
 
+    /** What the frames read show of who serves; null when the read did not look (not a read of segment rows). */
+    public RoleEvidence roles() {
+        return roles;
+    }
+
     /** Adds the next split of the same file (splits are merged in order); the first error (in file order) wins. */
     public void merge(SplitStats o) {
         if (format == null) {
@@ -235,6 +247,12 @@ public final class SplitStats implements Serializable {
             lastRecordNanos = o.lastRecordNanos;
         }
         maxStepNanos = Math.max(maxStepNanos, o.maxStepNanos);
+        if (o.roles != null) {
+            if (roles == null) {
+                roles = new RoleEvidence();
+            }
+            roles.addAll(o.roles);
+        }
         for (int i = 0; i < o.seekPointCount; i++) {
             seekPoint(o.seekFrames[i], o.seekOffsets[i]);
         }
