@@ -15,8 +15,8 @@
  * ({@code carry/ArchiveInputs}, {@code source/CapturePlanner}); read tasks decode each split's TCP frames into compact
  * rows and count every frame ({@code source/SegmentRows}, {@code source/SplitStats}); {@code engine/SegmentShuffle}
  * groups them by connection key, each group in file order; {@code engine/ArchiveNumbering} renumbers frames per
- * source; {@link io.ackscope.spark.EnginePasses} runs the engine's two passes over the shuffle (and, with two or more
- * capture sources, the vantage pass between them); {@link io.ackscope.spark.DriverTables} makes the tables the driver
+ * source; {@link io.ackscope.spark.EnginePasses} runs the engine over the shuffle, in one pass or two (and, with two
+ * or more capture sources, the vantage pass between them); {@link io.ackscope.spark.DriverTables} makes the tables the driver
  * owns; {@code commit/TableCommit} stages every table and {@code commit/OutputDirectory} commits the output, with the
  * record of its inputs ({@code carry/InputsState}). An incremental run that only adds files reads those alone and goes
  * on from the state the run before kept ({@code carry/Continuation}).

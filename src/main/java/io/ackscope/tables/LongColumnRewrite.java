@@ -1,10 +1,11 @@
 package io.ackscope.tables;
 
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
-import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -14,14 +15,12 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.SeekableInputStream;
-import org.apache.parquet.io.api.Converter;
-import org.apache.parquet.io.api.GroupConverter;
-import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.function.LongUnaryOperator;
 
@@ -45,7 +44,8 @@ public final class LongColumnRewrite {
      * Copies {@code in} to {@code out} ({@link ParquetFileWriter.Mode#CREATE}: it must not exist) with every value
      * {@code v} of column {@code column} replaced by {@code map(v)}.
      *
-     * @throws IllegalArgumentException if the file has no such column, or it is not a required top-level INT64
+     * @throws IllegalArgumentException if the file has no such column, or it is not a required top-level INT64, or
+     *                                  its pages are not PLAIN v1 pages (as {@link ParquetTableWriter} writes it)
      */
     public static void rewrite(InputFile in, OutputFile out, String column, LongUnaryOperator map)
             throws IOException {
@@ -62,7 +62,6 @@ public final class LongColumnRewrite {
             }
             MessageType projection = new MessageType(schema.getName(), schema.getType(column));
             r.setRequestedSchema(projection);
-            String createdBy = footer.getFileMetaData().getCreatedBy();
             // the same writer settings as ParquetTableWriter's file writer
             ParquetFileWriter w = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE,
                     ParquetTableWriter.ROW_GROUP_BYTES, ParquetWriter.MAX_PADDING_SIZE_DEFAULT, null,
@@ -72,12 +71,23 @@ public final class LongColumnRewrite {
                     new PageCompressor());
             for (int b = 0; b < footer.getBlocks().size(); b++) {
                 BlockMetaData block = footer.getBlocks().get(b);
-                PageReadStore pages = r.readRowGroup(b);
-                ColumnReader values = new ColumnReadStoreImpl(pages, new Ignored(projection), projection, createdBy)
-                        .getColumnReader(target);
-                for (long i = 0; i < block.getRowCount(); i++) {
-                    chunk.writeLong(map.applyAsLong(values.getLong()), 0, 0);
-                    values.consume();
+                PageReader pages = r.readRowGroup(b).getPageReader(target);
+                long mapped = 0;
+                for (DataPage p = pages.readPage(); p != null; p = pages.readPage()) {
+                    // a required flat column's v1 page is its values alone (no levels); PLAIN is 8 bytes a value
+                    if (!(p instanceof DataPageV1 v1) || v1.getValueEncoding() != Encoding.PLAIN) {
+                        throw new IllegalArgumentException(in + ": " + column + " has a page that is not a PLAIN v1"
+                                + " page");
+                    }
+                    ByteBuffer values = v1.getBytes().toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+                    for (int i = 0; i < v1.getValueCount(); i++) {
+                        chunk.writeLong(map.applyAsLong(values.getLong()), 0, 0);
+                    }
+                    mapped += v1.getValueCount();
+                }
+                if (mapped != block.getRowCount()) {
+                    throw new IllegalArgumentException(in + ": " + column + " has " + mapped + " values in a row group"
+                            + " of " + block.getRowCount() + " rows");
                 }
                 w.startBlock(block.getRowCount());
                 for (ColumnChunkMetaData c : block.getColumns()) {
@@ -91,37 +101,6 @@ public final class LongColumnRewrite {
                 w.endBlock();
             }
             w.end(footer.getFileMetaData().getKeyValueMetaData());
-        }
-    }
-
-    /**
-     * The converters a {@link ColumnReadStoreImpl} asks for; the values are taken from the column reader itself
-     * ({@link ColumnReader#getLong}), so nothing reaches them.
-     */
-    private static final class Ignored extends GroupConverter {
-        private final PrimitiveConverter leaf = new PrimitiveConverter() {
-        };
-        private final MessageType schema;
-
-        Ignored(MessageType schema) {
-            this.schema = schema;
-        }
-
-        @Override
-        public Converter getConverter(int fieldIndex) {
-            Type t = schema.getType(fieldIndex);
-            if (!t.isPrimitive()) {
-                throw new IllegalStateException("only a flat projection is read: " + t);
-            }
-            return leaf;
-        }
-
-        @Override
-        public void start() {
-        }
-
-        @Override
-        public void end() {
         }
     }
 }

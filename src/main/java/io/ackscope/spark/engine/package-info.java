@@ -1,13 +1,15 @@
 /**
  * The engine of {@code analyze} in Spark: how the read frames are shuffled and numbered, what one task does with its
- * shuffle partition (the TCP engine in two passes, and with two or more capture sources the matching between them),
+ * shuffle partition (the TCP engine in one pass or two, and with two or more capture sources the matching between them),
  * and how the engine's records become table rows. Everything here runs per partition or is handed to a partition; the
  * driver ({@code spark}) decides when.
  *
  * <p>The task and its sink:
  * <ul>
  *   <li>{@link io.ackscope.spark.engine.EngineTask}: one shuffle partition through the TCP engine, source by source:
- *       pass 1 collects the connections' first appearances, pass 2 writes every table with global stream numbers.</li>
+ *       in a single pass it writes every table with the connections' first-appearance keys as their stream
+ *       ({@link io.ackscope.spark.engine.StreamNumbers} maps them afterwards); in two, pass 1 collects the keys and
+ *       pass 2 writes every table with global stream numbers.</li>
  *   <li>{@link io.ackscope.spark.engine.TableSink}: the tables of one engine task, built complete by its
  *       constructor: one writer per table, the aggregates, the two-source matching's rows, and in a carrying run the
  *       hooks that resume and hold open connections; the task asks it for each source's engine and its result.</li>
