@@ -111,7 +111,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     private final EngineCarry.Hooks hooks;
     /** The source whose engine runs, in a carrying run. */
     private int current = -1;
-    /** The attempt the sweep is evicting (its record comes next), in a carrying run. */
+    /** The attempt the sweep is evicting (its record comes next), in a carrying run or without {@link #revived}. */
     private ConnectionId evicting;
     /**
      * Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived, in a carrying
