@@ -80,11 +80,17 @@ public final class TupleTracker implements java.io.Serializable {
     /** {@link #attempt} was emitted by the sweep and is kept as a tombstone. */
     private boolean attemptEmitted;
     /**
-     * {@link #attempt} is a tombstone whose record an earlier engine gave before this one resumed it: that record
-     * was provisional, so this tracker gives it again when it lets go of the tombstone, unless the attempt is revived
-     * (then its complete record, and its boundary, come at its end).
+     * {@link #attempt} is a tombstone whose record is owed: this tracker gives it when it lets go of the tombstone or
+     * the input ends, unless the attempt is revived (then its complete record, and its boundary, come at its end).
+     * Either an earlier engine gave the record before this one resumed the tombstone (that record was provisional),
+     * or this engine defers evicted attempts' records ({@link #deferEvicted}).
      */
-    private boolean givenEarlier;
+    private boolean owed;
+    /**
+     * The sweep evicts an attempt without giving its record, which is then {@link #owed}
+     * ({@link TcpEngine#deferEvictedAttemptRecords}).
+     */
+    private transient boolean deferEvicted;
     /**
      * The analyzer whose SYNs {@link #attempt} holds, while {@link #warmAttempts} keeps it: the segment that continues
      * the attempt continues it instead of an analyzer rebuilt from the packed SYNs ({@link #inflate}), which would be
@@ -131,6 +137,11 @@ public final class TupleTracker implements java.io.Serializable {
     /** New connections of this 4-tuple take their roles from {@code evidence}. */
     void roles(RoleEvidence evidence) {
         roles = evidence;
+    }
+
+    /** The sweep evicts attempts without giving their records ({@link TcpEngine#deferEvictedAttemptRecords}). */
+    void deferEvicted() {
+        deferEvicted = true;
     }
 
     private ConnectionAnalyzer analyzer(ConnectionId id, Segment first, AnalysisSink to, FrameAnalysis into) {
@@ -208,9 +219,9 @@ public final class TupleTracker implements java.io.Serializable {
                     current = warm;      // it saw the packed SYNs, with this sink: an attempt not emitted
                     warm = null;
                 } else {
-                    inflate(fa, attemptEmitted && !givenEarlier);
+                    inflate(fa, attemptEmitted && !owed);
                 }
-                givenEarlier = false;
+                owed = false;
                 inflated = current.id();
                 if (reopening) {
                     sink.onAttemptRevived(current.id());
@@ -280,15 +291,15 @@ public final class TupleTracker implements java.io.Serializable {
 
     /**
      * The tombstone is let go without a revival (forgotten, or replaced by a new connection): the record this engine
-     * gave for it is final ({@link AnalysisSink#onAttemptSettled}), or the one an earlier engine gave provisionally
-     * (see {@link #givenEarlier}) is given again.
+     * gave for it is final ({@link AnalysisSink#onAttemptSettled}), or the {@link #owed} one is given now (again, when
+     * an earlier engine gave it provisionally).
      */
     private void letGo(FrameAnalysis into) {
-        if (!givenEarlier) {
+        if (!owed) {
             sink.onAttemptSettled(attemptId());
             return;
         }
-        givenEarlier = false;
+        owed = false;
         inflate(into, false);
         ConnectionAnalyzer c = current;
         current = null;
@@ -379,6 +390,12 @@ public final class TupleTracker implements java.io.Serializable {
             if (idle <= config.attemptTimeoutNanos()) {
                 return Swept.KEEP;
             }
+            if (deferEvicted && config.attemptTimeoutNanos() < config.idleTimeoutNanos()) {
+                warm = null;             // the record is given from the packed SYNs when it is owed no longer
+                attemptEmitted = true;
+                owed = true;
+                return Swept.ATTEMPT_EMITTED;
+            }
             inflate(scratch, false);
             ConnectionAnalyzer c = current;
             current = null;
@@ -443,7 +460,7 @@ public final class TupleTracker implements java.io.Serializable {
      * null: a later segment may revive it, superseding that record (see {@link TcpEngine#revivable}).
      */
     ConnectionId revivable() {
-        return attempt == null || !attemptEmitted || givenEarlier ? null : attemptId();
+        return attempt == null || !attemptEmitted || owed ? null : attemptId();
     }
 
     /**
@@ -455,7 +472,7 @@ public final class TupleTracker implements java.io.Serializable {
         out.writeObject(attempt == null ? null : attemptId());
     }
 
-    /** Resumes held state: a tombstone's record came from the engine that held it (see {@link #givenEarlier}). */
+    /** Resumes held state: a tombstone's record came from the engine that held it, and is {@link #owed} again. */
     private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
         in.defaultReadObject();
         roles = RoleEvidence.NONE;
@@ -466,7 +483,7 @@ public final class TupleTracker implements java.io.Serializable {
             }
             attemptId = (ConnectionId) id;
             attemptStream = attemptId.stream();
-            givenEarlier |= attemptEmitted;
+            owed |= attemptEmitted;
         }
     }
 
@@ -486,8 +503,8 @@ public final class TupleTracker implements java.io.Serializable {
         if (attempt != null) {
             if (!attemptEmitted) {
                 inflate(fa, false);
-            } else if (givenEarlier) {
-                letGo(fa);        // a tombstone never revived: its record again, whole (it ends with the input)
+            } else if (owed) {
+                letGo(fa);        // a tombstone never revived: its owed record, whole (it ends with the input)
             }
             attempt = null;
         }

@@ -85,6 +85,18 @@ class AttemptEvictionTest {
         return c;
     }
 
+    /** {@link #run} with an engine that defers evicted attempts' records. */
+    private static Segments.Collected runDeferred(Segments seg, long[] evicted) {
+        Segments.Collected c = new Segments.Collected();
+        TcpEngine e = new TcpEngine(EngineConfig.DEFAULTS, c).deferEvictedAttemptRecords();
+        for (Segment s : seg.list) {
+            e.accept(s);
+        }
+        e.finish();
+        evicted[0] = e.attemptsEvicted();
+        return c;
+    }
+
     private static ConnectionRecord only(Segments.Collected c, int port) {
         ConnectionRecord found = null;
         for (ConnectionRecord r : c.connections) {
@@ -142,6 +154,57 @@ class AttemptEvictionTest {
         assertEquals("RSTO", port40000.get(1).connState());
         assertEquals(3, port40000.get(1).orig().packets() + port40000.get(1).resp().packets());
         assertEquals(S / MS * 99, port40000.get(1).synToSynAckNanos() / MS);
+    }
+
+    @Test
+    void deferredRecordsOfEvictedAttemptsAreTheirFinalRecordsOnly() {
+        // ports 40000 and 40003: evicted, never answered, tombstones forgotten at about 130 s; 40001: evicted,
+        // answered at 100 s (revived); 40002: evicted, then a SYN with another ISN (port reuse), evicted again;
+        // 40005: evicted at about 195 s, still a tombstone when the input ends at 200 s
+        Capture cap = new Capture();
+        cap.at(S).seg.client(SYN, 1000, 0, 0);
+        cap.at(3 * S).seg.client(SYN, 1000, 0, 0);
+        cap.seg.clientPort = 40001;
+        cap.at(4 * S).seg.client(SYN, 2000, 0, 0);
+        cap.seg.clientPort = 40002;
+        cap.at(5 * S).seg.client(SYN, 3000, 0, 0);
+        cap.seg.clientPort = 40003;
+        cap.at(6 * S).seg.client(SYN, 4000, 0, 0);
+        cap.seg.clientPort = 40001;
+        cap.at(100 * S).seg.server(SYN | ACK, 5000, 2001, 0);
+        cap.seg.client(RST, 2001, 0, 0);
+        cap.seg.clientPort = 40002;
+        cap.at(101 * S).seg.client(SYN, 3500, 0, 0);
+        cap.seg.clientPort = 40005;
+        cap.at(125 * S).seg.client(SYN, 8000, 0, 0);
+        cap.seg.clientPort = 40004;
+        cap.at(200 * S).seg.client(SYN, 6000, 0, 0);
+        long[] evicted = new long[1], deferredEvicted = new long[1];
+        Segments.Collected given = run(cap.seg, EngineConfig.DEFAULTS, evicted);
+        Segments.Collected deferred = runDeferred(cap.seg, deferredEvicted);
+        assertEquals(6, evicted[0]);     // 40000 to 40003, 40005, and 40002's second attempt
+        assertEquals(evicted[0], deferredEvicted[0]);
+        assertEquals(given.frames.stream().map(f -> f[1]).toList(), deferred.frames.stream().map(f -> f[1]).toList(),
+                "the same streams");
+        // without deferral, port 40001's early record (S0) is superseded by its complete one (RSTO); with it, only
+        // the complete one is given, and every other record is the same, later
+        List<ConnectionRecord> expected = new ArrayList<>(given.connections);
+        ConnectionRecord early = expected.stream().filter(r -> r.orig().port() == 40001).findFirst().orElseThrow();
+        assertEquals("S0", early.connState());
+        expected.remove(early);
+        assertEquals("RSTO", only(deferred, 40001).connState());
+        assertEquals(2, deferred.connections.stream().filter(r -> r.orig().port() == 40002).count());
+        java.util.Comparator<ConnectionRecord> order = java.util.Comparator
+                .comparingLong((ConnectionRecord r) -> r.id().stream()).thenComparingLong(ConnectionRecord::firstNanos);
+        expected.sort(order);
+        List<ConnectionRecord> got = new ArrayList<>(deferred.connections);
+        got.sort(order);
+        assertEquals(expected, got);
+        // port 40005's record comes when the input ends, after the background connection's (the first stream, so the
+        // first the end gives); without deferral it came when it was evicted, before
+        assertTrue(given.connections.indexOf(only(given, 40005)) < given.connections.indexOf(only(given, 40009)));
+        assertTrue(deferred.connections.indexOf(only(deferred, 40005))
+                > deferred.connections.indexOf(only(deferred, 40009)), deferred.connections.toString());
     }
 
     /** What diagnose shows per endpoint: connections, vantage, and per cause events, count, time, frames. */

@@ -42,9 +42,9 @@ import java.util.Map;
  * <p>Without the global ranking ({@code ranks} null: a run with a single engine pass), every row's {@code stream} is
  * its connection's first-appearance key ({@link EngineTask#key}), the task's keys are part of its result, and the
  * driver maps the keys to stream numbers in the files afterwards ({@link io.ackscope.tables.LongColumnRewrite}).
- * Without the revived attempts ({@code revived} null: the same run), an evicted attempt's record waits, as in a
- * carrying run, until it is settled (it is written) or revived (it is dropped, with the causes given with it: the
- * complete record brings them again); one still waiting at the end is final and written then.
+ * Without the revived attempts ({@code revived} null: the same run), the engine gives an evicted attempt's record
+ * only once it is final ({@link TcpEngine#deferEvictedAttemptRecords}): when its tombstone is let go or the input
+ * ends, never when it is revived.
  */
 final class TableSink implements AnalysisSink, AutoCloseable {
     private static final long DAY_NANOS = 86_400_000_000_000L;
@@ -57,7 +57,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     private final Configuration conf;
     /** All connections' sorted first-appearance keys (a stream number is an index); null: numbered afterwards. */
     private final long[] ranks;
-    /** Keys of the attempts pass 1 saw revived, sorted; null: not known before the revival (a single pass). */
+    /** Keys of the attempts pass 1 saw revived, sorted; null: none are given before they are final (a single pass). */
     private final long[] revived;
     /** Without {@link #ranks}: the keys of the connections whose records were written, in the first {@link #keyCount}. */
     private long[] keys = new long[0];
@@ -111,12 +111,9 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     private final EngineCarry.Hooks hooks;
     /** The source whose engine runs, in a carrying run. */
     private int current = -1;
-    /** The attempt the sweep is evicting (its record comes next), in a carrying run or without {@link #revived}. */
+    /** The attempt the sweep is evicting (its record comes next), in a carrying run. */
     private ConnectionId evicting;
-    /**
-     * Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived, in a carrying
-     * run or without {@link #revived}.
-     */
+    /** Records of evicted attempts not yet settled ({@link AnalysisSink#onAttemptSettled}) or revived. */
     private final Map<ConnectionId, ConnectionRecord> pending = new java.util.LinkedHashMap<>();
 
     TableSink(int partition, long attempt, String stagingRoot, Configuration conf, long[] ranks, long[] revived,
@@ -139,7 +136,8 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     /** A new engine for source {@code source}, writing here. */
     TcpEngine engine(int source) {
         points = partitionPoints == null ? null : partitionPoints.point(source);
-        return new TcpEngine(this).roles(roles == null ? RoleEvidence.NONE : roles[source]);
+        TcpEngine engine = new TcpEngine(this).roles(roles == null ? RoleEvidence.NONE : roles[source]);
+        return revived == null ? engine.deferEvictedAttemptRecords() : engine;
     }
 
     /** The hooks that resume and hold each source's open connections; {@link EngineCarry.Hooks#NONE} when the run
@@ -155,13 +153,6 @@ final class TableSink implements AnalysisSink, AutoCloseable {
      * @throws IOException the first write that failed
      */
     EngineTask.Result result(EngineTask.Fed fed) throws IOException {
-        if (!carry.carries()) {
-            // attempts still waiting at the end of the input: their records are final (a carrying run's hold made
-            // them provisional at each source's end)
-            List<ConnectionRecord> kept = List.copyOf(pending.values());
-            pending.clear();
-            kept.forEach(this::onConnection);
-        }
         if (partitionPoints != null) {
             VantageRows.write(partitionPoints, plan, ranks, numbering, vantage, oneWayDelaysSink());
         }
@@ -169,7 +160,15 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         long[] sorted = new long[0];
         if (ranks == null) {
             // a stream's later records (a reopened closed connection) repeat its key
-            sorted = Arrays.stream(keys, 0, keyCount).sorted().distinct().toArray();
+            Arrays.sort(keys, 0, keyCount);
+            int n = 0;
+            for (int i = 0; i < keyCount; i++) {
+                if (n == 0 || keys[i] != keys[n - 1]) {
+                    keys[n++] = keys[i];
+                }
+            }
+            sorted = Arrays.copyOf(keys, n);
+            keys = null;
         }
         return new EngineTask.Result(partition, written(), fed.connections(), fed.segments(), fed.peakOpenTuples(),
                 fed.attemptsEvicted(), finalEndpoints.sealed(), vantage, openEndpoints.sealed(), sorted);
@@ -384,7 +383,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
 
     @Override
     public void onAttemptEvicted(ConnectionId id) {
-        evicting = carry.carries() || revived == null ? id : null;
+        evicting = carry.carries() ? id : null;
     }
 
     @Override
@@ -398,10 +397,9 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     @Override
     public void onAttemptRevived(ConnectionId id) {
         pending.remove(id);    // superseded: the complete record comes when the revived connection ends
-        if (EngineCarry.isCarried(id) || revived == null) {
-            // the causes given with the superseded record (evicted in an earlier run, which carried them, or in
-            // this one without pass 1's list): they come again with the complete record (with the list, onCause
-            // drops them as they come)
+        if (EngineCarry.isCarried(id)) {
+            // evicted in an earlier run, whose causes it carried: they come again with the complete record (a
+            // revival in this run drops them as they come: onCause)
             endpoints.forget(id);
         }
     }

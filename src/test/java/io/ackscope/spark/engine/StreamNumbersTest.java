@@ -29,6 +29,21 @@ class StreamNumbersTest {
     }
 
     @Test
+    void keysBetweenAndBeyondTheBlocksAreNotAmongThem() {
+        long[] sorted = new long[3 * StreamNumbers.Ranks.STEP + 5];
+        for (int i = 0; i < sorted.length; i++) {
+            sorted[i] = 10L * i + 10;
+        }
+        StreamNumbers.Ranks ranks = new StreamNumbers.Ranks(sorted);
+        for (int i = 0; i < sorted.length; i++) {
+            assertEquals(i, ranks.rank(sorted[i]));
+        }
+        for (long missing : new long[]{0, 5, 10L * StreamNumbers.Ranks.STEP + 5, 10L * sorted.length + 10}) {
+            assertThrows(IllegalStateException.class, () -> ranks.rank(missing), "key " + missing);
+        }
+    }
+
+    @Test
     void oneKeyAndNoneAreRankedToo() {
         assertEquals(0, new StreamNumbers.Ranks(new long[]{EngineTask.key(0, 1)}).rank(EngineTask.key(0, 1)));
         assertThrows(IllegalStateException.class, () -> new StreamNumbers.Ranks(new long[0]).rank(0));
