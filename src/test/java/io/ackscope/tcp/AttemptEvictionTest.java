@@ -75,20 +75,16 @@ class AttemptEvictionTest {
     }
 
     private static Segments.Collected run(Segments seg, EngineConfig config, long[] evicted) {
-        Segments.Collected c = new Segments.Collected();
-        TcpEngine e = new TcpEngine(config, c);
-        for (Segment s : seg.list) {
-            e.accept(s);
-        }
-        e.finish();
-        evicted[0] = e.attemptsEvicted();
-        return c;
+        return run(seg, config, evicted, false);
     }
 
-    /** {@link #run} with an engine that defers evicted attempts' records. */
-    private static Segments.Collected runDeferred(Segments seg, long[] evicted) {
+    /** {@link #run}, with an engine that defers evicted attempts' records when {@code defer}. */
+    private static Segments.Collected run(Segments seg, EngineConfig config, long[] evicted, boolean defer) {
         Segments.Collected c = new Segments.Collected();
-        TcpEngine e = new TcpEngine(EngineConfig.DEFAULTS, c).deferEvictedAttemptRecords();
+        TcpEngine e = new TcpEngine(config, c);
+        if (defer) {
+            e.deferEvictedAttemptRecords();
+        }
         for (Segment s : seg.list) {
             e.accept(s);
         }
@@ -181,7 +177,7 @@ class AttemptEvictionTest {
         cap.at(200 * S).seg.client(SYN, 6000, 0, 0);
         long[] evicted = new long[1], deferredEvicted = new long[1];
         Segments.Collected given = run(cap.seg, EngineConfig.DEFAULTS, evicted);
-        Segments.Collected deferred = runDeferred(cap.seg, deferredEvicted);
+        Segments.Collected deferred = run(cap.seg, EngineConfig.DEFAULTS, deferredEvicted, true);
         assertEquals(6, evicted[0]);     // 40000 to 40003, 40005, and 40002's second attempt
         assertEquals(evicted[0], deferredEvicted[0]);
         assertEquals(given.frames.stream().map(f -> f[1]).toList(), deferred.frames.stream().map(f -> f[1]).toList(),
