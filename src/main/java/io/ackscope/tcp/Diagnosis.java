@@ -24,8 +24,9 @@ import java.util.Set;
  *
  * <p>An unanswered attempt the engine's sweep gave before the end ({@link #onAttemptEvicted}) waits, its record and
  * the causes given with it held, until it is settled (they count) or revived (the engine gives it again, complete,
- * so the first are dropped), as {@code analyze}'s single engine pass does (a run in two passes knows the revived
- * attempts from its first). About 100 bytes per attempt held.
+ * so the first are dropped). About 100 bytes per attempt held. ({@code analyze}'s single pass has the engine defer
+ * such records instead, {@link TcpEngine#deferEvictedAttemptRecords}; a run in two passes knows the revived attempts
+ * from its first.)
  */
 public final class Diagnosis implements AnalysisSink {
 
