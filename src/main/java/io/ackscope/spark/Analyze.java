@@ -11,7 +11,6 @@ import io.ackscope.spark.commit.NoSpace;
 import io.ackscope.spark.commit.OutputDirectory;
 import io.ackscope.spark.engine.ArchiveNumbering;
 import io.ackscope.spark.engine.CaptureFileRows;
-import io.ackscope.spark.engine.EngineTask;
 import io.ackscope.spark.engine.SegmentShuffle;
 import io.ackscope.spark.engine.SourceRows;
 import io.ackscope.spark.source.CapturePlanner;
@@ -258,7 +257,7 @@ public final class Analyze {
             Map<String, String> sourceDirs = CaptureFileRows.sourceDirs(read.plan(), perFile);
             Map<String, String> newSources = cont.newSources(sourceDirs);
             EnginePasses.Outcome passes = EnginePasses.run(spark, out, read.shuffled(), numbering, numberingB, confB,
-                    progress, phases, newSources, cont, EngineTask.roles(perFile, numbering));
+                    progress, phases, newSources, cont, splits.roles());
             if (passes instanceof EnginePasses.ReadAll readAll) {
                 return new ReadAll(inputs, readAll.why());
             }

@@ -68,7 +68,8 @@ final class EnginePasses {
      * pass when the run has one source and carries nothing, else in two (pass 1 learns each connection's first frame,
      * ranked on the driver into stream numbers; pass 2 runs the engine again over the same shuffle output).
      *
-     * @param roles per source, the evidence of who serves ({@link EngineTask#roles})
+     * @param roles per source, the evidence of who serves, from the read stage
+     *              ({@link io.ackscope.spark.source.SplitStatsAccumulator#roles})
      */
     static Outcome run(SparkSession spark, OutputDirectory out, SegmentShuffle.Shuffled shuffled,
                       ArchiveNumbering numbering, Broadcast<ArchiveNumbering> numberingB,

@@ -2,7 +2,6 @@ package io.ackscope.spark.engine;
 
 import io.ackscope.spark.commit.TaskOutput;
 import io.ackscope.spark.source.SegmentRows;
-import io.ackscope.spark.source.SplitStats;
 
 import io.ackscope.capture.FileFrames;
 import io.ackscope.tcp.AnalysisSink;
@@ -78,25 +77,6 @@ public final class EngineTask {
             implements Serializable {
     }
 
-    /**
-     * Each source's {@link RoleEvidence}, for the engine's role decisions: the union of what the read stage noted of
-     * its files' frames ({@code perFile}, {@link SplitStats#roles}), file by file in order. The evidence is a set of
-     * endpoints, so the frames of a file that repeat an earlier file's (duplicates, left out of the engine) add
-     * nothing to it.
-     */
-    public static RoleEvidence[] roles(List<SplitStats> perFile, ArchiveNumbering numbering) {
-        RoleEvidence[] out = new RoleEvidence[numbering.sources()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = new RoleEvidence();
-        }
-        for (int f = 0; f < perFile.size(); f++) {
-            SplitStats s = perFile.get(f);
-            if (s != null && s.roles() != null) {
-                out[numbering.source(f)].addAll(s.roles());
-            }
-        }
-        return out;
-    }
 
     /** Pass 1: the first-appearance keys of the partition's connections, and those of its revived attempts. */
     public static Pass1 connectionKeys(Iterator<InternalRow> rows, ArchiveNumbering numbering) {
@@ -272,7 +252,7 @@ public final class EngineTask {
      * resumed at its start and held at its end, and the rows its finish gives, and those of its evicted attempts still
      * held, are written as provisional ({@link TableSink#provisional}).
      *
-     * @param roles per source, the evidence of who serves ({@link #roles}); null: roles from frames and ports alone
+     * @param roles per source, the evidence of who serves (the read stage's); null: roles from frames and ports alone
      */
     public static Result write(int partition, long attempt, Iterator<InternalRow> rows, long[] ranks, long[] revived,
                         ArchiveNumbering numbering, VantagePlan plan, String stagingRoot, Configuration conf,

@@ -52,7 +52,8 @@ public final class SplitStats implements Serializable {
     long maxStepNanos;
     /**
      * What the split's TCP frames show of who serves ({@link RoleEvidence#observe}), in a read for {@code analyze}'s
-     * shuffle (segment rows); null in other reads.
+     * shuffle (segment rows); null in other reads, and once the driver's accumulator took it
+     * ({@link SplitStatsAccumulator#roles}).
      */
     RoleEvidence roles;
 
@@ -210,11 +211,6 @@ public final class SplitStats implements Serializable {
         return maxStepNanos;
     }
 
-    /** What the frames read show of who serves; null when the read did not look (not a read of segment rows). */
-    public RoleEvidence roles() {
-        return roles;
-    }
-
     /** Adds the next split of the same file (splits are merged in order); the first error (in file order) wins. */
     public void merge(SplitStats o) {
         if (format == null) {
@@ -247,12 +243,6 @@ public final class SplitStats implements Serializable {
             lastRecordNanos = o.lastRecordNanos;
         }
         maxStepNanos = Math.max(maxStepNanos, o.maxStepNanos);
-        if (o.roles != null) {
-            if (roles == null) {
-                roles = new RoleEvidence();
-            }
-            roles.addAll(o.roles);
-        }
         for (int i = 0; i < o.seekPointCount; i++) {
             seekPoint(o.seekFrames[i], o.seekOffsets[i]);
         }

@@ -1,5 +1,6 @@
 package io.ackscope.spark.source;
 
+import io.ackscope.tcp.RoleEvidence;
 import org.apache.spark.SparkContext;
 import org.apache.spark.util.AccumulatorV2;
 
@@ -29,6 +30,12 @@ public final class SplitStatsAccumulator extends AccumulatorV2<SplitStats, List<
     private final TreeMap<Long, SplitStats> splits = new TreeMap<>();
     /** The scan's plan, set on the driver when the scan is planned (not shipped to tasks). */
     private transient volatile ReadPlan plan;
+    /**
+     * On the driver once planned: per source, the union of its splits' roles evidence ({@link SplitStats#roles}),
+     * which {@link #add} takes out of each split's statistics, so that the driver holds one set per source rather
+     * than one per split (up to 2 x 65,536 endpoints each; an archive has thousands of splits).
+     */
+    private transient RoleEvidence[] roles;
 
     /** Creates, registers with {@code sc} and remembers (driver side) an accumulator under {@code id}. */
     public static SplitStatsAccumulator register(SparkContext sc, String id) {
@@ -88,7 +95,34 @@ public final class SplitStatsAccumulator extends AccumulatorV2<SplitStats, List<
     @Override
     public void add(SplitStats v) {
         synchronized (splits) {
+            ReadPlan p = plan;
+            if (p != null && v.roles != null) {
+                // a set union: a split reported again (a retried task) adds nothing
+                rolesOf(p)[p.files().get(v.fileIndex).source()].addAll(v.roles);
+                v.roles = null;
+            }
             splits.put(key(v), v);
+        }
+    }
+
+    private RoleEvidence[] rolesOf(ReadPlan p) {
+        if (roles == null) {
+            roles = new RoleEvidence[p.sources().size()];
+            for (int i = 0; i < roles.length; i++) {
+                roles[i] = new RoleEvidence();
+            }
+        }
+        return roles;
+    }
+
+    /**
+     * Per source of the plan, what the frames read for {@code analyze}'s shuffle show of who serves
+     * ({@link RoleEvidence}), merged as the tasks reported it: past {@link RoleEvidence#MAX_ENDPOINTS} endpoints in
+     * a set, which are kept depends on the order the tasks ended. Call on the driver after the read.
+     */
+    public RoleEvidence[] roles() {
+        synchronized (splits) {
+            return rolesOf(plan).clone();
         }
     }
 
