@@ -36,9 +36,9 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  * tshark's port reuse): the SYNs are replayed and the connection goes on with the same {@link ConnectionId} and so
  * the same stream number, which it does not count again; when it ends, its record is a second one for that stream,
  * complete (the first one's frames included, a superset of the first record), so a reader keeps the last record of a
- * stream ({@link AnalysisSink#onAttemptRevived} tells the sink at once; {@code analyze} keeps an evicted attempt's
- * record back until it is settled or revived, or learns the revivals in a first pass, and writes only the last record;
- * {@code conv} keeps the last row). After the tombstone is forgotten, a segment on the 4-tuple starts a new connection
+ * stream ({@link AnalysisSink#onAttemptRevived} tells the sink at once; {@code analyze} has its engine give an
+ * evicted attempt's record only once it is final ({@link TcpEngine#deferEvictedAttemptRecords}), or learns the
+ * revivals in a first pass, and writes only the last record; {@code conv} keeps the last row). After the tombstone is forgotten, a segment on the 4-tuple starts a new connection
  * with a new stream number (where tshark would still count the old one). A closed connection the sweep emitted
  * after its linger is kept likewise, as its {@link ConnectionId} and initial sequence numbers, for the attempt
  * timeout: a SYN repeating one of them (a client retrying after a RST) gets the stream again in a new analyzer, whose
