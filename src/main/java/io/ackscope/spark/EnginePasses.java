@@ -80,10 +80,9 @@ final class EnginePasses {
         String tag = cont.tag();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         JavaRDD<InternalRow> inFileOrder = JavaRDD.fromRDD(shuffled.rows(), shuffled.rows().elementClassTag());
-        Broadcast<RoleEvidence[]> rolesB = jsc.broadcast(roles);
         if (numbering.sources() == 1 && !carry.carries()) {
-            return onePass(spark, out, inFileOrder, numbering, numberingB, confB, rolesB, progress, phases,
-                    sourceDirs, tag);
+            return onePass(spark, out, inFileOrder, numbering, numberingB, confB, jsc.broadcast(roles), progress,
+                    phases, sourceDirs, tag);
         }
         long t = System.nanoTime();
         progress.phase("numbering connections");
@@ -110,6 +109,7 @@ final class EnginePasses {
         t = System.nanoTime();
         spark.sparkContext().setJobDescription(PASS2);
         Broadcast<long[]> ranksB = jsc.broadcast(ranks);
+        Broadcast<RoleEvidence[]> rolesB = jsc.broadcast(roles);
         Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
         Broadcast<VantagePlan> planB = pairs == null ? null : jsc.broadcast(pairs);
         String staging = out.staging().toString();
