@@ -125,9 +125,8 @@ final class EnginePasses {
                     TaskContext.get().taskAttemptId(), it, ranksB.value(), rankedB.value(), planB.value(), staging,
                     confB.value().value())).iterator(), false).collect());
         }
-        Map<String, Long> tableRows = TableCommit.engineTables(out,
-                results.stream().flatMap(r -> r.files().stream()).toList(), spark.sparkContext().getConf()
-                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
+        Map<String, Long> tableRows = commit(spark, out, results.stream().flatMap(r -> r.files().stream()).toList(),
+                sourceDirs, tag);
         phases.put(PASS2, StageTimes.secondsSince(t));
         ranksB.destroy();
         numberingB.destroy();
@@ -168,14 +167,20 @@ final class EnginePasses {
         Broadcast<ArchiveNumbering> rankedB = jsc.broadcast(ranked);
         List<TaskOutput.Written> files = results.stream().flatMap(r -> r.files().stream()).toList();
         StreamNumbers.apply(jsc, files, ranksB, rankedB, confB);
-        Map<String, Long> tableRows = TableCommit.engineTables(out, files, spark.sparkContext().getConf()
-                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
+        Map<String, Long> tableRows = commit(spark, out, files, sourceDirs, tag);
         phases.put(NUMBERING, StageTimes.secondsSince(t));
         ranksB.destroy();
         numberingB.destroy();
         rankedB.destroy();
         rolesB.destroy();
         return new Engine(ranks, ranked, null, results, tableRows);
+    }
+
+    /** Moves the engine tasks' files into staging ({@link TableCommit#engineTables}); rows per table. */
+    private static Map<String, Long> commit(SparkSession spark, OutputDirectory out, List<TaskOutput.Written> files,
+                                            Map<String, String> sourceDirs, String tag) throws IOException {
+        return TableCommit.engineTables(out, files, spark.sparkContext().getConf()
+                .getSizeAsBytes(TableFiles.ONE_FILE_CONF, Long.toString(TableFiles.ONE_FILE_BYTES)), sourceDirs, tag);
     }
 
     /**

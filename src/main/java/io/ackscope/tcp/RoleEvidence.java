@@ -80,9 +80,17 @@ public final class RoleEvidence implements java.io.Serializable {
         return ROLES[r.ordinal()][senderIsOriginator ? 1 : 0];
     }
 
+    /**
+     * Whether {@link #observe} can note anything of a segment with TCP flags {@code flags} and {@code payloadLength}
+     * payload bytes: a SYN/ACK, or a segment with a payload (its prefix is part of it).
+     */
+    public static boolean mayShow(int flags, int payloadLength) {
+        return (flags & (SYN | ACK)) == (SYN | ACK) || payloadLength > 0;
+    }
+
     /** Notes what {@code s} shows: a SYN/ACK's sender listens; a request's receiver and a response's sender serve. */
     public void observe(Segment s) {
-        if (this == NONE) {
+        if (this == NONE || !mayShow(s.flags, s.payloadPrefixLength)) {
             return;
         }
         if ((s.flags & (SYN | ACK)) == (SYN | ACK)) {

@@ -114,10 +114,12 @@ public final class PcapPartitionReader implements PartitionReader<InternalRow> {
             }
             if (segmentRows) {
                 current = segments.write(decoder, r.data(), frameBase + r.frameNumber(), ts, r.originalLength());
-                // exactly what the engine will be given for this frame (SegmentRows.fill), so that the evidence is
-                // what an engine over the frames would gather
-                SegmentRows.fill(observed, current);
-                stats.roles.observe(observed);
+                if (RoleEvidence.mayShow(decoder.tcpFlags(), decoder.capturedPayloadLength())) {
+                    // exactly what the engine will be given for this frame (SegmentRows.fill), so that the evidence
+                    // is what an engine over the frames would gather; most frames (bare ACKs) are not read back
+                    SegmentRows.fill(observed, current);
+                    stats.roles.observe(observed);
+                }
             } else {
                 current = rows.write(decoder, r.data(), frameBase + r.frameNumber(), r.recordOffset(), ts, capLen,
                         r.originalLength(), r.linkType(), r.interfaceId());
