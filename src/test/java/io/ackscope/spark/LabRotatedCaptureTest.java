@@ -4,11 +4,16 @@ import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.Captures;
 import io.ackscope.probe.NetTestSupport;
+import io.ackscope.capture.FileGap;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.ColumnType;
+import io.ackscope.tables.EngineTables;
+import io.ackscope.tables.EngineTables.Connections;
 import io.ackscope.tables.PacketSchema;
 import io.ackscope.tables.SchemaDoc;
+import io.ackscope.tables.SourcesTable;
+import io.ackscope.tables.TableReader;
 import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,6 +47,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code analyze} of the rotated directory gives the single file's tables, times and frame positions aside.
  */
 class LabRotatedCaptureTest {
+    static final Column CROSSES_FILE_GAP = EngineTables.CONNECTIONS.column("crosses_file_gap");
+    static final Column GAP_AFTER_FILES = SourcesTable.TABLE.column("gap_after_files");
+
     @TempDir
     static Path tmp;
     static Path lab;
@@ -143,11 +151,15 @@ class LabRotatedCaptureTest {
      * captured beside it: not the columns that say where a frame is (which source, which file, which frame of it;
      * a source is named after the files' directory, which differs between the two; nor the uid, which is derived
      * from the source and the first frame's time), nor times
-     * (timestamps, durations, latency histograms), because each capture stamped its copies of the frames itself.
+     * (timestamps, durations, latency histograms), because each capture stamped its copies of the frames itself;
+     * nor {@code crosses_file_gap}, which only a source of several files can have: a pause of the traffic at a
+     * rotation, longer than every step before it, is a gap by the rule ({@link FileGap}), and on a loaded machine
+     * the rotation itself can make one. It is checked against the gaps the rotated source reports instead.
      */
     static boolean comparable(TableSchema table, String column) {
         if (column.equals("file") || column.equals("source") || column.equals("uid") || column.endsWith("file_index")
-                || column.equals("frame") || column.endsWith("_frame") || column.endsWith("_histogram")) {
+                || column.equals("frame") || column.endsWith("_frame") || column.endsWith("_histogram")
+                || column.equals(CROSSES_FILE_GAP.name())) {
             return false;
         }
         Column c = table.columns().get(table.ordinal(column));
@@ -176,6 +188,107 @@ class LabRotatedCaptureTest {
         assertFalse(SparkTests.tableText(oneOut, "connections", conf, c -> true).isEmpty(), compared.toString());
         assertEquals(sum(oneOut, "frames"), sum(rotOut, "frames"), "frames over capture_files");
         assertEquals(sum(oneOut, "tcp_frames"), sum(rotOut, "tcp_frames"));
+
+        // one file has no boundary to cross; the rotated files' connections cross exactly the gaps their source
+        // reports, each from one file's last frame to the next file's first
+        assertEquals(0, gaps(oneOut).length);
+        assertEquals(List.of(), crossing(oneOut), "one file: no connection crosses a gap");
+        long[][] rotGaps = gaps(rotOut);
+        List<String> expected = new ArrayList<>();
+        List<String> actual = new ArrayList<>();
+        TableReader.scan(Path.of(rotOut), EngineTables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_TIME,
+                Connections.LAST_TIME, CROSSES_FILE_GAP), b -> {
+            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIME),
+                    last = b.longs(Connections.LAST_TIME), crosses = b.longs(CROSSES_FILE_GAP);
+            for (int i = 0; i < b.rows; i++) {
+                boolean across = false;
+                for (long[] g : rotGaps) {
+                    across |= first.values[i] <= g[0] && last.values[i] >= g[1];
+                }
+                expected.add(stream.values[i] + " " + across);
+                actual.add(stream.values[i] + " " + (crosses.values[i] != 0));
+            }
+        });
+        assertFalse(actual.isEmpty());
+        assertEquals(expected, actual, "crosses_file_gap against the source's gaps " + java.util.Arrays.deepToString(
+                rotGaps));
+    }
+
+    @Test
+    void aMissingRotatedFileIsAGapThatTheConnectionsAcrossItCross() throws IOException {
+        List<Path> files = rotated();
+        Path missing = files.get(files.size() / 2);
+        Path dir = Files.createDirectories(tmp.resolve("rot-missing"));
+        for (Path f : files) {
+            if (!f.equals(missing)) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        String out = tmp.resolve("out-missing").toString();
+        SparkTests.analyzeCommand(dir.toString(), "--out", out, "--master", "local[2]", "--partitions", "3");
+        long[][] found = gaps(out);
+        assertTrue(found.length >= 1, "the file " + missing.getFileName() + " (about 0.25 s of traffic) is missing");
+        List<Long> expected = new ArrayList<>();
+        TableReader.scan(Path.of(out), EngineTables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_TIME,
+                Connections.LAST_TIME), b -> {
+            for (int i = 0; i < b.rows; i++) {
+                for (long[] g : found) {
+                    if (b.longs(Connections.FIRST_TIME).values[i] <= g[0]
+                            && b.longs(Connections.LAST_TIME).values[i] >= g[1]) {
+                        expected.add(b.longs(Connections.STREAM).values[i]);
+                        break;
+                    }
+                }
+            }
+        });
+        // the lab's keep-alive connections last the whole capture
+        assertFalse(expected.isEmpty(), "no connection spans the gaps " + java.util.Arrays.deepToString(found));
+        List<Long> actual = crossing(out);
+        expected.sort(null);
+        actual.sort(null);
+        assertEquals(expected, actual, "crosses_file_gap against the gaps " + java.util.Arrays.deepToString(found));
+    }
+
+    /**
+     * The gaps the one source of {@code out} reports, each as {start, end} in the tables' timestamp unit: the last
+     * frame of the file before it and the first frame of the file after it (which must be {@code gap_us} later).
+     */
+    static long[][] gaps(String out) throws IOException {
+        Map<Long, long[]> files = new HashMap<>();   // file_index -> {first_time, last_time}
+        TableReader.scan(Path.of(out), CaptureFilesTable.TABLE, List.of(CaptureFilesTable.FILE_INDEX,
+                CaptureFilesTable.FIRST_TIME, CaptureFilesTable.LAST_TIME), b -> {
+            for (int i = 0; i < b.rows; i++) {
+                files.put(b.longs(CaptureFilesTable.FILE_INDEX).values[i], new long[]{
+                        b.longs(CaptureFilesTable.FIRST_TIME).values[i], b.longs(CaptureFilesTable.LAST_TIME).values[i]});
+            }
+        });
+        List<long[]> gaps = new ArrayList<>();
+        TableReader.scan(Path.of(out), SourcesTable.TABLE, List.of(GAP_AFTER_FILES, SourcesTable.GAP_US), b -> {
+            assertEquals(1, b.rows, "one source");
+            long[] after = b.longLists(GAP_AFTER_FILES)[0];
+            long[] us = b.longLists(SourcesTable.GAP_US)[0];
+            assertEquals(after.length, us.length);
+            for (int k = 0; k < after.length; k++) {
+                long start = files.get(after[k])[1];
+                long end = files.get(after[k] + 1)[0];
+                assertEquals(us[k], end - start, "gap after file " + after[k] + " (timestamps in µs)");
+                gaps.add(new long[]{start, end});
+            }
+        });
+        return gaps.toArray(new long[0][]);
+    }
+
+    /** Streams of {@code out}'s connections that say they cross a gap. */
+    static List<Long> crossing(String out) throws IOException {
+        List<Long> streams = new ArrayList<>();
+        TableReader.scan(Path.of(out), EngineTables.CONNECTIONS, List.of(Connections.STREAM, CROSSES_FILE_GAP), b -> {
+            for (int i = 0; i < b.rows; i++) {
+                if (b.longs(CROSSES_FILE_GAP).values[i] != 0) {
+                    streams.add(b.longs(Connections.STREAM).values[i]);
+                }
+            }
+        });
+        return streams;
     }
 
     private static long sum(String out, String column) throws IOException {
