@@ -74,7 +74,9 @@ public final class DiagnoseCommand extends Command {
     private int runArchive() throws IOException, CommandFailure {
         Archive archive = LocalArchive.list(files, sourceBy);
         List<Diagnosis> diagnoses = new ArrayList<>();
-        ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local());
+        // the engine holds evicted attempts until they are final, in the 4-tuples it keeps anyway, so the
+        // diagnosis holds none of their records
+        ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local()).deferEvictedAttemptRecords();
         feeder.run(source -> {
             Diagnosis d = new Diagnosis(archive.sources().get(source));
             diagnoses.add(d);
@@ -100,7 +102,7 @@ public final class DiagnoseCommand extends Command {
     /** One pipe or standard input, read once as one capture. */
     private int runStream(String file) throws IOException, CaptureException, CommandFailure {
         Diagnosis diagnosis = new Diagnosis();
-        TcpEngine engine = new TcpEngine(diagnosis);
+        TcpEngine engine = new TcpEngine(diagnosis).deferEvictedAttemptRecords();
         CaptureFeeder feeder = new CaptureFeeder();
         int exit = EXIT_OK;
         try (CaptureReader r = CaptureInput.open(file)) {

@@ -22,11 +22,12 @@ import java.util.Set;
  * What only {@code diagnose} shows ({@link DiagnoseExtras}: ACK classes, ACK delay by side, the stalls' timers,
  * think time, data RTT without Karn-ambiguous samples) is kept beside it, per server endpoint, as events come.
  *
- * <p>An unanswered attempt the engine's sweep gave before the end ({@link #onAttemptEvicted}) waits, its record and
- * the causes given with it held, until it is settled (they count) or revived (the engine gives it again, complete,
- * so the first are dropped). About 100 bytes per attempt held. ({@code analyze}'s single pass has the engine defer
- * such records instead, {@link TcpEngine#deferEvictedAttemptRecords}; a run in two passes knows the revived attempts
- * from its first.)
+ * <p>Fed by an engine that gives evicted attempts' records only when they are final
+ * ({@link TcpEngine#deferEvictedAttemptRecords}, as {@code diagnose} runs it), every record counts as it comes. Fed by
+ * one that gives them at eviction ({@link #onAttemptEvicted}), an attempt's record and the causes given with it wait
+ * until it is settled (they count) or revived (the engine gives it again, complete, so the first are dropped): about
+ * 100 bytes per attempt held ({@link #attemptsHeld}), which a SYN scan of millions of attempts turns into hundreds
+ * of megabytes. Both give the same diagnosis.
  */
 public final class Diagnosis implements AnalysisSink {
 
@@ -190,6 +191,11 @@ public final class Diagnosis implements AnalysisSink {
     @Override
     public void onAttemptRevived(ConnectionId id) {
         evicted.remove(id);
+    }
+
+    /** Evicted attempts whose records wait to be settled or revived (none when the engine defers them). */
+    int attemptsHeld() {
+        return evicted.size();
     }
 
     /** Endpoints, busiest (most exchanges, then connections) first. Call after the engine's finish. */

@@ -205,11 +205,25 @@ class AttemptEvictionTest {
 
     /** What diagnose shows per endpoint: connections, vantage, and per cause events, count, time, frames. */
     private static List<String> diagnosis(Segments seg, EngineConfig config, long[] evicted) {
+        return diagnosis(seg, config, evicted, false, new int[1]);
+    }
+
+    /**
+     * {@link #diagnosis(Segments, EngineConfig, long[])}, with an engine that defers evicted attempts' records when
+     * {@code defer} (as the diagnose command runs it); {@code held} gets the attempts the diagnosis still held when
+     * the engine finished.
+     */
+    private static List<String> diagnosis(Segments seg, EngineConfig config, long[] evicted, boolean defer,
+                                          int[] held) {
         Diagnosis d = new Diagnosis();
         TcpEngine e = new TcpEngine(config, d);
+        if (defer) {
+            e.deferEvictedAttemptRecords();
+        }
         seg.list.forEach(e::accept);
         e.finish();
         evicted[0] = e.attemptsEvicted();
+        held[0] = d.attemptsHeld();
         List<String> out = new ArrayList<>();
         for (EndpointDiagnosis ep : d.endpoints()) {
             out.add(ep.server() + " connections " + ep.connections() + " " + new java.util.TreeMap<>(ep.capturePoints()));
@@ -243,6 +257,11 @@ class AttemptEvictionTest {
         assertTrue(revived.get(0).startsWith("10.0.0.2:80 connections 2 "), revived.toString());
         assertTrue(revived.contains("  SYN_RETRANSMISSION events 1 count 1 ms 2000 connections 1 frames [8, 17]"),
                 revived.toString());
+        // the engine deferring the evicted record: never given, so nothing to take back
+        int[] held = new int[1];
+        assertEquals(revived, diagnosis(cap.seg, EngineConfig.DEFAULTS, evicted, true, held));
+        assertEquals(1, evicted[0]);
+        assertEquals(0, held[0]);
     }
 
     @Test
@@ -259,6 +278,14 @@ class AttemptEvictionTest {
             assertEquals(diagnosis(cap.seg, new EngineConfig(3600 * S, 10 * S, 3600 * S), evicted), early);
             assertTrue(early.stream().anyMatch(l -> l.startsWith("  SYN_RETRANSMISSION events 1 count 1 ms 2000 ")),
                     early.toString());
+            // given at eviction, the record of an attempt still held at the end waits in the diagnosis; deferred,
+            // it is given when final and nothing waits; the diagnosis is the same
+            int[] held = new int[1];
+            diagnosis(cap.seg, EngineConfig.DEFAULTS, evicted, false, held);
+            assertEquals(end == 100 * S ? 1 : 0, held[0], "held by the diagnosis, ends at " + end / S + " s");
+            assertEquals(early, diagnosis(cap.seg, EngineConfig.DEFAULTS, evicted, true, held));
+            assertEquals(1, evicted[0]);
+            assertEquals(0, held[0], "deferred, ends at " + end / S + " s");
         }
     }
 
