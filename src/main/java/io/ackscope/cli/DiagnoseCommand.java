@@ -74,8 +74,7 @@ public final class DiagnoseCommand extends Command {
     private int runArchive() throws IOException, CommandFailure {
         Archive archive = LocalArchive.list(files, sourceBy);
         List<Diagnosis> diagnoses = new ArrayList<>();
-        // the engine holds evicted attempts until they are final, in the 4-tuples it keeps anyway, so the
-        // diagnosis holds none of their records
+        // a Diagnosis takes records only when final
         ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local()).deferEvictedAttemptRecords();
         feeder.run(source -> {
             Diagnosis d = new Diagnosis(archive.sources().get(source));

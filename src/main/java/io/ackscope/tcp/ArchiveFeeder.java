@@ -56,8 +56,8 @@ public final class ArchiveFeeder {
 
     /**
      * Each source's engine gives an evicted attempt's record only once it is final
-     * ({@link TcpEngine#deferEvictedAttemptRecords}): for a sink that would otherwise hold such records until they
-     * settle. Call before {@link #run}.
+     * ({@link TcpEngine#deferEvictedAttemptRecords}), as a sink that takes records only when final needs
+     * ({@link Diagnosis}). Call before {@link #run}.
      */
     public ArchiveFeeder deferEvictedAttemptRecords() {
         deferEvicted = true;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,12 +21,10 @@ import java.util.Set;
  * What only {@code diagnose} shows ({@link DiagnoseExtras}: ACK classes, ACK delay by side, the stalls' timers,
  * think time, data RTT without Karn-ambiguous samples) is kept beside it, per server endpoint, as events come.
  *
- * <p>Fed by an engine that gives evicted attempts' records only when they are final
- * ({@link TcpEngine#deferEvictedAttemptRecords}, as {@code diagnose} runs it), every record counts as it comes. Fed by
- * one that gives them at eviction ({@link #onAttemptEvicted}), an attempt's record and the causes given with it wait
- * until it is settled (they count) or revived (the engine gives it again, complete, so the first are dropped): about
- * 100 bytes per attempt held ({@link #attemptsHeld}), which a SYN scan of millions of attempts turns into hundreds
- * of megabytes. Both give the same diagnosis.
+ * <p>Its engine must give evicted attempts' records only when they are final
+ * ({@link TcpEngine#deferEvictedAttemptRecords}), so that every record counts as it comes and nothing is held for an
+ * attempt that may yet be revived (a SYN scan evicts millions). An engine that gives them at eviction is refused
+ * ({@link #onAttemptEvicted}).
  */
 public final class Diagnosis implements AnalysisSink {
 
@@ -43,16 +40,6 @@ public final class Diagnosis implements AnalysisSink {
     private final Set<ConnectionId> churned = new HashSet<>();
     /** Per open connection with exchanges: {its handshake leg to the client (-1), its last response's last byte}. */
     private final Map<ConnectionId, long[]> clientSide = new HashMap<>();
-    /** Evicted attempts not yet settled or revived: their record and the causes given with it. */
-    private final Map<ConnectionId, Evicted> evicted = new LinkedHashMap<>();
-    /** The attempt the sweep is giving (its causes and record come next), or null. */
-    private ConnectionId evicting;
-
-    private static final class Evicted {
-        ConnectionRecord record;
-        final List<CauseEvent> causes = new ArrayList<>(1);
-    }
-
     /** One capture source's diagnosis; {@code source} names it in the aggregate. */
     public Diagnosis(String source) {
         this.source = source;
@@ -120,10 +107,6 @@ public final class Diagnosis implements AnalysisSink {
 
     @Override
     public void onCause(CauseEvent c) {
-        if (c.connection().equals(evicting)) {
-            evicted.get(evicting).causes.add(c);
-            return;
-        }
         aggregate.cause(c);
         if (c.cause() == Cause.CONNECTION_CHURN) {
             churned.add(c.connection());
@@ -156,53 +139,21 @@ public final class Diagnosis implements AnalysisSink {
     public void onConnection(ConnectionRecord c) {
         clientSide.remove(c.id());
         open.remove(c.id());
-        if (c.id().equals(evicting)) {
-            evicted.get(evicting).record = c;
-            evicting = null;
-            return;
-        }
-        credit(c);
-    }
-
-    /** A final record: the aggregate takes it with what its connection noted; its server endpoint counts it. */
-    private void credit(ConnectionRecord c) {
+        // a final record: the aggregate takes it with what its connection noted; its server endpoint counts it
         aggregate.connection(c, openValues.remove(c.id()), source);
         extras(Addresses.endpointText(c.resp().address(), c.resp().port()))
                 .connection(c, churned.remove(c.id()));
     }
 
+    /** Only an engine that gives records at eviction calls this: its records could be superseded, so it is refused. */
     @Override
     public void onAttemptEvicted(ConnectionId id) {
-        evicting = id;
-        evicted.put(id, new Evicted());
-    }
-
-    /** The evicted attempt's record is final: it and its causes count. */
-    @Override
-    public void onAttemptSettled(ConnectionId id) {
-        Evicted ev = evicted.remove(id);
-        if (ev != null && ev.record != null) {
-            ev.causes.forEach(this::onCause);
-            credit(ev.record);
-        }
-    }
-
-    /** The evicted attempt goes on: its record and causes will come again, complete, so the first are dropped. */
-    @Override
-    public void onAttemptRevived(ConnectionId id) {
-        evicted.remove(id);
-    }
-
-    /** Evicted attempts whose records wait to be settled or revived (none when the engine defers them). */
-    int attemptsHeld() {
-        return evicted.size();
+        throw new IllegalStateException("a Diagnosis takes records only when final: its engine must defer evicted "
+                + "attempts' records (TcpEngine.deferEvictedAttemptRecords)");
     }
 
     /** Endpoints, busiest (most exchanges, then connections) first. Call after the engine's finish. */
     public List<EndpointDiagnosis> endpoints() {
-        for (ConnectionId id : List.copyOf(evicted.keySet())) {
-            onAttemptSettled(id);        // attempts held at the end of the input: their records are final
-        }
         List<EndpointDiagnosis> l = new ArrayList<>();
         for (EndpointAggregate.Endpoint e : aggregate.endpoints()) {
             String server = Addresses.endpointText(e.ip(), e.port());

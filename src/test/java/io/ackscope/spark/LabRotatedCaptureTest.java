@@ -3,8 +3,8 @@ package io.ackscope.spark;
 import io.ackscope.capture.CaptureException;
 import io.ackscope.capture.CaptureReader;
 import io.ackscope.capture.Captures;
-import io.ackscope.probe.NetTestSupport;
 import io.ackscope.capture.FileGap;
+import io.ackscope.probe.NetTestSupport;
 import io.ackscope.tables.CaptureFilesTable;
 import io.ackscope.tables.Column;
 import io.ackscope.tables.ColumnType;
@@ -194,24 +194,8 @@ class LabRotatedCaptureTest {
         assertEquals(0, gaps(oneOut).length);
         assertEquals(List.of(), crossing(oneOut), "one file: no connection crosses a gap");
         long[][] rotGaps = gaps(rotOut);
-        List<String> expected = new ArrayList<>();
-        List<String> actual = new ArrayList<>();
-        TableReader.scan(Path.of(rotOut), EngineTables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_TIME,
-                Connections.LAST_TIME, CROSSES_FILE_GAP), b -> {
-            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIME),
-                    last = b.longs(Connections.LAST_TIME), crosses = b.longs(CROSSES_FILE_GAP);
-            for (int i = 0; i < b.rows; i++) {
-                boolean across = false;
-                for (long[] g : rotGaps) {
-                    across |= first.values[i] <= g[0] && last.values[i] >= g[1];
-                }
-                expected.add(stream.values[i] + " " + across);
-                actual.add(stream.values[i] + " " + (crosses.values[i] != 0));
-            }
-        });
-        assertFalse(actual.isEmpty());
-        assertEquals(expected, actual, "crosses_file_gap against the source's gaps " + java.util.Arrays.deepToString(
-                rotGaps));
+        assertEquals(spanning(rotOut, rotGaps), crossing(rotOut), "crosses_file_gap against the source's gaps "
+                + java.util.Arrays.deepToString(rotGaps));
     }
 
     @Test
@@ -228,25 +212,11 @@ class LabRotatedCaptureTest {
         SparkTests.analyzeCommand(dir.toString(), "--out", out, "--master", "local[2]", "--partitions", "3");
         long[][] found = gaps(out);
         assertTrue(found.length >= 1, "the file " + missing.getFileName() + " (about 0.25 s of traffic) is missing");
-        List<Long> expected = new ArrayList<>();
-        TableReader.scan(Path.of(out), EngineTables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_TIME,
-                Connections.LAST_TIME), b -> {
-            for (int i = 0; i < b.rows; i++) {
-                for (long[] g : found) {
-                    if (b.longs(Connections.FIRST_TIME).values[i] <= g[0]
-                            && b.longs(Connections.LAST_TIME).values[i] >= g[1]) {
-                        expected.add(b.longs(Connections.STREAM).values[i]);
-                        break;
-                    }
-                }
-            }
-        });
+        List<Long> expected = spanning(out, found);
         // the lab's keep-alive connections last the whole capture
         assertFalse(expected.isEmpty(), "no connection spans the gaps " + java.util.Arrays.deepToString(found));
-        List<Long> actual = crossing(out);
-        expected.sort(null);
-        actual.sort(null);
-        assertEquals(expected, actual, "crosses_file_gap against the gaps " + java.util.Arrays.deepToString(found));
+        assertEquals(expected, crossing(out), "crosses_file_gap against the gaps " + java.util.Arrays.deepToString(
+                found));
     }
 
     /**
@@ -278,16 +248,41 @@ class LabRotatedCaptureTest {
         return gaps.toArray(new long[0][]);
     }
 
-    /** Streams of {@code out}'s connections that say they cross a gap. */
+    /** Streams of {@code out}'s connections that say they cross a gap, ascending. */
     static List<Long> crossing(String out) throws IOException {
         List<Long> streams = new ArrayList<>();
         TableReader.scan(Path.of(out), EngineTables.CONNECTIONS, List.of(Connections.STREAM, CROSSES_FILE_GAP), b -> {
+            TableReader.LongColumn stream = b.longs(Connections.STREAM), crosses = b.longs(CROSSES_FILE_GAP);
             for (int i = 0; i < b.rows; i++) {
-                if (b.longs(CROSSES_FILE_GAP).values[i] != 0) {
-                    streams.add(b.longs(Connections.STREAM).values[i]);
+                if (crosses.values[i] != 0) {
+                    streams.add(stream.values[i]);
                 }
             }
         });
+        streams.sort(null);
+        return streams;
+    }
+
+    /**
+     * Streams of {@code out}'s connections with frames on both sides of one of {@code gaps} ({@link #gaps}), by their
+     * first and last frame's times, ascending: those that should say they cross a gap.
+     */
+    static List<Long> spanning(String out, long[][] gaps) throws IOException {
+        List<Long> streams = new ArrayList<>();
+        TableReader.scan(Path.of(out), EngineTables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_TIME,
+                Connections.LAST_TIME), b -> {
+            TableReader.LongColumn stream = b.longs(Connections.STREAM), first = b.longs(Connections.FIRST_TIME),
+                    last = b.longs(Connections.LAST_TIME);
+            for (int i = 0; i < b.rows; i++) {
+                for (long[] g : gaps) {
+                    if (first.values[i] <= g[0] && last.values[i] >= g[1]) {
+                        streams.add(stream.values[i]);
+                        break;
+                    }
+                }
+            }
+        });
+        streams.sort(null);
         return streams;
     }
 

@@ -20,6 +20,7 @@ import static io.ackscope.tcp.Segments.MS;
 import static io.ackscope.tcp.Segments.RST;
 import static io.ackscope.tcp.Segments.SYN;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -203,27 +204,16 @@ class AttemptEvictionTest {
                 > deferred.connections.indexOf(only(deferred, 40009)), deferred.connections.toString());
     }
 
-    /** What diagnose shows per endpoint: connections, vantage, and per cause events, count, time, frames. */
-    private static List<String> diagnosis(Segments seg, EngineConfig config, long[] evicted) {
-        return diagnosis(seg, config, evicted, false, new int[1]);
-    }
-
     /**
-     * {@link #diagnosis(Segments, EngineConfig, long[])}, with an engine that defers evicted attempts' records when
-     * {@code defer} (as the diagnose command runs it); {@code held} gets the attempts the diagnosis still held when
-     * the engine finished.
+     * What diagnose shows per endpoint: connections, vantage, and per cause events, count, time, frames; its engine
+     * defers evicted attempts' records, as the diagnose command runs it.
      */
-    private static List<String> diagnosis(Segments seg, EngineConfig config, long[] evicted, boolean defer,
-                                          int[] held) {
+    private static List<String> diagnosis(Segments seg, EngineConfig config, long[] evicted) {
         Diagnosis d = new Diagnosis();
-        TcpEngine e = new TcpEngine(config, d);
-        if (defer) {
-            e.deferEvictedAttemptRecords();
-        }
+        TcpEngine e = new TcpEngine(config, d).deferEvictedAttemptRecords();
         seg.list.forEach(e::accept);
         e.finish();
         evicted[0] = e.attemptsEvicted();
-        held[0] = d.attemptsHeld();
         List<String> out = new ArrayList<>();
         for (EndpointDiagnosis ep : d.endpoints()) {
             out.add(ep.server() + " connections " + ep.connections() + " " + new java.util.TreeMap<>(ep.capturePoints()));
@@ -240,9 +230,9 @@ class AttemptEvictionTest {
     @Test
     void diagnoseCountsARevivedAttemptAndItsSynRetransmissionsOnce() {
         // the SYN retransmitted at 3 s (frame 17; the first SYN is frame 8, after the background connection's
-        // frames) is a cause event with the record the sweep gives at about 63 s, and again
-        // with the complete record after the late answer revived the attempt (the engine gives it twice, the first
-        // superseded): diagnose takes the first back, and shows what a run that never evicted it shows
+        // frames) is a cause event of the attempt the sweep evicts at about 63 s; the late answer revives it, and
+        // the deferring engine gives its record and causes once, complete: diagnose shows what a run that never
+        // evicted it shows
         Capture cap = new Capture();
         cap.at(S).seg.client(SYN, 1000, 0, 0);
         cap.at(3 * S).seg.client(SYN, 1000, 0, 0);
@@ -257,16 +247,12 @@ class AttemptEvictionTest {
         assertTrue(revived.get(0).startsWith("10.0.0.2:80 connections 2 "), revived.toString());
         assertTrue(revived.contains("  SYN_RETRANSMISSION events 1 count 1 ms 2000 connections 1 frames [8, 17]"),
                 revived.toString());
-        // the engine deferring the evicted record: never given, so nothing to take back
-        int[] held = new int[1];
-        assertEquals(revived, diagnosis(cap.seg, EngineConfig.DEFAULTS, evicted, true, held));
-        assertEquals(1, evicted[0]);
-        assertEquals(0, held[0]);
     }
 
     @Test
     void diagnoseCountsTheSynRetransmissionsOfAnEvictedAttemptNeverRevived() {
-        // settled (its tombstone let go at about 123 s) and still held at the end of the input: counted once each
+        // let go (its tombstone at about 123 s) and still held at the end of the input: the deferred record and
+        // its causes are given then, counted once each
         for (long end : new long[] {200 * S, 100 * S}) {
             Capture cap = new Capture();
             cap.at(S).seg.client(SYN, 1000, 0, 0);
@@ -278,15 +264,21 @@ class AttemptEvictionTest {
             assertEquals(diagnosis(cap.seg, new EngineConfig(3600 * S, 10 * S, 3600 * S), evicted), early);
             assertTrue(early.stream().anyMatch(l -> l.startsWith("  SYN_RETRANSMISSION events 1 count 1 ms 2000 ")),
                     early.toString());
-            // given at eviction, the record of an attempt still held at the end waits in the diagnosis; deferred,
-            // it is given when final and nothing waits; the diagnosis is the same
-            int[] held = new int[1];
-            diagnosis(cap.seg, EngineConfig.DEFAULTS, evicted, false, held);
-            assertEquals(end == 100 * S ? 1 : 0, held[0], "held by the diagnosis, ends at " + end / S + " s");
-            assertEquals(early, diagnosis(cap.seg, EngineConfig.DEFAULTS, evicted, true, held));
-            assertEquals(1, evicted[0]);
-            assertEquals(0, held[0], "deferred, ends at " + end / S + " s");
         }
+    }
+
+    @Test
+    void diagnosisRefusesAnEngineThatGivesRecordsAtEviction() {
+        // such a record may be superseded by a revival: a diagnosis would count it and the complete one
+        Capture cap = new Capture();
+        cap.at(S).seg.client(SYN, 1000, 0, 0);
+        cap.at(100 * S);
+        TcpEngine e = new TcpEngine(EngineConfig.DEFAULTS, new Diagnosis());
+        IllegalStateException x = assertThrows(IllegalStateException.class, () -> {
+            cap.seg.list.forEach(e::accept);
+            e.finish();
+        });
+        assertTrue(x.getMessage().contains("deferEvictedAttemptRecords"), x.getMessage());
     }
 
     @Test

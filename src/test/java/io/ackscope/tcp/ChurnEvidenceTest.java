@@ -72,7 +72,7 @@ class ChurnEvidenceTest {
             public void onConnection(ConnectionRecord c) {
                 d.onConnection(c);
             }
-        });
+        }).deferEvictedAttemptRecords();
         for (Segment s : g.list) {
             e.accept(s);
         }
