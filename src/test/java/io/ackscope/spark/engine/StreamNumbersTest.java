@@ -1,14 +1,23 @@
 package io.ackscope.spark.engine;
 
+import io.ackscope.spark.source.CaptureFile;
+import io.ackscope.spark.source.FilePlan;
+import io.ackscope.spark.source.ReadPlan;
+import io.ackscope.spark.source.SplitStats;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.function.LongUnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** {@link StreamNumbers.Ranks}: every key's index in the sorted keys, and a clear error for a key not among them. */
+/**
+ * {@link StreamNumbers.Ranks}: every key's index in the sorted keys, and a clear error for a key not among them;
+ * {@link StreamNumbers#streams}: each key's stream number, whatever keys came before it.
+ */
 class StreamNumbersTest {
     @Test
     void everyKeyGetsItsIndexInTheSortedKeys() {
@@ -47,5 +56,28 @@ class StreamNumbersTest {
     void oneKeyAndNoneAreRankedToo() {
         assertEquals(0, new StreamNumbers.Ranks(new long[]{EngineTask.key(0, 1)}).rank(EngineTask.key(0, 1)));
         assertThrows(IllegalStateException.class, () -> new StreamNumbers.Ranks(new long[0]).rank(0));
+    }
+
+    @Test
+    void theMappingGivesEachKeyItsOwnNumberWhetherOrNotItRepeatsTheKeyBefore() {
+        // one unnamed source of two files: a connection's stream number is its rank among all first-frame keys
+        List<CaptureFile> files = List.of(new CaptureFile(0, "a.pcap", 1, new String[0]),
+                new CaptureFile(1, "b.pcap", 1, new String[0]));
+        ArchiveNumbering numbering = ArchiveNumbering.of(new ReadPlan(files, List.of(new FilePlan(1, null),
+                new FilePlan(1, null)), List.of()), List.of(new SplitStats(0, 0), new SplitStats(1, 0)),
+                new long[2][]);
+        long[] keys = new long[200];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = EngineTask.key(i < 120 ? 0 : 1, 3L * i + 1);
+        }
+        LongUnaryOperator streams = StreamNumbers.streams(keys, numbering.ranked(keys));
+        // rows as a table holds them: runs of one connection's key, keys that come back, keys of both files
+        int[] rows = {5, 5, 5, 7, 5, 0, 0, 199, 120, 119, 119, 5, 199, 199, 0};
+        for (int i = 0; i < rows.length; i++) {
+            assertEquals(rows[i], streams.applyAsLong(keys[rows[i]]), "row " + i);
+        }
+        long missing = EngineTask.key(0, 2);
+        assertThrows(IllegalStateException.class, () -> streams.applyAsLong(missing));
+        assertEquals(199, streams.applyAsLong(keys[199]), "after a key that is not among them");
     }
 }
