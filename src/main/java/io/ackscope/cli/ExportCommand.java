@@ -67,7 +67,7 @@ final class ExportCommand extends TablesCommand {
             // Spark gives URIs (a Hive escape %25 in a partition directory reads %2525): parsed as one, not as a path
             org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(java.net.URI.create(file));
             org.apache.parquet.schema.MessageType schema;
-            try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(
+            try (var r = io.ackscope.tables.ParquetFiles.open(
                     org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(path, conf))) {
                 schema = r.getFooter().getFileMetaData().getSchema();
             }

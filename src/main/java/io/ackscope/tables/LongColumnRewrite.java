@@ -49,7 +49,7 @@ public final class LongColumnRewrite {
      */
     public static void rewrite(InputFile in, OutputFile out, String column, LongUnaryOperator map)
             throws IOException {
-        try (ParquetFileReader r = ParquetFileReader.open(in); SeekableInputStream raw = in.newStream()) {
+        try (ParquetFileReader r = ParquetFiles.open(in); SeekableInputStream raw = in.newStream()) {
             ParquetMetadata footer = r.getFooter();
             MessageType schema = footer.getFileMetaData().getSchema();
             if (!schema.containsPath(new String[]{column})) {

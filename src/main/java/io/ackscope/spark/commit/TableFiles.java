@@ -4,6 +4,7 @@ import io.ackscope.spark.source.HadoopSeekableInput;
 import io.ackscope.spark.source.SparkSchemas;
 
 import io.ackscope.tables.LongColumnRewrite;
+import io.ackscope.tables.ParquetFiles;
 import io.ackscope.tables.ParquetTableWriter;
 import io.ackscope.tables.TableSchema;
 import org.apache.hadoop.conf.Configuration;
@@ -65,7 +66,7 @@ public final class TableFiles {
      */
     static void coalesce(List<Path> parts, Path into, Configuration conf) throws IOException {
         FileMetaData meta;
-        try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(parts.get(0), conf))) {
+        try (ParquetFileReader r = ParquetFiles.open(HadoopInputFile.fromPath(parts.get(0), conf))) {
             meta = r.getFooter().getFileMetaData();
         }
         ParquetFileWriter w = new ParquetFileWriter(new TableOutputFile(into, conf), meta.getSchema(),
@@ -73,7 +74,7 @@ public final class TableFiles {
                 ParquetProperties.builder().build());
         w.start();
         for (Path p : parts) {
-            w.appendFile(HadoopInputFile.fromPath(p, conf));
+            ParquetFiles.append(HadoopInputFile.fromPath(p, conf), w);
         }
         w.end(meta.getKeyValueMetaData());
         FileSystem fs = into.getFileSystem(conf);

@@ -213,7 +213,7 @@ public final class OutputViews {
      * or null when it has none or cannot be read (Spark's inference then reads it or says why it cannot).
      */
     public static StructType writtenSchema(Configuration conf, String file) {
-        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = io.ackscope.tables.ParquetFiles.open(
                 org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new Path(file), conf))) {
             String json = reader.getFooter().getFileMetaData().getKeyValueMetaData().get(SparkSchemas.ROW_METADATA);
             return json != null && DataType.fromJson(json) instanceof StructType t ? t : null;
