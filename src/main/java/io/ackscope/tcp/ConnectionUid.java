@@ -9,6 +9,9 @@ import java.security.NoSuchAlgorithmException;
  * capture source, the client and server endpoints and the first frame's time in microseconds (the tables'
  * resolution). The same connection gets the same uid in every run over the same capture, whatever the files are
  * called or how they were split; Zeek's own uids are random per run. Addresses are taken as the tables print them.
+ *
+ * <p>A cryptographic hash per connection, measured cheap enough to keep these values: 2.3 % of {@code analyze}'s
+ * Java samples on a 150,720-connection capture (about 0.4 CPU-seconds with C1, which has no SHA intrinsic).
  */
 public final class ConnectionUid {
 
