@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The settle rule over a real listing: in each source only the newest file (by its first record) or a file with no
- * record yet is held back, and only while it is fresh and not analysed already.
+ * record yet is held back, and only while it is fresh and not analysed already; a file with no record does not make
+ * the one before it in the listing an older file.
  */
 class SettleTest {
 
@@ -61,5 +62,40 @@ class SettleTest {
         assertEquals(3, taken.files().size());
         assertEquals(List.of("a", "b"), taken.sources());
         assertEquals(List.of(0, 1, 2), taken.files().stream().map(Archive.Member::index).toList());
+    }
+
+    @Test
+    void aQuietFirstIntervalsEmptyFileDoesNotReleaseTheFileBeingWritten(@TempDir Path tmp) throws Exception {
+        // tcpdump -G 1 -w %H%M%S.pcap whose first second saw no packet: that file keeps only its 24-byte header and
+        // sorts after the files with records; the newest of those is still being written
+        Path whole = SparkTests.gunzippedSample("lab-cause-loss.pcap.gz", tmp.resolve("whole"));
+        Path dir = Files.createDirectories(tmp.resolve("captures"));
+        Process p = new ProcessBuilder("editcap", "-c", "700", whole.toString(), dir.resolve("cap.pcap").toString())
+                .inheritIO().start();
+        assertEquals(0, p.waitFor());
+        List<Path> pieces;
+        try (var s = Files.list(dir)) {
+            pieces = s.sorted().toList();
+        }
+        assertEquals(3, pieces.size());
+        Path empty = dir.resolve("0-first-second.pcap");
+        Files.write(empty, java.util.Arrays.copyOf(Files.readAllBytes(pieces.get(0)), 24));
+        long now = System.currentTimeMillis();
+        for (Path f : List.of(empty, pieces.get(0), pieces.get(1))) {
+            Files.setLastModifiedTime(f, FileTime.fromMillis(now - 120_000));
+        }
+        Files.setLastModifiedTime(pieces.get(2), FileTime.fromMillis(now - 1_000));
+        Archive archive = Archive.list(List.of(dir.toString()), ArchiveStore.local(), Archive.SourceRule.DIRECTORY);
+        assertEquals(empty.toString(), archive.files().get(3).path(), "the file without a record sorts last");
+        java.util.function.ToLongFunction<String> mtime = path -> {
+            try {
+                return Files.getLastModifiedTime(Path.of(path)).toMillis();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        assertEquals(List.of(pieces.get(2).toString()),
+                Settle.heldBack(archive, mtime, now, Duration.ofSeconds(60), Set.of()));
+        assertEquals(List.of(), Settle.heldBack(archive, mtime, now + 60_000, Duration.ofSeconds(60), Set.of()));
     }
 }
