@@ -24,17 +24,9 @@ class SettleTest {
 
     @Test
     void onlyAFreshNewestFileOrAFreshHeaderOnlyFileOfASourceIsHeldBack(@TempDir Path tmp) throws Exception {
-        Path whole = SparkTests.gunzippedSample("lab-cause-loss.pcap.gz", tmp.resolve("whole"));
         Path a = Files.createDirectories(tmp.resolve("archive/a"));
         Path b = Files.createDirectories(tmp.resolve("archive/b"));
-        Process p = new ProcessBuilder("editcap", "-c", "700", whole.toString(), a.resolve("cap.pcap").toString())
-                .inheritIO().start();
-        assertEquals(0, p.waitFor());
-        List<Path> pieces;
-        try (var s = Files.list(a)) {
-            pieces = s.sorted().toList();
-        }
-        assertEquals(3, pieces.size());
+        List<Path> pieces = threePieces(tmp, a);
         // b: one piece, and a capture that has written only its 24-byte header so far
         Files.copy(pieces.get(0), b.resolve("old.pcap"));
         Files.write(b.resolve("started.pcap"), java.util.Arrays.copyOf(Files.readAllBytes(pieces.get(0)), 24));
@@ -44,20 +36,14 @@ class SettleTest {
         }
         Archive archive = Archive.list(List.of(tmp.resolve("archive").toString()), ArchiveStore.local(),
                 Archive.SourceRule.DIRECTORY);
-        java.util.function.ToLongFunction<String> mtime = path -> {
-            try {
-                return Files.getLastModifiedTime(Path.of(path)).toMillis();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        };
-        List<String> held = Settle.heldBack(archive, mtime, now, Duration.ofSeconds(60), Set.of());
+        List<String> held = Settle.heldBack(archive, SettleTest::mtime, now, Duration.ofSeconds(60), Set.of());
         assertEquals(Set.of(pieces.get(2).toString(), b.resolve("started.pcap").toString()), Set.copyOf(held));
         assertEquals(2, held.size());
-        assertEquals(List.of(b.resolve("started.pcap").toString()), Settle.heldBack(archive, mtime, now,
+        assertEquals(List.of(b.resolve("started.pcap").toString()), Settle.heldBack(archive, SettleTest::mtime, now,
                 Duration.ofSeconds(60), Set.of(pieces.get(2).toString())), "a file analysed already is taken");
-        assertEquals(List.of(), Settle.heldBack(archive, mtime, now + 61_000, Duration.ofSeconds(60), Set.of()));
-        assertEquals(List.of(), Settle.heldBack(archive, mtime, now, Duration.ZERO, Set.of()));
+        assertEquals(List.of(), Settle.heldBack(archive, SettleTest::mtime, now + 61_000, Duration.ofSeconds(60),
+                Set.of()));
+        assertEquals(List.of(), Settle.heldBack(archive, SettleTest::mtime, now, Duration.ZERO, Set.of()));
         Archive taken = archive.without(held);
         assertEquals(3, taken.files().size());
         assertEquals(List.of("a", "b"), taken.sources());
@@ -68,16 +54,8 @@ class SettleTest {
     void aQuietFirstIntervalsEmptyFileDoesNotReleaseTheFileBeingWritten(@TempDir Path tmp) throws Exception {
         // tcpdump -G 1 -w %H%M%S.pcap whose first second saw no packet: that file keeps only its 24-byte header and
         // sorts after the files with records; the newest of those is still being written
-        Path whole = SparkTests.gunzippedSample("lab-cause-loss.pcap.gz", tmp.resolve("whole"));
         Path dir = Files.createDirectories(tmp.resolve("captures"));
-        Process p = new ProcessBuilder("editcap", "-c", "700", whole.toString(), dir.resolve("cap.pcap").toString())
-                .inheritIO().start();
-        assertEquals(0, p.waitFor());
-        List<Path> pieces;
-        try (var s = Files.list(dir)) {
-            pieces = s.sorted().toList();
-        }
-        assertEquals(3, pieces.size());
+        List<Path> pieces = threePieces(tmp, dir);
         Path empty = dir.resolve("0-first-second.pcap");
         Files.write(empty, java.util.Arrays.copyOf(Files.readAllBytes(pieces.get(0)), 24));
         long now = System.currentTimeMillis();
@@ -87,15 +65,31 @@ class SettleTest {
         Files.setLastModifiedTime(pieces.get(2), FileTime.fromMillis(now - 1_000));
         Archive archive = Archive.list(List.of(dir.toString()), ArchiveStore.local(), Archive.SourceRule.DIRECTORY);
         assertEquals(empty.toString(), archive.files().get(3).path(), "the file without a record sorts last");
-        java.util.function.ToLongFunction<String> mtime = path -> {
-            try {
-                return Files.getLastModifiedTime(Path.of(path)).toMillis();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        };
         assertEquals(List.of(pieces.get(2).toString()),
-                Settle.heldBack(archive, mtime, now, Duration.ofSeconds(60), Set.of()));
-        assertEquals(List.of(), Settle.heldBack(archive, mtime, now + 60_000, Duration.ofSeconds(60), Set.of()));
+                Settle.heldBack(archive, SettleTest::mtime, now, Duration.ofSeconds(60), Set.of()));
+        assertEquals(List.of(), Settle.heldBack(archive, SettleTest::mtime, now + 60_000, Duration.ofSeconds(60),
+                Set.of()));
+    }
+
+    /** A sample capture cut into three files of 700 frames or fewer in {@code dir}, in time order. */
+    private static List<Path> threePieces(Path tmp, Path dir) throws Exception {
+        Path whole = SparkTests.gunzippedSample("lab-cause-loss.pcap.gz", tmp.resolve("whole"));
+        Process p = new ProcessBuilder("editcap", "-c", "700", whole.toString(), dir.resolve("cap.pcap").toString())
+                .inheritIO().start();
+        assertEquals(0, p.waitFor());
+        List<Path> pieces;
+        try (var s = Files.list(dir)) {
+            pieces = s.sorted().toList();
+        }
+        assertEquals(3, pieces.size());
+        return pieces;
+    }
+
+    private static long mtime(String path) {
+        try {
+            return Files.getLastModifiedTime(Path.of(path)).toMillis();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
