@@ -52,7 +52,7 @@ public final class StreamNumbers {
     /**
      * Key to stream number: its rank ({@link Ranks}) numbered in its source ({@link ArchiveNumbering#stream}). The
      * operator remembers the last key it mapped: a connection's rows often follow each other (the mix capture's
-     * 216 k-connection output: 63 % of {@code rtt_samples} rows and 36 % of {@code ack_delays} rows repeat the row
+     * 150,720-connection output: 63 % of {@code rtt_samples} rows and 36 % of {@code ack_delays} rows repeat the row
      * before's key), and those need no search. One operator per thread.
      */
     static LongUnaryOperator streams(long[] ranks, ArchiveNumbering ranked) {
