@@ -74,8 +74,7 @@ public final class DiagnoseCommand extends Command {
     private int runArchive() throws IOException, CommandFailure {
         Archive archive = LocalArchive.list(files, sourceBy);
         List<Diagnosis> diagnoses = new ArrayList<>();
-        // a Diagnosis takes records only when final
-        ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local()).deferEvictedAttemptRecords();
+        ArchiveFeeder feeder = new ArchiveFeeder(archive, ArchiveStore.local());
         feeder.run(source -> {
             Diagnosis d = new Diagnosis(archive.sources().get(source));
             diagnoses.add(d);
@@ -101,7 +100,7 @@ public final class DiagnoseCommand extends Command {
     /** One pipe or standard input, read once as one capture. */
     private int runStream(String file) throws IOException, CaptureException, CommandFailure {
         Diagnosis diagnosis = new Diagnosis();
-        TcpEngine engine = new TcpEngine(diagnosis).deferEvictedAttemptRecords();
+        TcpEngine engine = new TcpEngine(diagnosis);
         CaptureFeeder feeder = new CaptureFeeder();
         int exit = EXIT_OK;
         try (CaptureReader r = CaptureInput.open(file)) {

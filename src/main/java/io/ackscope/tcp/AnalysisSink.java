@@ -54,6 +54,19 @@ public interface AnalysisSink {
     }
 
     /**
+     * Whether this sink takes an evicted attempt's record only once it is final. Then the engine's sweep evicts an
+     * unanswered attempt after the attempt timeout, keeping its 4-tuple as a tombstone as usual, but gives its record
+     * only when the tombstone is let go or the input ends, and never when a later segment revives the attempt (the
+     * complete record comes at its end): each connection has one record, for a sink that counts or writes as it goes
+     * and cannot take a record back ({@link #onAttemptEvicted} and {@link #onAttemptSettled} are not called;
+     * {@link #onAttemptRevived} is). Records of evicted attempts come later than without, the same records. The
+     * engine asks when it starts each 4-tuple's tracker: the answer must not change while it runs.
+     */
+    default boolean takesFinalRecordsOnly() {
+        return false;
+    }
+
+    /**
      * The sweep is about to give the record of an unanswered attempt before the end ({@link
      * EngineConfig#attemptTimeoutNanos()}), keeping its 4-tuple as a tombstone: until {@link #onAttemptSettled} or
      * {@link #onAttemptRevived} for the same id, a later segment may still supersede the record. A sink that writes

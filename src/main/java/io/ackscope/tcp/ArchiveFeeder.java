@@ -44,7 +44,6 @@ public final class ArchiveFeeder {
     private long tcpSegments;
     private long connections;
     private long attemptsEvicted;
-    private boolean deferEvicted;
 
     public ArchiveFeeder(Archive archive, ArchiveStore store) {
         this.archive = archive;
@@ -52,16 +51,6 @@ public final class ArchiveFeeder {
         for (int s = 0; s < archive.sources().size(); s++) {
             gaps.add(new ArrayList<>());
         }
-    }
-
-    /**
-     * Each source's engine gives an evicted attempt's record only once it is final
-     * ({@link TcpEngine#deferEvictedAttemptRecords}), as a sink that takes records only when final needs
-     * ({@link Diagnosis}). Call before {@link #run}.
-     */
-    public ArchiveFeeder deferEvictedAttemptRecords() {
-        deferEvicted = true;
-        return this;
     }
 
     /**
@@ -74,9 +63,6 @@ public final class ArchiveFeeder {
         while (i < all.size()) {
             int source = all.get(i).source();
             TcpEngine engine = new TcpEngine(sinks.apply(source)).roles(roleEvidence(all, i, source));
-            if (deferEvicted) {
-                engine.deferEvictedAttemptRecords();
-            }
             List<FileRead> earlier = new ArrayList<>();
             FileFrames numbering = null;
             long lastFrame = 0;

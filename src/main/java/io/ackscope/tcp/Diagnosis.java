@@ -21,10 +21,10 @@ import java.util.Set;
  * What only {@code diagnose} shows ({@link DiagnoseExtras}: ACK classes, ACK delay by side, the stalls' timers,
  * think time, data RTT without Karn-ambiguous samples) is kept beside it, per server endpoint, as events come.
  *
- * <p>Its engine must give evicted attempts' records only when they are final
- * ({@link TcpEngine#deferEvictedAttemptRecords}), so that every record counts as it comes and nothing is held for an
- * attempt that may yet be revived (a SYN scan evicts millions). An engine that gives them at eviction is refused
- * ({@link #onAttemptEvicted}).
+ * <p>It takes evicted attempts' records only when they are final ({@link #takesFinalRecordsOnly}), so that every
+ * record counts as it comes and nothing is held for an attempt that may yet be revived (a SYN scan evicts millions).
+ * A record given at eviction is refused ({@link #onAttemptEvicted}: a sink that forwards to a diagnosis must declare
+ * the same).
  */
 public final class Diagnosis implements AnalysisSink {
 
@@ -145,11 +145,16 @@ public final class Diagnosis implements AnalysisSink {
                 .connection(c, churned.remove(c.id()));
     }
 
-    /** Only an engine that gives records at eviction calls this: its records could be superseded, so it is refused. */
+    @Override
+    public boolean takesFinalRecordsOnly() {
+        return true;
+    }
+
+    /** Called only when a sink forwarding to this one did not declare {@link #takesFinalRecordsOnly}: refused. */
     @Override
     public void onAttemptEvicted(ConnectionId id) {
-        throw new IllegalStateException("a Diagnosis takes records only when final: its engine must defer evicted "
-                + "attempts' records (TcpEngine.deferEvictedAttemptRecords)");
+        throw new IllegalStateException("a Diagnosis takes records only when final: a sink that forwards to it "
+                + "must declare takesFinalRecordsOnly");
     }
 
     /** Endpoints, busiest (most exchanges, then connections) first. Call after the engine's finish. */

@@ -49,8 +49,6 @@ public final class TcpEngine {
     private long forgotten;
     /** Decides the roles of connections without a captured handshake ({@link #roles}). */
     private RoleEvidence roles = RoleEvidence.NONE;
-    /** {@link #deferEvictedAttemptRecords} was called. */
-    private boolean deferEvicted;
 
     public TcpEngine(EngineConfig config, AnalysisSink sink) {
         this(config, sink, false);
@@ -79,7 +77,7 @@ public final class TcpEngine {
     private TupleTracker newTracker() {
         TupleTracker t = new TupleTracker(config, streams, sink, boundariesOnly, fa, replay, warmAttempts);
         t.roles(roles);
-        if (deferEvicted) {
+        if (sink.takesFinalRecordsOnly()) {
             t.deferEvicted();
         }
         return t;
@@ -92,19 +90,6 @@ public final class TcpEngine {
      */
     public TcpEngine roles(RoleEvidence evidence) {
         roles = evidence;
-        return this;
-    }
-
-    /**
-     * The sweep evicts an unanswered attempt after the attempt timeout, keeping its 4-tuple as a tombstone as usual,
-     * but gives its record only when the tombstone is let go or the input ends, and never when a later segment
-     * revives the attempt (the complete record comes at its end): each connection has one record, for a sink that
-     * writes as it goes and cannot take a record back ({@link AnalysisSink#onAttemptEvicted} and
-     * {@link AnalysisSink#onAttemptSettled} are not called; {@link AnalysisSink#onAttemptRevived} is). Records of
-     * evicted attempts come later than without, the same records. Call before the first {@link #accept}.
-     */
-    public TcpEngine deferEvictedAttemptRecords() {
-        deferEvicted = true;
         return this;
     }
 

@@ -36,8 +36,8 @@ import static io.ackscope.decode.PacketDecoder.SYN;
  * tshark's port reuse): the SYNs are replayed and the connection goes on with the same {@link ConnectionId} and so
  * the same stream number, which it does not count again; when it ends, its record is a second one for that stream,
  * complete (the first one's frames included, a superset of the first record), so a reader keeps the last record of a
- * stream ({@link AnalysisSink#onAttemptRevived} tells the sink at once; {@code analyze} has its engine give an
- * evicted attempt's record only once it is final ({@link TcpEngine#deferEvictedAttemptRecords}), or learns the
+ * stream ({@link AnalysisSink#onAttemptRevived} tells the sink at once; {@code analyze}'s sink takes an
+ * evicted attempt's record only once it is final ({@link AnalysisSink#takesFinalRecordsOnly}), or learns the
  * revivals in a first pass, and writes only the last record; {@code conv} keeps the last row). After the tombstone is forgotten, a segment on the 4-tuple starts a new connection
  * with a new stream number (where tshark would still count the old one). A closed connection the sweep emitted
  * after its linger is kept likewise, as its {@link ConnectionId} and initial sequence numbers, for the attempt
@@ -88,7 +88,7 @@ public final class TupleTracker implements java.io.Serializable {
     private boolean owed;
     /**
      * The sweep evicts an attempt without giving its record, which is then {@link #owed}
-     * ({@link TcpEngine#deferEvictedAttemptRecords}).
+     * ({@link AnalysisSink#takesFinalRecordsOnly}).
      */
     private transient boolean deferEvicted;
     /**
@@ -139,7 +139,7 @@ public final class TupleTracker implements java.io.Serializable {
         roles = evidence;
     }
 
-    /** The sweep evicts attempts without giving their records ({@link TcpEngine#deferEvictedAttemptRecords}). */
+    /** The sweep evicts attempts without giving their records ({@link AnalysisSink#takesFinalRecordsOnly}). */
     void deferEvicted() {
         deferEvicted = true;
     }

@@ -79,13 +79,10 @@ class AttemptEvictionTest {
         return run(seg, config, evicted, false);
     }
 
-    /** {@link #run}, with an engine that defers evicted attempts' records when {@code defer}. */
+    /** {@link #run}, into a sink that takes evicted attempts' records only when final when {@code defer}. */
     private static Segments.Collected run(Segments seg, EngineConfig config, long[] evicted, boolean defer) {
-        Segments.Collected c = new Segments.Collected();
+        Segments.Collected c = new Segments.Collected(defer);
         TcpEngine e = new TcpEngine(config, c);
-        if (defer) {
-            e.deferEvictedAttemptRecords();
-        }
         for (Segment s : seg.list) {
             e.accept(s);
         }
@@ -205,12 +202,12 @@ class AttemptEvictionTest {
     }
 
     /**
-     * What diagnose shows per endpoint: connections, vantage, and per cause events, count, time, frames; its engine
-     * defers evicted attempts' records, as the diagnose command runs it.
+     * What diagnose shows per endpoint: connections, vantage, and per cause events, count, time, frames (the
+     * diagnosis takes evicted attempts' records only when final).
      */
     private static List<String> diagnosis(Segments seg, EngineConfig config, long[] evicted) {
         Diagnosis d = new Diagnosis();
-        TcpEngine e = new TcpEngine(config, d).deferEvictedAttemptRecords();
+        TcpEngine e = new TcpEngine(config, d);
         seg.list.forEach(e::accept);
         e.finish();
         evicted[0] = e.attemptsEvicted();
@@ -268,17 +265,25 @@ class AttemptEvictionTest {
     }
 
     @Test
-    void diagnosisRefusesAnEngineThatGivesRecordsAtEviction() {
-        // such a record may be superseded by a revival: a diagnosis would count it and the complete one
+    void diagnosisRefusesARecordGivenAtEvictionThroughASinkThatDoesNotSaySo() {
+        // such a record may be superseded by a revival: a diagnosis would count it and the complete one. A diagnosis
+        // says it takes records only when final; a sink forwarding to it without saying the same is refused.
         Capture cap = new Capture();
         cap.at(S).seg.client(SYN, 1000, 0, 0);
         cap.at(100 * S);
-        TcpEngine e = new TcpEngine(EngineConfig.DEFAULTS, new Diagnosis());
+        Diagnosis d = new Diagnosis();
+        assertTrue(d.takesFinalRecordsOnly());
+        TcpEngine e = new TcpEngine(EngineConfig.DEFAULTS, new AnalysisSink() {
+            @Override
+            public void onAttemptEvicted(ConnectionId id) {
+                d.onAttemptEvicted(id);
+            }
+        });
         IllegalStateException x = assertThrows(IllegalStateException.class, () -> {
             cap.seg.list.forEach(e::accept);
             e.finish();
         });
-        assertTrue(x.getMessage().contains("deferEvictedAttemptRecords"), x.getMessage());
+        assertTrue(x.getMessage().contains("takesFinalRecordsOnly"), x.getMessage());
     }
 
     @Test

@@ -197,7 +197,7 @@ class CauseDetectionTest {
     /** The server endpoint of a one-server capture, as {@code diagnose} sees it. */
     static EndpointDiagnosis diagnosis(String capture) throws Exception {
         Diagnosis d = new Diagnosis();
-        TcpEngine engine = new TcpEngine(d).deferEvictedAttemptRecords();
+        TcpEngine engine = new TcpEngine(d);
         try (CaptureReader reader = CaptureReader.open(Path.of("sample-pcaps", capture))) {
             new CaptureFeeder().feed(reader, 0, engine);
         }

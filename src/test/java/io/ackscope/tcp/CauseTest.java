@@ -16,7 +16,7 @@ class CauseTest {
 
     private static List<EndpointDiagnosis> diagnose(Path capture) throws Exception {
         Diagnosis d = new Diagnosis();
-        TcpEngine engine = new TcpEngine(d).deferEvictedAttemptRecords();
+        TcpEngine engine = new TcpEngine(d);
         try (CaptureReader r = CaptureReader.open(capture)) {
             new CaptureFeeder().feed(r, 0, engine);
         }

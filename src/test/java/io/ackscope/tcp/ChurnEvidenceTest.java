@@ -72,7 +72,12 @@ class ChurnEvidenceTest {
             public void onConnection(ConnectionRecord c) {
                 d.onConnection(c);
             }
-        }).deferEvictedAttemptRecords();
+
+            @Override
+            public boolean takesFinalRecordsOnly() {
+                return d.takesFinalRecordsOnly();
+            }
+        });
         for (Segment s : g.list) {
             e.accept(s);
         }

@@ -77,6 +77,8 @@ final class Segments {
 
     /** Result collector that keeps every emitted item. */
     static final class Collected implements AnalysisSink {
+        /** {@link AnalysisSink#takesFinalRecordsOnly}. */
+        private final boolean finalRecordsOnly;
         final List<long[]> frames = new ArrayList<>();   // frame, stream, flags, ackRtt, initialRtt, dupAckNum
         final List<ConnectionRecord> connections = new ArrayList<>();
         final List<RttSample> rtt = new ArrayList<>();
@@ -84,6 +86,19 @@ final class Segments {
         final List<Stall> stalls = new ArrayList<>();
         final List<Exchange> exchanges = new ArrayList<>();
         final List<LatencyEvent> events = new ArrayList<>();
+
+        Collected() {
+            this(false);
+        }
+
+        Collected(boolean finalRecordsOnly) {
+            this.finalRecordsOnly = finalRecordsOnly;
+        }
+
+        @Override
+        public boolean takesFinalRecordsOnly() {
+            return finalRecordsOnly;
+        }
 
         @Override
         public void onFrame(Segment s, FrameAnalysis a) {

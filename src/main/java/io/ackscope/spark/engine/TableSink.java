@@ -43,8 +43,8 @@ import java.util.Map;
  * its connection's first-appearance key ({@link EngineTask#key}), the task's keys are part of its result, and the
  * driver maps the keys to stream numbers in the files afterwards ({@link io.ackscope.tables.LongColumnRewrite}).
  * Without the revived attempts ({@code revived} null: the same run), the engine gives an evicted attempt's record
- * only once it is final ({@link TcpEngine#deferEvictedAttemptRecords}): when its tombstone is let go or the input
- * ends, never when it is revived.
+ * only once it is final ({@link #takesFinalRecordsOnly}): when its tombstone is let go or the input ends, never when
+ * it is revived.
  */
 final class TableSink implements AnalysisSink, AutoCloseable {
     private static final long DAY_NANOS = 86_400_000_000_000L;
@@ -136,8 +136,13 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     /** A new engine for source {@code source}, writing here. */
     TcpEngine engine(int source) {
         points = partitionPoints == null ? null : partitionPoints.point(source);
-        TcpEngine engine = new TcpEngine(this).roles(roles == null ? RoleEvidence.NONE : roles[source]);
-        return revived == null ? engine.deferEvictedAttemptRecords() : engine;
+        return new TcpEngine(this).roles(roles == null ? RoleEvidence.NONE : roles[source]);
+    }
+
+    /** Without the revived attempts (a run with a single engine pass): see the class comment. */
+    @Override
+    public boolean takesFinalRecordsOnly() {
+        return revived == null;
     }
 
     /** The hooks that resume and hold each source's open connections; {@link EngineCarry.Hooks#NONE} when the run
