@@ -5,6 +5,7 @@ import io.ackscope.capture.CaptureReader;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.ToLongFunction;
@@ -41,7 +42,7 @@ public final class Settle {
         List<Archive.Member> files = archive.files();
         // per source, the last file with a record (files without one sort anywhere: they do not count)
         int[] lastWithRecord = new int[archive.sources().size()];
-        java.util.Arrays.fill(lastWithRecord, -1);
+        Arrays.fill(lastWithRecord, -1);
         for (int i = 0; i < files.size(); i++) {
             if (files.get(i).firstNanos() != CaptureReader.NO_TIMESTAMP) {
                 lastWithRecord[files.get(i).source()] = i;
