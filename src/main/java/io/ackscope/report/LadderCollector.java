@@ -43,12 +43,20 @@ final class LadderCollector {
     long resumeFrame = -1;
     String resumeNote;
     final TreeSet<Integer> fileIndexes = new TreeSet<>();
+    /**
+     * Per side (originator, responder): it has sent new data (a payload, not a retransmission) since the last kept
+     * frame. See {@link #settled()}.
+     */
+    private final boolean[] newDataAfterRows = new boolean[2];
 
     LadderCollector(LadderReader.Want want) {
         this.want = want;
     }
 
     void frame(Segment s, FrameAnalysis a) {
+        if (rowsComplete() && s.payloadLength > 0 && !a.retransmission()) {
+            newDataAfterRows[a.fromOriginator ? 0 : 1] = true;
+        }
         seen++;
         fileIndexes.add(s.fileIndex);
         long ts = s.timestampNanos;
@@ -117,6 +125,23 @@ final class LadderCollector {
             mark(e, "RESUMED", resumeNote);
             resumeFrame = -1;
         }
+    }
+
+    /** Every row is kept: the head, the frames before the focus, the focus and the frames after it. */
+    private boolean rowsComplete() {
+        return focusReached && afterLeft == 0;
+    }
+
+    /**
+     * True when no later frame can change the rows: they are all kept, and each side has sent new data since the
+     * last of them. What the engine says of a frame it says when the frame comes, except a stall, which marks its
+     * held segment and its delayed ACK when its holder's next new data leaves ({@link #stall}); that new data ends
+     * every stall candidate of either side (the holder's is resumed or dropped, the peer's cancelled), and a later
+     * candidate's held segment is the holder's newest data, a frame after the rows. The rest of a long connection,
+     * which may span the whole capture, then need not be read.
+     */
+    boolean settled() {
+        return rowsComplete() && newDataAfterRows[0] && newDataAfterRows[1];
     }
 
     private boolean isFocus(Segment s) {
@@ -215,9 +240,11 @@ final class LadderCollector {
             Path p = LadderReader.localPath(n);
             names.add(p != null && p.getFileName() != null ? p.getFileName().toString() : String.valueOf(n));
         }
+        // settled, its frames after the rows were not read: the connections table counts them
+        long frames = settled() ? Math.max(seen, want.frames()) : seen;
         String source = "re-read from " + String.join(", ", names) + " and analysed again"
-                + (problem != null && seen < want.frames() ? " (incomplete: " + problem + ")" : "");
-        return new ReportData.Ladder(source, null, seen, rows);
+                + (problem != null && frames < want.frames() ? " (incomplete: " + problem + ")" : "");
+        return new ReportData.Ladder(source, null, frames, rows);
     }
 
     /** Where this connection's engine reports: only what concerns this connection reaches the collector. */

@@ -17,8 +17,8 @@ import java.util.List;
  * which segment was held) because the engine runs again over those frames. The cost is one sweep over the
  * capture files in file order that reads only around the chosen connections: it enters a file at the seek point
  * ({@code capture_files.seek_frames}/{@code seek_offsets}) before a chosen connection's first frame, reads while a
- * started connection still has frames to come (the {@code connections} table says how many) or until the capture
- * clock is past its end, and seeks ahead to the next one when none has ({@link LadderSweep}, a cursor over the
+ * started connection still has frames to come (the {@code connections} table says how many) that could change its
+ * rows ({@link LadderCollector#settled}) or until the capture clock is past its end, and seeks ahead to the next one when none has ({@link LadderSweep}, a cursor over the
  * files; {@link LadderCollector} keeps each connection's frames). Each connection's engine
  * sees only the frames on its port pair from its first frame: its results for a 4-tuple depend only on that
  * 4-tuple's frames, as for analyze's per-partition engines. Compressed files, and outputs without seek points,
@@ -117,7 +117,13 @@ final class LadderReader {
     /** As {@link #read(List, List, List, List, List)}, counting the records read ({@link LadderSweep}). */
     static Sweep sweep(List<String> files, List<SeekIndex> seeks, List<FileFrames> frames, List<String> sources,
                        List<Want> wants) {
-        return new LadderSweep(files, seeks, frames, sources, wants).run();
+        return new LadderSweep(files, seeks, frames, sources, wants, true).run();
+    }
+
+    /** As {@link #sweep(List, List, List)}, reading every connection to its last frame. */
+    static Sweep sweepToTheEnd(List<String> files, List<SeekIndex> seeks, List<Want> wants) {
+        return new LadderSweep(files, seeks, java.util.Collections.nCopies(files.size(), FileFrames.FIRST),
+                java.util.Collections.nCopies(files.size(), ""), wants, false).run();
     }
 
     /**

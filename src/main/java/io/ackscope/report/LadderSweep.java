@@ -64,8 +64,16 @@ final class LadderSweep {
     private String problem;
     private long recordsRead;
 
+    /** Whether a connection is finished once {@link LadderCollector#settled}; else only at its last frame. */
+    private final boolean settleEarly;
+
+    /**
+     * @param settleEarly finish a connection as soon as no later frame can change its flow graph (what the report
+     *                    does); false reads each to its last frame
+     */
     LadderSweep(List<String> files, List<SeekIndex> seeks, List<FileFrames> frames, List<String> sources,
-                List<Want> wants) {
+                List<Want> wants, boolean settleEarly) {
+        this.settleEarly = settleEarly;
         this.files = files;
         this.seeks = seeks;
         this.frames = frames;
@@ -222,12 +230,15 @@ final class LadderSweep {
         return false;
     }
 
-    /** Finishes the connections that have all their frames, or whose end the capture clock is well past. */
+    /**
+     * Finishes the connections that have all their frames, whose flow graph no later frame can change
+     * ({@link LadderCollector#settled}), or whose end the capture clock is well past.
+     */
     private void retire(CaptureReader r) {
         long micros = r.hasTimestamp() ? r.timestampNanos() / 1000 : Long.MIN_VALUE;
         for (int k = active.size() - 1; k >= 0; k--) {
             int w = active.get(k);
-            if (collectors[w].seen >= wants.get(w).frames()
+            if (collectors[w].seen >= wants.get(w).frames() || settleEarly && collectors[w].settled()
                     || micros > wants.get(w).lastMicros() + LadderReader.STOP_SLACK_MICROS) {
                 engines[w].finish();
                 active.remove(k);
