@@ -18,10 +18,10 @@ import java.util.List;
  * capture files in file order that reads only around the chosen connections: it enters a file at the seek point
  * ({@code capture_files.seek_frames}/{@code seek_offsets}) before a chosen connection's first frame, reads while a
  * started connection still has frames to come (the {@code connections} table says how many) that could change its
- * rows ({@link LadderCollector#settled}) or until the capture clock is past its end, and seeks ahead to the next one when none has ({@link LadderSweep}, a cursor over the
- * files; {@link LadderCollector} keeps each connection's frames). Each connection's engine
- * sees only the frames on its port pair from its first frame: its results for a 4-tuple depend only on that
- * 4-tuple's frames, as for analyze's per-partition engines. Compressed files, and outputs without seek points,
+ * rows ({@link LadderCollector#settled}) or until the capture clock is past its end, and seeks ahead to the next one
+ * when none has ({@link LadderSweep}, a cursor over the files; {@link LadderCollector} keeps each connection's
+ * frames). Each connection's engine sees only the frames on its port pair from its first frame: its results for a
+ * 4-tuple depend only on that 4-tuple's frames, as for analyze's per-partition engines. Compressed files, and outputs without seek points,
  * are read from their start. When the captures are not readable here (moved, or on a cluster filesystem) or not
  * again (a FIFO or standard input, which analyze read once: {@link #rereadable}), the page says so and shows
  * everything else.
