@@ -21,10 +21,10 @@ import java.util.List;
  * rows ({@link LadderCollector#settled}) or until the capture clock is past its end, and seeks ahead to the next one
  * when none has ({@link LadderSweep}, a cursor over the files; {@link LadderCollector} keeps each connection's
  * frames). Each connection's engine sees only the frames on its port pair from its first frame: its results for a
- * 4-tuple depend only on that 4-tuple's frames, as for analyze's per-partition engines. Compressed files, and outputs without seek points,
- * are read from their start. When the captures are not readable here (moved, or on a cluster filesystem) or not
- * again (a FIFO or standard input, which analyze read once: {@link #rereadable}), the page says so and shows
- * everything else.
+ * 4-tuple depend only on that 4-tuple's frames, as for analyze's per-partition engines. Compressed files, and
+ * outputs without seek points, are read from their start. When the captures are not readable here (moved, or on a
+ * cluster filesystem) or not again (a FIFO or standard input, which analyze read once: {@link #rereadable}), the
+ * page says so and shows everything else.
  *
  * <p>A long connection is shown in part: its first {@link #HEAD} frames (the handshake), then the
  * {@link #BEFORE} frames before a focus frame (the held segment of its longest stall, or the first frame of its
@@ -86,8 +86,9 @@ final class LadderReader {
      * frame on: a connection's analysis starts fresh at its first frame in a whole-file run too (the frame that
      * starts a connection always finds its 4-tuple with no current connection), so its frames come out the same.
      * The reading is one sweep in file order: it starts at the seek point before the first chosen connection's
-     * first frame, reads while some started connection still has frames to come, and when none has, seeks to the
-     * point before the next connection's first frame if that is ahead, instead of reading on.
+     * first frame, reads while some started connection still has frames to come that could change its rows, and
+     * when none has, seeks to the point before the next connection's first frame if that is ahead, instead of
+     * reading on.
      */
     static List<ReportData.Ladder> read(List<String> files, List<SeekIndex> seeks, List<Want> wants) {
         return sweep(files, seeks, wants).ladders();
@@ -110,8 +111,7 @@ final class LadderReader {
 
     /** As {@link #read}, counting the records read. */
     static Sweep sweep(List<String> files, List<SeekIndex> seeks, List<Want> wants) {
-        return sweep(files, seeks, java.util.Collections.nCopies(files.size(), FileFrames.FIRST),
-                java.util.Collections.nCopies(files.size(), ""), wants);
+        return oneSource(files, seeks, wants, true);
     }
 
     /** As {@link #read(List, List, List, List, List)}, counting the records read ({@link LadderSweep}). */
@@ -122,8 +122,13 @@ final class LadderReader {
 
     /** As {@link #sweep(List, List, List)}, reading every connection to its last frame. */
     static Sweep sweepToTheEnd(List<String> files, List<SeekIndex> seeks, List<Want> wants) {
+        return oneSource(files, seeks, wants, false);
+    }
+
+    /** The sweep of {@code files} as one unnamed source, each numbered from its own first frame. */
+    private static Sweep oneSource(List<String> files, List<SeekIndex> seeks, List<Want> wants, boolean settleEarly) {
         return new LadderSweep(files, seeks, java.util.Collections.nCopies(files.size(), FileFrames.FIRST),
-                java.util.Collections.nCopies(files.size(), ""), wants, false).run();
+                java.util.Collections.nCopies(files.size(), ""), wants, settleEarly).run();
     }
 
     /**

@@ -43,8 +43,8 @@ class LadderSeekTest {
     @TempDir
     Path tmp;
 
-    /** Every connection of the latency capture's tables, shown from its start. */
-    private static List<LadderReader.Want> allConnections() throws Exception {
+    /** Every connection of the latency capture's tables, shown from its start, latest first. */
+    static List<LadderReader.Want> allConnections() throws Exception {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
         List<LadderReader.Want> wants = new ArrayList<>();
         TableReader.scan(dir, Tables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_FILE_INDEX,
@@ -65,8 +65,9 @@ class LadderSeekTest {
         return wants;
     }
 
-    private Path plainCopy() throws Exception {
-        Path plain = tmp.resolve("latency.pcap");
+    /** The latency capture uncompressed, in {@code dir}. */
+    static Path plainCopy(Path dir) throws Exception {
+        Path plain = dir.resolve("latency.pcap");
         try (InputStream in = new GZIPInputStream(Files.newInputStream(AnalyzedCaptures.LATENCY))) {
             Files.copy(in, plain);
         }
@@ -99,7 +100,7 @@ class LadderSeekTest {
     void seekingToEveryConnectionGivesTheFlowGraphsOfAReadFromTheStart() throws Exception {
         List<LadderReader.Want> wants = allConnections();
         assertTrue(wants.size() >= 5, "connections: " + wants.size());
-        Path plain = plainCopy();
+        Path plain = plainCopy(tmp);
         List<ReportData.Ladder> fromStart = LadderReader.read(List.of(plain.toString()),
                 List.of(LadderReader.SeekIndex.NONE), wants);
         long rows = fromStart.stream().mapToLong(l -> l.rows().size()).sum();
@@ -120,7 +121,7 @@ class LadderSeekTest {
                 b -> found.add(new long[][]{b.longLists(CaptureFilesTable.SEEK_FRAMES)[0],
                         b.longLists(CaptureFilesTable.SEEK_OFFSETS)[0]}));
         assertEquals(1, found.size());
-        LadderReader.SeekIndex dense = everyRecord(plainCopy());
+        LadderReader.SeekIndex dense = everyRecord(plainCopy(tmp));
         long[] frames = found.get(0)[0], offsets = found.get(0)[1];
         long records = dense.frames().length;
         long expectedPoints = (records - 1) / 16_384 + 1;
@@ -138,7 +139,7 @@ class LadderSeekTest {
     @Test
     void aSeekPointThatIsNotARecordFallsBackToTheStartOfTheFile() throws Exception {
         List<LadderReader.Want> wants = allConnections();
-        Path plain = plainCopy();
+        Path plain = plainCopy(tmp);
         List<ReportData.Ladder> fromStart = LadderReader.read(List.of(plain.toString()),
                 List.of(LadderReader.SeekIndex.NONE), wants);
         LadderReader.SeekIndex dense = everyRecord(plain);

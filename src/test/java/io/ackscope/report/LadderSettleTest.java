@@ -1,20 +1,16 @@
 package io.ackscope.report;
 
-import io.ackscope.tables.EngineTables.Connections;
 import io.ackscope.tables.EngineTables.Stalls;
 import io.ackscope.tables.TableReader;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,25 +26,6 @@ class LadderSettleTest {
 
     @TempDir
     Path tmp;
-
-    private record Conn(long stream, long firstFrame, int clientPort, int serverPort, long frames, long last) {
-    }
-
-    private static List<Conn> connections(Path dir) throws Exception {
-        List<Conn> l = new ArrayList<>();
-        TableReader.scan(dir, Tables.CONNECTIONS, List.of(Connections.STREAM, Connections.FIRST_FRAME,
-                Connections.CLIENT_PORT, Connections.SERVER_PORT, Connections.CLIENT_PACKETS,
-                Connections.SERVER_PACKETS, Connections.LAST_TIME), b -> {
-            for (int i = 0; i < b.rows; i++) {
-                l.add(new Conn(b.longs(Connections.STREAM).values[i], b.longs(Connections.FIRST_FRAME).values[i],
-                        (int) b.longs(Connections.CLIENT_PORT).values[i],
-                        (int) b.longs(Connections.SERVER_PORT).values[i],
-                        b.longs(Connections.CLIENT_PACKETS).values[i] + b.longs(Connections.SERVER_PACKETS).values[i],
-                        b.longs(Connections.LAST_TIME).values[i]));
-            }
-        });
-        return l;
-    }
 
     /** Per stream, the held frames of its stalls, in table order, and the held frame of its longest stall. */
     private static void stalls(Path dir, Map<Long, List<Long>> held, Map<Long, Long> longest) throws Exception {
@@ -67,29 +44,27 @@ class LadderSettleTest {
         });
     }
 
-    private static LadderReader.Want want(Conn c, long focusFrame) {
-        return new LadderReader.Want(c.stream(), 0, c.firstFrame(), c.clientPort(), c.serverPort(), c.frames(),
-                c.last(), focusFrame, -1);
+    /** {@code w} centred on frame {@code focusFrame}. */
+    private static LadderReader.Want focused(LadderReader.Want w, long focusFrame) {
+        return new LadderReader.Want(w.stream(), w.firstFile(), w.firstFrame(), w.clientPort(), w.serverPort(),
+                w.frames(), w.lastMicros(), focusFrame, -1);
     }
 
-    /** Reads {@code wants} both ways; returns the records the settling sweep read and the full one read. */
-    private static long[] compare(Path file, List<LadderReader.Want> wants) {
+    /** Reads {@code wants} both ways and checks their ladders are the same; the settling sweep, then the full one. */
+    private static LadderReader.Sweep[] compare(Path file, List<LadderReader.Want> wants) {
         LadderReader.Sweep full = LadderReader.sweepToTheEnd(List.of(file.toString()),
                 List.of(LadderReader.SeekIndex.NONE), wants);
         LadderReader.Sweep settling = LadderReader.sweep(List.of(file.toString()),
                 List.of(LadderReader.SeekIndex.NONE), wants);
         LadderSeekTest.assertSameLadders(full.ladders(), settling.ladders());
-        return new long[]{settling.recordsRead(), full.recordsRead()};
+        return new LadderReader.Sweep[]{settling, full};
     }
 
     @Test
     void aSettledFlowGraphIsTheFlowGraphOfTheWholeConnection() throws Exception {
         Path dir = AnalyzedCaptures.tables(AnalyzedCaptures.LATENCY);
-        Path file = tmp.resolve("latency.pcap");
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(AnalyzedCaptures.LATENCY))) {
-            Files.copy(in, file);
-        }
-        List<Conn> conns = connections(dir);
+        Path file = LadderSeekTest.plainCopy(tmp);
+        List<LadderReader.Want> conns = LadderSeekTest.allConnections();
         Map<Long, List<Long>> held = new HashMap<>();
         Map<Long, Long> longest = new HashMap<>();
         stalls(dir, held, longest);
@@ -98,17 +73,15 @@ class LadderSettleTest {
         // each alone, so that one connection's read does not hide another's
         int marked = 0;
         long settlingRecords = 0, fullRecords = 0;
-        for (Conn c : conns) {
+        for (LadderReader.Want c : conns) {
             Long focus = longest.get(c.stream());
             if (focus == null) {
                 continue;
             }
-            List<LadderReader.Want> one = List.of(want(c, focus));
-            long[] records = compare(file, one);
-            settlingRecords += records[0];
-            fullRecords += records[1];
-            List<ReportData.LadderRow> rows = LadderReader.sweep(List.of(file.toString()),
-                    List.of(LadderReader.SeekIndex.NONE), one).ladders().get(0).rows();
+            LadderReader.Sweep[] sweeps = compare(file, List.of(focused(c, focus)));
+            settlingRecords += sweeps[0].recordsRead();
+            fullRecords += sweeps[1].recordsRead();
+            List<ReportData.LadderRow> rows = sweeps[0].ladders().get(0).rows();
             if (rows.stream().anyMatch(r -> r.mark().equals("HELD"))
                     && rows.stream().anyMatch(r -> r.mark().equals("RESUMED"))) {
                 marked++;
@@ -118,15 +91,14 @@ class LadderSettleTest {
         assertTrue(settlingRecords < fullRecords * 0.8, settlingRecords + " records against " + fullRecords);
 
         // every connection at once: from its start, and at its first stall's held segment (a stall follows it)
-        List<LadderReader.Want> fromStart = new ArrayList<>(), firstStall = new ArrayList<>();
-        for (Conn c : conns) {
-            fromStart.add(want(c, -1));
+        List<LadderReader.Want> firstStall = new ArrayList<>();
+        for (LadderReader.Want c : conns) {
             List<Long> h = held.get(c.stream());
             if (h != null) {
-                firstStall.add(want(c, h.get(0)));
+                firstStall.add(focused(c, h.get(0)));
             }
         }
-        compare(file, fromStart);
+        compare(file, conns);
         compare(file, firstStall);
     }
 }
