@@ -10,9 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A {@link LeafChunk}'s dictionary of strings (by their UTF-8 bytes) or ints, in first-seen order: the entries its
@@ -22,7 +20,7 @@ import java.util.Map;
 final class ChunkDictionary {
     private final boolean binary;
     /** Strings by their own equality (a String caches its hash). */
-    private final Map<String, Integer> stringIds = new HashMap<>();
+    private final StringIds stringIds = new StringIds();
     /** Byte arrays by content. */
     private final BytesIds byteIds = new BytesIds();
     private final List<byte[]> strings = new ArrayList<>();
@@ -74,13 +72,12 @@ final class ChunkDictionary {
                     continue;
                 }
                 if (v instanceof String s) {
-                    Integer known = stringIds.get(s);
-                    if (known == null) {
-                        known = strings.size();
-                        stringIds.put(s, known);
+                    id = stringIds.get(s);
+                    if (id < 0) {
+                        id = strings.size();
+                        stringIds.put(s, id);
                         entry(s.getBytes(StandardCharsets.UTF_8));
                     }
-                    id = known;
                 } else {
                     byte[] b = (byte[]) v;
                     id = byteIds.get(b);

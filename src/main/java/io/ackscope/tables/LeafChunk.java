@@ -203,14 +203,14 @@ final class LeafChunk {
         stats.incrementNumNulls(entries - values);
         boolean binary = primitive == PrimitiveTypeName.BINARY;
         boolean dictionaryPage = dictionary != null && !fellBack;
-        // a dictionary-encoded page needs its strings' UTF-8 only for the first page's size test (the dictionary
-        // encodes the strings it does not know yet)
-        byte[][] encoded = binary && (!dictionaryPage || pages.isEmpty()) ? encodeBinaries() : null;
+        // a dictionary-encoded page needs no UTF-8 of its strings (the dictionary encodes the strings it does not
+        // know yet); the first page's size test needs only their PLAIN size
+        byte[][] encoded = binary && !dictionaryPage ? encodeBinaries() : null;
         byte[] indices = null;
         Encoding encoding = Encoding.PLAIN;
         if (dictionaryPage) {
             int[] index = dictionary.add(values, refs, longs);
-            if (index == null || pages.isEmpty() && !dictionary.smallerThan(values, plainSize(encoded))) {
+            if (index == null || pages.isEmpty() && !dictionary.smallerThan(values, binary ? plainRefBytes() : 0)) {
                 // the dictionary outgrew its page, or does not pay: PLAIN from here on (as parquet-mr falls back)
                 fellBack = true;
             } else {
@@ -297,6 +297,43 @@ final class LeafChunk {
             }
         }
         return b;
+    }
+
+    /** PLAIN size of the page's BINARY values (as {@link #encodeBinaries} would encode them), without encoding. */
+    private long plainRefBytes() {
+        long n = 0;
+        int len = 0;
+        for (int i = 0; i < values; i++) {
+            Object v = refs[i];
+            if (i == 0 || v != refs[i - 1]) {
+                len = v instanceof String s ? utf8Length(s) : ((byte[]) v).length;
+            }
+            n += 4 + len;
+        }
+        return n;
+    }
+
+    /**
+     * The length of {@code s.getBytes(UTF_8)}: 1 to 3 bytes a char, 4 for a surrogate pair, and 1 for a surrogate
+     * without its pair (which the encoder replaces by {@code '?'}).
+     */
+    static int utf8Length(String s) {
+        int n = s.length();
+        int len = n;
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                if (c < 0x800) {
+                    len += 1;
+                } else if (!Character.isSurrogate(c)) {
+                    len += 2;
+                } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    len += 2;   // the pair's two chars are four bytes
+                    i++;
+                }
+            }
+        }
+        return len;
     }
 
     private static long plainSize(byte[][] encoded) {
