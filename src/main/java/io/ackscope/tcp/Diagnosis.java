@@ -35,7 +35,7 @@ public final class Diagnosis implements AnalysisSink {
     /** Server endpoint of each open connection, by its first-frame identity. */
     private final Map<ConnectionId, DiagnoseExtras> open = new HashMap<>();
     /** Values of open connections for the aggregate, until their record ({@link EndpointAggregate#connection}). */
-    private final Map<ConnectionId, ValueCounts[]> openValues = new HashMap<>();
+    private final Map<ConnectionId, ConnectionValues> openValues = new HashMap<>();
     /** Connections with a churn event whose record has not come yet: its history tells whether a RST ended it. */
     private final Set<ConnectionId> churned = new HashSet<>();
     /** Per open connection with exchanges: {its handshake leg to the client (-1), its last response's last byte}. */
@@ -69,11 +69,7 @@ public final class Diagnosis implements AnalysisSink {
 
     /** A value for the aggregate, in µs as the tables have it (the same rule as analyze's table sink). */
     private void value(ConnectionId id, int metric, long nanos) {
-        ValueCounts[] v = openValues.computeIfAbsent(id, k -> new ValueCounts[EndpointAggregate.METRICS]);
-        if (v[metric] == null) {
-            v[metric] = new ValueCounts();
-        }
-        v[metric].add(nanos / 1000);
+        openValues.computeIfAbsent(id, k -> new ConnectionValues()).add(metric, nanos / 1000);
     }
 
     @Override

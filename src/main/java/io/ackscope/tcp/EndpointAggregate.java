@@ -149,13 +149,13 @@ public final class EndpointAggregate implements Serializable {
 
     /**
      * A finished connection of source {@code source} goes to its server endpoint: its record's counts, its handshake
-     * RTT, the values its other records carried ({@code values}: the {@link #DATA_RTT}, {@link #ACK_DELAY},
-     * {@link #TTFB} and {@link #COMPLETE} slots used, null ones and a null array meaning none) and what was noted of
+     * RTT, the values its other records carried ({@code values}: of the {@link #DATA_RTT}, {@link #ACK_DELAY},
+     * {@link #TTFB} and {@link #COMPLETE} metrics; null meaning none) and what was noted of
      * its causes and exchanges. Returns what was noted, settled (each cause's {@link ConnectionCauses.Tally#connections}
      * 1 and {@link ConnectionCauses.Tally#requests} the exchanges it affected: its rows of connection_causes), or
      * null when it had no cause and no exchange.
      */
-    public ConnectionCauses connection(ConnectionRecord c, ValueCounts[] values, String source) {
+    public ConnectionCauses connection(ConnectionRecord c, ConnectionValues values, String source) {
         Endpoint e = endpoints.computeIfAbsent(source + '\0' + c.resp().address() + " " + c.resp().port(),
                 k -> new Endpoint(source, c.resp().address(), c.resp().port()));
         e.connections++;
@@ -167,9 +167,7 @@ public final class EndpointAggregate implements Serializable {
         }
         if (values != null) {
             for (int m = DATA_RTT; m < METRICS; m++) {
-                if (values[m] != null) {
-                    e.metrics[m].addAll(values[m]);
-                }
+                values.addTo(m, e.metrics[m]);
             }
         }
         ConnectionCauses o = open.remove(c.id());

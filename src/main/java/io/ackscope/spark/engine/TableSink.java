@@ -21,6 +21,7 @@ import io.ackscope.tcp.Segment;
 import io.ackscope.tcp.Stall;
 import io.ackscope.tcp.RoleEvidence;
 import io.ackscope.tcp.TcpEngine;
+import io.ackscope.tcp.ConnectionValues;
 import io.ackscope.tcp.ValueCounts;
 import org.apache.hadoop.conf.Configuration;
 
@@ -274,13 +275,9 @@ final class TableSink implements AnalysisSink, AutoCloseable {
     private void value(ConnectionId id, int metric, long nanos) {
         Open o = open(id);
         if (o.values == null) {
-            o.values = new ValueCounts[EndpointAggregate.METRICS];
+            o.values = new ConnectionValues();
         }
-        ValueCounts[] v = o.values;
-        if (v[metric] == null) {
-            v[metric] = new ValueCounts();
-        }
-        v[metric].add(nanos / 1000);
+        o.values.add(metric, nanos / 1000);
     }
 
     @Override
@@ -361,7 +358,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
                 for (io.ackscope.tcp.HeldTuple t : carry.resumed(EngineCarry.Kind.VALUES, partition, name)) {
                     try {
                         OpenValues.Open o = OpenValues.read(t.state());
-                        open(o.id()).values = o.values();
+                        open(o.id()).values = ConnectionValues.carried(o.values());
                         if (o.findings() != null) {
                             finalEndpoints.resume(o.id(), o.findings());
                         }
@@ -452,7 +449,7 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         Map<ConnectionId, ValueCounts[]> values = new HashMap<>();
         open.forEach((id, o) -> {
             if (o.values != null) {
-                values.put(id, o.values);
+                values.put(id, o.values.counts());
             }
         });
         return values;
@@ -464,8 +461,8 @@ final class TableSink implements AnalysisSink, AutoCloseable {
         String source;
         String uid;
         String dir;
-        /** Per {@link EndpointAggregate} metric, the connection's values; null before its first value. */
-        ValueCounts[] values;
+        /** The connection's values per {@link EndpointAggregate} metric; null before its first value. */
+        ConnectionValues values;
     }
 
     private List<TaskOutput.Written> written() {
