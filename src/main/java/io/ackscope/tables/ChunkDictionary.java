@@ -19,10 +19,8 @@ import java.util.List;
  */
 final class ChunkDictionary {
     private final boolean binary;
-    /** Strings by their own equality (a String caches its hash). */
-    private final StringIds stringIds = new StringIds();
-    /** Byte arrays by content. */
-    private final BytesIds byteIds = new BytesIds();
+    /** Strings by their own equality, byte arrays by content. */
+    private final RefIds refIds = new RefIds();
     private final List<byte[]> strings = new ArrayList<>();
     private final IntIds ints = new IntIds();
     /** PLAIN size of all its entries. */
@@ -71,21 +69,11 @@ final class ChunkDictionary {
                     pageIds[i] = pageIds[i - 1];
                     continue;
                 }
-                if (v instanceof String s) {
-                    id = stringIds.get(s);
-                    if (id < 0) {
-                        id = strings.size();
-                        stringIds.put(s, id);
-                        entry(s.getBytes(StandardCharsets.UTF_8));
-                    }
-                } else {
-                    byte[] b = (byte[]) v;
-                    id = byteIds.get(b);
-                    if (id < 0) {
-                        id = strings.size();
-                        byteIds.put(b, id);
-                        entry(b);
-                    }
+                id = refIds.get(v);
+                if (id < 0) {
+                    id = strings.size();
+                    refIds.put(v, id);
+                    entry(v instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) v);
                 }
             } else {
                 int before = ints.size;

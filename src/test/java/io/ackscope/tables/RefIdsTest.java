@@ -2,14 +2,19 @@ package io.ackscope.tables;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class StringIdsTest {
+class RefIdsTest {
+    private static byte[] address(int i) {
+        return ByteBuffer.allocate(4).putInt(0x0a000000 + i).array();
+    }
+
     @Test
     void findsEachStringByEqualityThroughGrowth() {
-        StringIds ids = new StringIds();
+        RefIds ids = new RefIds();
         int n = 10_000;
         for (int i = 0; i < n; i++) {
             assertEquals(-1, ids.get("C" + i));
@@ -30,6 +35,36 @@ class StringIdsTest {
         ids.put("BB", 9);
         assertEquals(8, ids.get("Aa"));
         assertEquals(9, ids.get("BB"));
+    }
+
+    @Test
+    void findsEachArrayByContentThroughGrowth() {
+        RefIds ids = new RefIds();
+        int n = 10_000;
+        for (int i = 0; i < n; i++) {
+            assertEquals(-1, ids.get(address(i)));
+            ids.put(address(i), 3 * i);
+        }
+        for (int i = 0; i < n; i++) {
+            assertEquals(3 * i, ids.get(address(i)), "copy of address " + i);
+        }
+        assertEquals(-1, ids.get(address(n)));
+        assertEquals(-1, ids.get(new byte[0]));
+        ids.put(new byte[0], 7);
+        assertEquals(7, ids.get(new byte[0]));
+        // same bytes, different lengths: different entries
+        assertEquals(-1, ids.get(new byte[16]));
+    }
+
+    @Test
+    void aStringAndAByteArrayAreDifferentKeys() {
+        RefIds ids = new RefIds();
+        ids.put("GET", 1);
+        assertEquals(-1, ids.get("GET".getBytes(StandardCharsets.UTF_8)));
+        ids.put("GET".getBytes(StandardCharsets.UTF_8), 2);
+        assertEquals(1, ids.get("GET"));
+        assertEquals(2, ids.get(new byte[] {'G', 'E', 'T'}));
+        assertEquals(2, ids.size());
     }
 
     @Test
