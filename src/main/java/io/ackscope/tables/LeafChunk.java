@@ -210,7 +210,7 @@ final class LeafChunk {
         Encoding encoding = Encoding.PLAIN;
         if (dictionaryPage) {
             int[] index = dictionary.add(values, refs, longs);
-            if (index == null || pages.isEmpty() && !dictionary.smallerThan(values, binary ? plainRefBytes() : 0)) {
+            if (index == null || pages.isEmpty() && !dictionaryPays(binary)) {
                 // the dictionary outgrew its page, or does not pay: PLAIN from here on (as parquet-mr falls back)
                 fellBack = true;
             } else {
@@ -300,6 +300,19 @@ final class LeafChunk {
     }
 
     /** PLAIN size of the page's BINARY values (as {@link #encodeBinaries} would encode them), without encoding. */
+    /**
+     * parquet-mr's test of the first page: its indices plus the dictionary smaller than its PLAIN values. A string's
+     * UTF-8 is never shorter than its chars, so the page's size as {@link #writeRef} counted it is a lower bound of
+     * the PLAIN size: the strings are measured only when the dictionary does not pay against that bound (it mostly
+     * does, and measuring reads every string of the page again).
+     */
+    private boolean dictionaryPays(boolean binary) {
+        if (!binary) {
+            return dictionary.smallerThan(values, 0);
+        }
+        return dictionary.smallerThan(values, pageBytes) || dictionary.smallerThan(values, plainRefBytes());
+    }
+
     private long plainRefBytes() {
         long n = 0;
         int len = 0;

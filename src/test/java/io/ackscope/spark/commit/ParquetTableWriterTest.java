@@ -283,6 +283,40 @@ class ParquetTableWriterTest {
         }
     }
 
+    /**
+     * The first page's test counts a string's UTF-8 bytes, not its chars: 5,000 strings of 45 chars and 125 bytes,
+     * 4,500 of them distinct, pay for a dictionary only against their bytes; all distinct, they do not at all.
+     */
+    @Test
+    void theDictionaryTestCountsTheStringsUtf8Bytes() throws IOException {
+        TableSchema t = new TableSchema("wide_chars", "strings of 3-byte chars",
+                List.of(new Column("some_repeated", ColumnType.STRING, false, null, "90 % distinct"),
+                        new Column("distinct", ColumnType.STRING, false, null, "all distinct")));
+        Path dir = Files.createDirectories(tmp.resolve("wide_chars"));
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("part-00000.parquet").toUri());
+        RowBuffer r = new RowBuffer(t);
+        String euros = "\u20ac".repeat(40);
+        try (ParquetTableWriter w = TableFiles.writer(t, file, new Configuration())) {
+            for (int k = 0; k < 5_000; k++) {
+                w.write(r.clear().setString(0, euros + String.format("%05d", k % 4_500))
+                        .setString(1, euros + String.format("%05d", k)));
+            }
+        }
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
+            var chunks = reader.getFooter().getBlocks().get(0).getColumns();
+            assertTrue(chunks.get(0).getEncodings().contains(org.apache.parquet.column.Encoding.PLAIN_DICTIONARY),
+                    chunks.get(0).getEncodings().toString());
+            assertFalse(chunks.get(1).getEncodings().contains(org.apache.parquet.column.Encoding.PLAIN_DICTIONARY),
+                    chunks.get(1).getEncodings().toString());
+        }
+        List<Row> back = spark.read().parquet(dir.toString()).collectAsList();
+        assertEquals(5_000, back.size());
+        for (int k = 0; k < back.size(); k++) {
+            assertEquals(euros + String.format("%05d", k % 4_500), back.get(k).getString(0));
+            assertEquals(euros + String.format("%05d", k), back.get(k).getString(1));
+        }
+    }
+
     /** As parquet-mr does: pages keep the dictionary until it outgrows its page, later pages of the chunk are plain. */
     @Test
     void aDictionaryThatOutgrowsItsPageFallsBackToPlainInTheSameChunk() throws IOException {
