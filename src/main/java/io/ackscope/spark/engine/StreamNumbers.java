@@ -51,25 +51,37 @@ public final class StreamNumbers {
 
     /**
      * Key to stream number: its rank ({@link Ranks}) numbered in its source ({@link ArchiveNumbering#stream}). The
-     * operator remembers the last key it mapped: a connection's rows often follow each other (the mix capture's
-     * 150,720-connection output: 63 % of {@code rtt_samples} rows and 36 % of {@code ack_delays} rows repeat the row
-     * before's key), and those need no search. One operator per thread.
+     * operator keeps the numbers of the keys it mapped last, direct-mapped by key ({@link #RECENT} of them): a
+     * table's rows come in capture order, so a row's connection is mostly one of the few that sent frames just
+     * before (the mix capture's 150,720-connection output: 63 % of {@code rtt_samples} rows and 36 % of
+     * {@code ack_delays} rows repeat the row before's key), and those need no search. One operator per thread.
      */
     static LongUnaryOperator streams(long[] ranks, ArchiveNumbering ranked) {
         Ranks index = new Ranks(ranks);
         return new LongUnaryOperator() {
-            private long lastKey = -1;
-            private long lastStream;
+            private final long[] keys = filled(RECENT, -1);     // keys are never negative
+            private final long[] streams = new long[RECENT];
 
             @Override
             public long applyAsLong(long key) {
-                if (key != lastKey) {
-                    lastStream = ranked.stream(index.rank(key), EngineTask.fileOf(key));
-                    lastKey = key;
+                int slot = (int) ((key * 0x9E3779B97F4A7C15L) >>> (64 - RECENT_BITS));
+                if (keys[slot] != key) {
+                    streams[slot] = ranked.stream(index.rank(key), EngineTask.fileOf(key));
+                    keys[slot] = key;
                 }
-                return lastStream;
+                return streams[slot];
             }
         };
+    }
+
+    private static final int RECENT_BITS = 12;
+    /** Keys whose stream numbers {@link #streams} keeps (64 KB in all, in the processor's caches). */
+    static final int RECENT = 1 << RECENT_BITS;
+
+    private static long[] filled(int n, long v) {
+        long[] a = new long[n];
+        Arrays.fill(a, v);
+        return a;
     }
 
     /**

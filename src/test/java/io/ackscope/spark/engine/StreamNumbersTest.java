@@ -80,4 +80,22 @@ class StreamNumbersTest {
         assertThrows(IllegalStateException.class, () -> streams.applyAsLong(missing));
         assertEquals(199, streams.applyAsLong(keys[199]), "after a key that is not among them");
     }
+
+    @Test
+    void keysBeyondTheRecentOnesAreMappedAgainWhenTheyComeBack() {
+        List<CaptureFile> files = List.of(new CaptureFile(0, "a.pcap", 1, new String[0]));
+        ArchiveNumbering numbering = ArchiveNumbering.of(new ReadPlan(files, List.of(new FilePlan(1, null)),
+                List.of()), List.of(new SplitStats(0, 0)), new long[1][]);
+        long[] keys = new long[3 * StreamNumbers.RECENT];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = EngineTask.key(0, 2L * i);
+        }
+        LongUnaryOperator streams = StreamNumbers.streams(keys, numbering.ranked(keys));
+        // every key once in order, then random ones: most slots hold another key by then, some the same one
+        Random r = new Random(11);
+        for (int k = 0; k < 4 * keys.length; k++) {
+            int i = k < keys.length ? k : r.nextInt(keys.length);
+            assertEquals(i, streams.applyAsLong(keys[i]), "lookup " + k + ", key " + i);
+        }
+    }
 }
