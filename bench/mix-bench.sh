@@ -268,6 +268,17 @@ for peer in "${labels[@]}"; do
   awk -v aw="$a_wall" -v ac="$a_cpu" -v pw="$(median "${WALL[$peer]}")" -v pc="$(median "${CPU[$peer]}")" -v p="$peer" \
     'BEGIN {printf "  ackscope against %-9s %5.2fx faster in wall time, %5.2fx its CPU-seconds\n", p, pw / aw, ac / pc}'
 done
+# paired by round as well: on a shared VM the machine's speed can drift by half between rounds, which moves the
+# medians above apart when the slow rounds fall unevenly between the commands (each peer's runs are paired with
+# ackscope's of the same rounds; tshark runs in the first rounds only)
+for peer in "${labels[@]}"; do
+  [ "$peer" = ackscope ] && continue
+  n=$(wc -w <<< "${WALL[$peer]}")
+  ratios=$(paste <(printf '%s\n' ${WALL[ackscope]} | head -n "$n") <(printf '%s\n' ${WALL[$peer]}) \
+                 <(printf '%s\n' ${CPU[ackscope]} | head -n "$n") <(printf '%s\n' ${CPU[$peer]}))
+  printf '  ackscope against %-9s round by round: %5.2fx faster in wall time, %5.2fx its CPU-seconds (medians of %d rounds\x27 ratios)\n' \
+    "$peer" "$(median "$(awk '{print $2 / $1}' <<< "$ratios")")" "$(median "$(awk '{print $3 / $4}' <<< "$ratios")")" "$n"
+done
 if [ -n "$baseline" ]; then
   # paired by round: both ran within a minute of each other, so the machine's drift between rounds cancels
   pairs=$(paste <(printf '%s\n' ${WALL[ackscope]}) <(printf '%s\n' ${WALL[baseline]}) \
