@@ -299,7 +299,6 @@ final class LeafChunk {
         return b;
     }
 
-    /** PLAIN size of the page's BINARY values (as {@link #encodeBinaries} would encode them), without encoding. */
     /**
      * parquet-mr's test of the first page: its indices plus the dictionary smaller than its PLAIN values. A string's
      * UTF-8 is never shorter than its chars, so the page's size as {@link #writeRef} counted it is a lower bound of
@@ -313,6 +312,7 @@ final class LeafChunk {
         return dictionary.smallerThan(values, pageBytes) || dictionary.smallerThan(values, plainRefBytes());
     }
 
+    /** PLAIN size of the page's BINARY values (as {@link #encodeBinaries} would encode them), without encoding. */
     private long plainRefBytes() {
         long n = 0;
         int len = 0;

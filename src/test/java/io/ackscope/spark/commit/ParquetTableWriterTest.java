@@ -270,11 +270,8 @@ class ParquetTableWriterTest {
                 w.write(r);
             }
         }
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
-            var chunks = reader.getFooter().getBlocks().get(0).getColumns();
-            assertFalse(chunks.get(0).getEncodings().contains(org.apache.parquet.column.Encoding.PLAIN_DICTIONARY));
-            assertTrue(chunks.get(1).getEncodings().contains(org.apache.parquet.column.Encoding.PLAIN_DICTIONARY));
-        }
+        assertFalse(dictionaryEncoded(file, 0));
+        assertTrue(dictionaryEncoded(file, 1));
         List<Row> back = spark.read().parquet(dir.toString()).collectAsList();
         assertEquals(30_000, back.size());
         for (int k = 0; k < back.size(); k++) {
@@ -302,13 +299,8 @@ class ParquetTableWriterTest {
                         .setString(1, euros + String.format("%05d", k)));
             }
         }
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
-            var chunks = reader.getFooter().getBlocks().get(0).getColumns();
-            assertTrue(chunks.get(0).getEncodings().contains(org.apache.parquet.column.Encoding.PLAIN_DICTIONARY),
-                    chunks.get(0).getEncodings().toString());
-            assertFalse(chunks.get(1).getEncodings().contains(org.apache.parquet.column.Encoding.PLAIN_DICTIONARY),
-                    chunks.get(1).getEncodings().toString());
-        }
+        assertTrue(dictionaryEncoded(file, 0));
+        assertFalse(dictionaryEncoded(file, 1));
         List<Row> back = spark.read().parquet(dir.toString()).collectAsList();
         assertEquals(5_000, back.size());
         for (int k = 0; k < back.size(); k++) {
@@ -352,6 +344,14 @@ class ParquetTableWriterTest {
         assertEquals(expected.size(), back.size());
         for (int k = 0; k < back.size(); k++) {
             assertEquals(expected.get(k), back.get(k).getString(0), "row " + k);
+        }
+    }
+
+    /** Whether column {@code c}'s chunk in the file's first row group has dictionary-encoded pages. */
+    private static boolean dictionaryEncoded(org.apache.hadoop.fs.Path file, int c) throws IOException {
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(file, new Configuration()))) {
+            return reader.getFooter().getBlocks().get(0).getColumns().get(c).getEncodings()
+                    .contains(org.apache.parquet.column.Encoding.PLAIN_DICTIONARY);
         }
     }
 
