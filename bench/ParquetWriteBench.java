@@ -40,16 +40,25 @@ public class ParquetWriteBench {
         List<Column> cols = t.columns();
         Object[][] rows = new Object[n][];
         long time = 1_796_300_074_160_987_000L;
+        // as the engine writes them: one String per connection's uid, per host address and per enum name, shared by
+        // every row that has it; three connections' rows interleaved, six rows each
+        String[] uids = new String[n / 6 + 3];
+        String[] ips = new String[400];
+        for (int k = 0; k < ips.length; k++) {
+            ips[k] = "10.0." + k / 200 + "." + k % 200;
+        }
+        String[] kinds = {"KIND_0", "KIND_1", "KIND_2", "KIND_3"};
         for (int i = 0; i < n; i++) {
+            int conn = (i / 18) * 3 + i % 3;
             Object[] row = new Object[cols.size()];
             time += r.nextLong(50_000);
             for (int c = 0; c < cols.size(); c++) {
                 Column col = cols.get(c);
                 String name = col.name();
                 row[c] = switch (col.type()) {
-                    case STRING -> name.contains("uid") ? "C" + Long.toString(0x5DEECE66DL * (i / 6), 36)
-                            : name.endsWith("ip") ? "10.0." + r.nextInt(2) + "." + r.nextInt(200)
-                            : name.equals("source") ? "mix" : "KIND_" + r.nextInt(4);
+                    case STRING -> name.contains("uid") ? uid(uids, conn)
+                            : name.endsWith("ip") ? ips[r.nextInt(ips.length)]
+                            : name.equals("source") ? "mix" : kinds[r.nextInt(4)];
                     case LONG -> name.contains("frame") || name.equals("stream") ? (long) i * 3 + r.nextInt(3)
                             : r.nextLong(1_000_000);
                     case TIMESTAMP -> time;
@@ -62,6 +71,14 @@ public class ParquetWriteBench {
             rows[i] = row;
         }
         return rows;
+    }
+
+    /** Connection {@code conn}'s uid, made once. */
+    static String uid(String[] uids, int conn) {
+        if (uids[conn] == null) {
+            uids[conn] = "C" + Long.toString(0x5DEECE66DL * conn, 36);
+        }
+        return uids[conn];
     }
 
     static void handWritten(TableSchema t, Object[][] rows, OutputFile out) throws Exception {

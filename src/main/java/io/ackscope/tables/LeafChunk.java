@@ -66,6 +66,17 @@ final class LeafChunk {
     private int pageRows;
     /** PLAIN-encoded size of the page's values (strings counted by their length in chars). */
     private long pageBytes;
+    /** Capacity of the page's level arrays (unbounded when the column has no levels). */
+    private int levelCapacity;
+    /** PLAIN size of one INT32, INT64, BOOLEAN or DOUBLE value (BOOLEAN counted as a byte). */
+    private final int valueBytes;
+    /**
+     * The last BINARY value written and its PLAIN size: rows of one connection, and of connections of one host,
+     * follow each other with the same String, whose length is then not read again (its characters are mostly out of
+     * the caches by then).
+     */
+    private Object lastRef;
+    private int lastRefBytes;
 
     // the chunk: its finished pages and the dictionary they share
     private final List<Page> pages = new ArrayList<>();
@@ -101,6 +112,8 @@ final class LeafChunk {
         int n = 1024;
         this.def = maxDef > 0 ? new byte[n] : null;
         this.rep = maxRep > 0 ? new byte[n] : null;
+        this.levelCapacity = def != null || rep != null ? n : Integer.MAX_VALUE;
+        this.valueBytes = primitive == PrimitiveTypeName.INT32 ? 4 : primitive == PrimitiveTypeName.BOOLEAN ? 1 : 8;
         if (primitive == PrimitiveTypeName.BINARY) {
             refs = new Object[n];
         } else {
@@ -127,10 +140,11 @@ final class LeafChunk {
             }
             pageRows++;
         }
-        if (entries == (def != null ? def.length : rep != null ? rep.length : Integer.MAX_VALUE)) {
+        if (entries == levelCapacity) {
             int n = entries * 2;
             def = def != null ? Arrays.copyOf(def, n) : null;
             rep = rep != null ? Arrays.copyOf(rep, n) : null;
+            levelCapacity = n;
         }
         if (def != null) {
             def[entries] = (byte) d;
@@ -153,7 +167,7 @@ final class LeafChunk {
             longs = Arrays.copyOf(longs, values * 2);
         }
         longs[values++] = v;
-        pageBytes += primitive == PrimitiveTypeName.INT32 ? 4 : primitive == PrimitiveTypeName.BOOLEAN ? 1 : 8;
+        pageBytes += valueBytes;
     }
 
     /** A BINARY value: a {@link String} or a {@code byte[]}. */
@@ -163,7 +177,11 @@ final class LeafChunk {
             refs = Arrays.copyOf(refs, values * 2);
         }
         refs[values++] = v;
-        pageBytes += 4 + (v instanceof String s ? s.length() : ((byte[]) v).length);
+        if (v != lastRef) {
+            lastRef = v;
+            lastRefBytes = 4 + (v instanceof String s ? s.length() : ((byte[]) v).length);
+        }
+        pageBytes += lastRefBytes;
     }
 
     /** Bytes this chunk holds: its compressed pages, the page being filled, the dictionary. */

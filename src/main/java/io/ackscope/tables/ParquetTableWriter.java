@@ -70,6 +70,17 @@ public final class ParquetTableWriter implements Closeable {
     /** Each table column's type and nullability (arrays: the per-row loop reads them for every column). */
     private final ColumnType[] types;
     private final boolean[] nullable;
+    /** The columns a row must set. */
+    private final int[] required;
+    /**
+     * Each table column's shape as the per-row loop switches on it: {@link #SCALAR}, {@link #DOUBLE}, {@link #REF} or
+     * {@link #NESTED} (an int switch: C1, which runs analyze, compiles a switch on an enum to an extra array lookup).
+     */
+    private final int[] shape;
+    private static final int SCALAR = 0;
+    private static final int DOUBLE = 1;
+    private static final int REF = 2;
+    private static final int NESTED = 3;
     private final LeafChunk[] leaves;
     private long rowsInGroup;
     private long rows;
@@ -98,6 +109,7 @@ public final class ParquetTableWriter implements Closeable {
         firstLeaf = new int[cols.size()];
         presentLevel = new int[cols.size()];
         nullLevel = new int[cols.size()];
+        shape = new int[cols.size()];
         int leaf = 0;
         for (int i = 0; i < cols.size(); i++) {
             Column c = cols.get(i);
@@ -112,7 +124,14 @@ public final class ParquetTableWriter implements Closeable {
             };
             presentLevel[i] = (c.nullable() ? 1 : 0) + (nested ? 1 : 0);
             nullLevel[i] = presentLevel[i] - (nested ? 2 : 1);
+            shape[i] = switch (c.type()) {
+                case BOOLEAN, INT, LONG, TIMESTAMP -> SCALAR;
+                case DOUBLE -> DOUBLE;
+                case STRING, BINARY -> REF;
+                default -> NESTED;
+            };
         }
+        required = java.util.stream.IntStream.range(0, cols.size()).filter(i -> !nullable[i]).toArray();
         if (leaf != schema.getColumns().size()) {
             throw new IllegalStateException(table.name() + ": " + leaf + " leaves, schema has "
                     + schema.getColumns().size());
@@ -168,77 +187,84 @@ public final class ParquetTableWriter implements Closeable {
         if (row.schema() != table) {
             throw new IllegalArgumentException("row of " + row.schema().name() + " written to " + table.name());
         }
-        for (int i = 0; i < types.length; i++) {
-            if (!row.isSet(i) && !nullable[i]) {
+        for (int i : required) {
+            if (!row.isSet(i)) {
                 throw new IllegalStateException(table.name() + "." + table.columns().get(i).name()
                         + " is required but was not set");
             }
         }
         for (int i = 0; i < types.length; i++) {
             LeafChunk w = leaves[firstLeaf[i]];
-            int d = presentLevel[i];
-            ColumnType type = types[i];
             if (!row.isSet(i)) {
                 w.writeNull(0, nullLevel[i]);
-                if (type == ColumnType.STRING_LONG_MAP) {
+                if (types[i] == ColumnType.STRING_LONG_MAP) {
                     leaves[firstLeaf[i] + 1].writeNull(0, nullLevel[i]);
                 }
                 continue;
             }
-            switch (type) {
-                case BOOLEAN, INT, LONG, TIMESTAMP -> w.writeLong(row.longAt(i), 0, d);
+            int d = presentLevel[i];
+            switch (shape[i]) {
+                case SCALAR -> w.writeLong(row.longAt(i), 0, d);
                 case DOUBLE -> w.writeLong(Double.doubleToRawLongBits(row.doubleAt(i)), 0, d);
-                case STRING, BINARY -> w.writeRef(row.refAt(i), 0, d);
-                case STRING_LIST -> {
-                    @SuppressWarnings("unchecked")
-                    List<String> l = (List<String>) row.refAt(i);
-                    if (l.isEmpty()) {
-                        w.writeNull(0, d - 1);
-                    }
-                    for (int k = 0; k < l.size(); k++) {
-                        w.writeRef(l.get(k), k == 0 ? 0 : 1, d);
-                    }
-                }
-                case INT_LIST -> {
-                    int[] a = (int[]) row.refAt(i);
-                    if (a.length == 0) {
-                        w.writeNull(0, d - 1);
-                    }
-                    for (int k = 0; k < a.length; k++) {
-                        w.writeLong(a[k], k == 0 ? 0 : 1, d);
-                    }
-                }
-                case LONG_LIST -> {
-                    long[] a = (long[]) row.refAt(i);
-                    if (a.length == 0) {
-                        w.writeNull(0, d - 1);
-                    }
-                    for (int k = 0; k < a.length; k++) {
-                        w.writeLong(a[k], k == 0 ? 0 : 1, d);
-                    }
-                }
-                case STRING_LONG_MAP -> {
-                    @SuppressWarnings("unchecked")
-                    Map<String, Long> m = (Map<String, Long>) row.refAt(i);
-                    LeafChunk values = leaves[firstLeaf[i] + 1];
-                    if (m.isEmpty()) {
-                        w.writeNull(0, d - 1);
-                        values.writeNull(0, d - 1);
-                    }
-                    int k = 0;
-                    for (Map.Entry<String, Long> e : m.entrySet()) {
-                        int r = k++ == 0 ? 0 : 1;
-                        w.writeRef(e.getKey(), r, d);
-                        values.writeLong(e.getValue(), r, d);
-                    }
-                }
-                case SACK_BLOCKS -> throw new IllegalArgumentException(table.columns().get(i).name()
-                        + ": SACK_BLOCKS columns are written by Spark, not by ParquetTableWriter");
+                case REF -> w.writeRef(row.refAt(i), 0, d);
+                default -> writeNested(row, i, w, d);
             }
         }
         rows++;
         if (++rowsInGroup % SIZE_CHECK_ROWS == 0 && bufferedBytes() >= rowGroupBytes) {
             flushRowGroup();
+        }
+    }
+
+    /** A list or map column's present value: its entries, or one entry at the level of an empty one. */
+    private void writeNested(RowBuffer row, int i, LeafChunk w, int d) throws IOException {
+        switch (types[i]) {
+            case STRING_LIST -> {
+                @SuppressWarnings("unchecked")
+                List<String> l = (List<String>) row.refAt(i);
+                if (l.isEmpty()) {
+                    w.writeNull(0, d - 1);
+                }
+                for (int k = 0; k < l.size(); k++) {
+                    w.writeRef(l.get(k), k == 0 ? 0 : 1, d);
+                }
+            }
+            case INT_LIST -> {
+                int[] a = (int[]) row.refAt(i);
+                if (a.length == 0) {
+                    w.writeNull(0, d - 1);
+                }
+                for (int k = 0; k < a.length; k++) {
+                    w.writeLong(a[k], k == 0 ? 0 : 1, d);
+                }
+            }
+            case LONG_LIST -> {
+                long[] a = (long[]) row.refAt(i);
+                if (a.length == 0) {
+                    w.writeNull(0, d - 1);
+                }
+                for (int k = 0; k < a.length; k++) {
+                    w.writeLong(a[k], k == 0 ? 0 : 1, d);
+                }
+            }
+            case STRING_LONG_MAP -> {
+                @SuppressWarnings("unchecked")
+                Map<String, Long> m = (Map<String, Long>) row.refAt(i);
+                LeafChunk values = leaves[firstLeaf[i] + 1];
+                if (m.isEmpty()) {
+                    w.writeNull(0, d - 1);
+                    values.writeNull(0, d - 1);
+                }
+                int k = 0;
+                for (Map.Entry<String, Long> e : m.entrySet()) {
+                    int r = k++ == 0 ? 0 : 1;
+                    w.writeRef(e.getKey(), r, d);
+                    values.writeLong(e.getValue(), r, d);
+                }
+            }
+            case SACK_BLOCKS -> throw new IllegalArgumentException(table.columns().get(i).name()
+                    + ": SACK_BLOCKS columns are written by Spark, not by ParquetTableWriter");
+            default -> throw new IllegalStateException(types[i] + " is not a list or map");
         }
     }
 
