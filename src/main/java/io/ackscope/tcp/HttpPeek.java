@@ -1,5 +1,7 @@
 package io.ackscope.tcp;
 
+import java.util.Arrays;
+
 /**
  * Reads an HTTP/1.x request line and Host header, or a status line, from the start of a segment's payload.
  *
@@ -127,7 +129,38 @@ final class HttpPeek {
         return -1;
     }
 
+    /**
+     * The texts {@link #text} made last, direct-mapped by their bytes: a capture's requests mostly repeat a few
+     * methods, targets and hosts, and equal texts then share one String, which the tables' dictionaries find by
+     * identity instead of comparing characters. Entries are immutable, so threads racing on a slot see a whole entry
+     * or another one.
+     */
+    private static final Text[] TEXTS = new Text[1024];
+
+    private record Text(byte[] bytes, String text) {
+    }
+
+    /** The printable text of {@code b[from, to)}, cut at {@code max} bytes (see {@link #printable}). */
     private static String text(byte[] b, int from, int to, int max) {
+        if (to - from > max) {
+            return printable(b, from, to, max);
+        }
+        int h = 1;
+        for (int i = from; i < to; i++) {
+            h = 31 * h + b[i];
+        }
+        int slot = (h ^ (h >>> 16)) & (TEXTS.length - 1);
+        Text t = TEXTS[slot];
+        if (t != null && Arrays.equals(t.bytes, 0, t.bytes.length, b, from, to)) {
+            return t.text;
+        }
+        String s = printable(b, from, to, max);
+        TEXTS[slot] = new Text(Arrays.copyOfRange(b, from, to), s);
+        return s;
+    }
+
+    /** {@code b[from, to)} with every byte outside printable ASCII as '?', cut at {@code max} bytes and marked. */
+    private static String printable(byte[] b, int from, int to, int max) {
         boolean cut = to - from > max;
         int end = cut ? from + max : to;
         char[] c = new char[end - from + (cut ? 3 : 0)];

@@ -9,12 +9,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class HttpPeekTest {
 
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static HttpPeek request(String s) {
+        byte[] req = b(s);
+        return HttpPeek.request(req, req.length);
     }
 
     @Test
@@ -45,6 +51,33 @@ class HttpPeekTest {
         assertNotNull(p);
         assertEquals(HttpPeek.MAX_TARGET + 3, p.target.length());
         assertTrue(p.target.endsWith("..."));
+    }
+
+    @Test
+    void equalTextsShareOneStringAndEveryTextIsItsOwn() {
+        HttpPeek first = request("GET /a HTTP/1.1\r\nHost: h\r\n\r\n");
+        HttpPeek again = request("GET /a HTTP/1.1\r\nHost: h\r\n\r\n");
+        assertNotNull(first);
+        assertNotNull(again);
+        assertSame(first.target, again.target, "the same bytes give the same String");
+        assertSame(first.host, again.host);
+        // many distinct targets through the texts kept (more than their slots): each read as its own bytes,
+        // also when it comes back after others took its slot
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 5000; i++) {
+                HttpPeek p = request("GET /t" + i + " HTTP/1.1\r\nHost: x" + (i % 7) + "\r\n\r\n");
+                assertNotNull(p);
+                assertEquals("/t" + i, p.target);
+                assertEquals("x" + (i % 7), p.host);
+            }
+        }
+        // a byte replaced by '?' in the text is still told from a real '?'
+        HttpPeek control = request("GET /\u0001 HTTP/1.1\r\n\r\n");
+        HttpPeek question = request("GET /? HTTP/1.1\r\n\r\n");
+        assertNotNull(control);
+        assertNotNull(question);
+        assertEquals("/?", control.target);
+        assertEquals("/?", question.target);
     }
 
     @Test
