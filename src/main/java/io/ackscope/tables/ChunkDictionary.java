@@ -155,16 +155,31 @@ final class ChunkDictionary {
             }
         }
         int bitWidth = bitWidth();
+        byte[] rle = n >= LeafChunk.MIN_RUN && same(ids, n) ? LeafChunk.run(ids[0], n, bitWidth)
+                : hybrid(ids, n, bitWidth);
+        byte[] out = new byte[1 + rle.length];
+        out[0] = (byte) bitWidth;
+        System.arraycopy(rle, 0, out, 1, rle.length);
+        return out;
+    }
+
+    private static byte[] hybrid(int[] ids, int n, int bitWidth) throws IOException {
         try (RunLengthBitPackingHybridEncoder e = LeafChunk.encoder(bitWidth)) {
             for (int i = 0; i < n; i++) {
                 e.writeInt(ids[i]);
             }
-            byte[] rle = e.toBytes().toByteArray();
-            byte[] out = new byte[1 + rle.length];
-            out[0] = (byte) bitWidth;
-            System.arraycopy(rle, 0, out, 1, rle.length);
-            return out;
+            return e.toBytes().toByteArray();
         }
+    }
+
+    private static boolean same(int[] ids, int n) {
+        int first = ids[0];
+        for (int i = 1; i < n; i++) {
+            if (ids[i] != first) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean less(int a, int b) {

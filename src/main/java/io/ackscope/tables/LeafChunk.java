@@ -271,12 +271,55 @@ final class LeafChunk {
         if (max == 0) {
             return null;
         }
-        try (RunLengthBitPackingHybridEncoder e = encoder(32 - Integer.numberOfLeadingZeros(max))) {
+        int bitWidth = 32 - Integer.numberOfLeadingZeros(max);
+        if (n >= MIN_RUN && same(levels, n)) {
+            return run(levels[0], n, bitWidth);
+        }
+        try (RunLengthBitPackingHybridEncoder e = encoder(bitWidth)) {
             for (int i = 0; i < n; i++) {
                 e.writeInt(levels[i]);
             }
             return e.toBytes().toByteArray();
         }
+    }
+
+    private static boolean same(byte[] levels, int n) {
+        byte first = levels[0];
+        for (int i = 1; i < n; i++) {
+            if (levels[i] != first) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The fewest equal values the hybrid encoder writes as one RLE run: fewer are bit-packed. From that many on,
+     * {@link #run} gives its bytes.
+     */
+    static final int MIN_RUN = 8;
+
+    /**
+     * What {@link #encoder}{@code (bitWidth)} writes for {@code n >= MIN_RUN} values all equal to {@code value}: one
+     * RLE run, its header (the unsigned varint {@code n << 1}) and the value in {@code ceil(bitWidth / 8)}
+     * little-endian bytes. A page without nulls has one definition level throughout, and a page of one distinct
+     * value one dictionary index: both are written here without a call of the encoder per value.
+     */
+    static byte[] run(int value, int n, int bitWidth) {
+        int valueBytes = (bitWidth + 7) / 8;
+        byte[] header = new byte[5];
+        int h = 0;
+        int v = n << 1;
+        while ((v & ~0x7f) != 0) {
+            header[h++] = (byte) ((v & 0x7f) | 0x80);
+            v >>>= 7;
+        }
+        header[h++] = (byte) v;
+        byte[] out = Arrays.copyOf(header, h + valueBytes);
+        for (int i = 0; i < valueBytes; i++) {
+            out[h + i] = (byte) (value >>> (8 * i));
+        }
+        return out;
     }
 
     private static long levelBytes(byte[] rle) {
