@@ -72,8 +72,8 @@ final class LeafChunk {
     private final int valueBytes;
     /**
      * The last BINARY value written and its PLAIN size: rows of one connection, and of connections of one host,
-     * follow each other with the same String, whose length is then not read again (its characters are mostly out of
-     * the caches by then).
+     * follow each other with the same String, whose length is then not read again. A byte array must not change
+     * once written (as for the dictionary, {@link RefIds}).
      */
     private Object lastRef;
     private int lastRefBytes;

@@ -14,6 +14,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Writes {@link RowBuffer} rows of one {@link TableSchema} to one Parquet file (Snappy), with the types Spark's own
@@ -131,7 +132,7 @@ public final class ParquetTableWriter implements Closeable {
                 default -> NESTED;
             };
         }
-        required = java.util.stream.IntStream.range(0, cols.size()).filter(i -> !nullable[i]).toArray();
+        required = IntStream.range(0, cols.size()).filter(i -> !nullable[i]).toArray();
         if (leaf != schema.getColumns().size()) {
             throw new IllegalStateException(table.name() + ": " + leaf + " leaves, schema has "
                     + schema.getColumns().size());
