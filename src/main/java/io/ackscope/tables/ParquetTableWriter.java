@@ -68,10 +68,9 @@ public final class ParquetTableWriter implements Closeable {
     private final int[] presentLevel;
     /** Definition level of a null value of each table column (a null list or map is null above its repeated group). */
     private final int[] nullLevel;
-    /** Each table column's type and nullability (arrays: the per-row loop reads them for every column). */
+    /** Each table column's type (an array: the per-row loop reads it for every column). */
     private final ColumnType[] types;
-    private final boolean[] nullable;
-    /** The columns a row must set. */
+    /** The columns a row must set (the required ones). */
     private final int[] required;
     /**
      * Each table column's shape as the per-row loop switches on it: {@link #SCALAR}, {@link #DOUBLE}, {@link #REF} or
@@ -106,7 +105,6 @@ public final class ParquetTableWriter implements Closeable {
         this.file.start();
         List<Column> cols = table.columns();
         types = new ColumnType[cols.size()];
-        nullable = new boolean[cols.size()];
         firstLeaf = new int[cols.size()];
         presentLevel = new int[cols.size()];
         nullLevel = new int[cols.size()];
@@ -115,7 +113,6 @@ public final class ParquetTableWriter implements Closeable {
         for (int i = 0; i < cols.size(); i++) {
             Column c = cols.get(i);
             types[i] = c.type();
-            nullable[i] = c.nullable();
             firstLeaf[i] = leaf;
             leaf += c.type() == ColumnType.STRING_LONG_MAP ? 2 : 1;
             // flat: optional adds one level; list and map: the optional group, then the repeated group
@@ -132,7 +129,7 @@ public final class ParquetTableWriter implements Closeable {
                 default -> NESTED;
             };
         }
-        required = IntStream.range(0, cols.size()).filter(i -> !nullable[i]).toArray();
+        required = IntStream.range(0, cols.size()).filter(i -> !cols.get(i).nullable()).toArray();
         if (leaf != schema.getColumns().size()) {
             throw new IllegalStateException(table.name() + ": " + leaf + " leaves, schema has "
                     + schema.getColumns().size());
